@@ -1,0 +1,1 @@
+//! Integration tests for tool-core live in `tests/`.

@@ -1,0 +1,356 @@
+//! Decoding a model's argument JSON into a tool's parameters, with errors a model can act on.
+//!
+//! The fast path is one `serde_json::from_str` straight into the parameters struct. Only when
+//! that fails is the input decoded again with path tracking, so the error can name the field
+//! path (`filters.tags[2]`), the expected type, the valid names and the closest match.
+
+use serde::de::DeserializeOwned;
+use serde_json::error::Category;
+
+use crate::response::{ToolErrorCode, ToolResponse};
+use crate::suggest::{closest, quoted_list};
+
+/// Decodes raw argument JSON into `T`. Empty text and `null` mean `{}`; a JSON string that
+/// holds an object (double-encoded arguments) is decoded once more.
+///
+/// On failure returns an `INVALID_FORMAT` (not JSON) or `INVALID_PARAM` (wrong shape)
+/// response whose message says what was wrong, where, and what to send instead.
+///
+/// ```
+/// #[derive(serde::Deserialize, Debug)]
+/// #[serde(deny_unknown_fields)]
+/// struct Args { query: String }
+///
+/// let ok: Args = tool_core::args::decode_arguments("search", r#"{"query":"rust"}"#).unwrap();
+/// assert_eq!(ok.query, "rust");
+///
+/// let err = tool_core::args::decode_arguments::<Args>("search", r#"{"qurey":"rust"}"#).unwrap_err();
+/// assert!(err.error_message().unwrap().contains("Did you mean 'query'?"));
+/// ```
+pub fn decode_arguments<T: DeserializeOwned>(tool: &str, raw: &str) -> Result<T, ToolResponse> {
+    let trimmed = raw.trim();
+    let text = if trimmed.is_empty() || trimmed == "null" {
+        "{}"
+    } else {
+        trimmed
+    };
+    if text.starts_with('[') {
+        // serde would read an array as positional struct fields; a model must name them.
+        return Err(ToolResponse::error(
+            ToolErrorCode::InvalidParam,
+            format!("Invalid arguments for '{tool}': the arguments must be a JSON object of named parameters, got an array."),
+        ));
+    }
+    match serde_json::from_str::<T>(text) {
+        Ok(value) => Ok(value),
+        Err(first) => Err(explain_failure::<T>(tool, text, first)),
+    }
+}
+
+fn explain_failure<T: DeserializeOwned>(
+    tool: &str,
+    text: &str,
+    first: serde_json::Error,
+) -> ToolResponse {
+    if text.starts_with('"') {
+        if let Ok(inner) = serde_json::from_str::<String>(text) {
+            let inner = inner.trim();
+            if inner.starts_with('{') {
+                // Double-encoded: the object was sent as a JSON string. Decode it once.
+                return match serde_json::from_str::<T>(inner) {
+                    Ok(_) => unreachable_ok(tool),
+                    Err(e) => explain_failure::<T>(tool, inner, e),
+                };
+            }
+        }
+    }
+    match first.classify() {
+        Category::Syntax | Category::Eof | Category::Io => ToolResponse::error(
+            ToolErrorCode::InvalidFormat,
+            format!(
+                "The arguments for '{tool}' are not valid JSON: {} at line {} column {}. \
+                 Send a single JSON object, e.g. {{\"name\": \"value\"}}, with quotes inside strings escaped.",
+                strip_position(&first),
+                first.line(),
+                first.column()
+            ),
+        ),
+        Category::Data => {
+            let mut de = serde_json::Deserializer::from_str(text);
+            match serde_path_to_error::deserialize::<_, T>(&mut de) {
+                Ok(_) => unreachable_ok(tool),
+                Err(e) => {
+                    let path = render_path(e.path());
+                    let message = describe_data_error(&path, &strip_position(e.inner()));
+                    ToolResponse::error(
+                        ToolErrorCode::InvalidParam,
+                        format!("Invalid arguments for '{tool}': {message}"),
+                    )
+                }
+            }
+        }
+    }
+}
+
+// The slow path decodes the same text a second time; it cannot succeed where the first
+// failed, but if a non-deterministic `Deserialize` impl makes it, say so instead of panicking.
+fn unreachable_ok(tool: &str) -> ToolResponse {
+    ToolResponse::error(
+        ToolErrorCode::InvalidParam,
+        format!("The arguments for '{tool}' could not be decoded consistently; send them again."),
+    )
+}
+
+fn strip_position(e: &serde_json::Error) -> String {
+    let full = e.to_string();
+    if e.line() == 0 {
+        return full;
+    }
+    match full.rfind(" at line ") {
+        Some(i) => full[..i].to_string(),
+        None => full,
+    }
+}
+
+fn render_path(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut out = String::new();
+    for segment in path.iter() {
+        match segment {
+            Segment::Seq { index } => {
+                out.push('[');
+                out.push_str(&index.to_string());
+                out.push(']');
+            }
+            Segment::Map { key } => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(key);
+            }
+            Segment::Enum { .. } => {}
+            Segment::Unknown => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push('?');
+            }
+        }
+    }
+    out
+}
+
+/// Names between backticks in a serde message, in order.
+fn backticked(s: &str) -> Vec<&str> {
+    s.split('`').skip(1).step_by(2).collect()
+}
+
+fn join_path(parent: &str, child: &str) -> String {
+    if parent.is_empty() {
+        child.to_string()
+    } else {
+        format!("{parent}.{child}")
+    }
+}
+
+/// Rewrites serde's message (`missing field `x``, `unknown variant …`, `invalid type: …`) into
+/// a sentence that names the path and says what to do.
+fn describe_data_error(path: &str, serde_message: &str) -> String {
+    let at = |p: &str| {
+        if p.is_empty() {
+            String::new()
+        } else {
+            format!(" at '{p}'")
+        }
+    };
+
+    if let Some(rest) = serde_message.strip_prefix("missing field ") {
+        let field = backticked(rest).first().copied().unwrap_or(rest);
+        return format!(
+            "missing required parameter '{}'. Add it and call the tool again.",
+            join_path(path, field)
+        );
+    }
+    if let Some(rest) = serde_message.strip_prefix("unknown field ") {
+        let names = backticked(rest);
+        let Some((wrong, valid)) = names.split_first() else {
+            return format!("{serde_message}{}.", at(path));
+        };
+        // serde_path_to_error may or may not have pushed the unknown key onto the path.
+        let parent = path
+            .strip_suffix(wrong)
+            .map(|p| p.trim_end_matches('.'))
+            .unwrap_or(path);
+        let full = join_path(parent, wrong);
+        return match (valid.is_empty(), closest(wrong, valid.iter().copied())) {
+            (true, _) => {
+                format!("unknown parameter '{full}': this object takes no parameters; remove it.")
+            }
+            (false, Some(hint)) => format!(
+                "unknown parameter '{full}'. Did you mean '{hint}'? Valid parameters: {}.",
+                quoted_list(valid.iter().copied())
+            ),
+            (false, None) => format!(
+                "unknown parameter '{full}'. Valid parameters: {}.",
+                quoted_list(valid.iter().copied())
+            ),
+        };
+    }
+    if let Some(rest) = serde_message.strip_prefix("unknown variant ") {
+        let names = backticked(rest);
+        if let Some((wrong, allowed)) = names.split_first() {
+            let hint = closest(wrong, allowed.iter().copied())
+                .map(|h| format!(" Did you mean '{h}'?"))
+                .unwrap_or_default();
+            return format!(
+                "invalid value '{wrong}'{}.{hint} Allowed values: {}.",
+                at(path),
+                quoted_list(allowed.iter().copied())
+            );
+        }
+    }
+    if let Some(rest) = serde_message.strip_prefix("invalid type: ") {
+        if let Some((got, expected)) = rest.rsplit_once(", expected ") {
+            if path.is_empty() && expected.starts_with("struct ") {
+                return format!("the arguments must be a JSON object of parameters, got {got}.");
+            }
+            return format!(
+                "wrong type{}: expected {}, got {got}.",
+                at(path),
+                plain_type(expected)
+            );
+        }
+    }
+    if let Some(rest) = serde_message.strip_prefix("invalid value: ") {
+        if let Some((got, expected)) = rest.rsplit_once(", expected ") {
+            return format!(
+                "invalid value{}: expected {}, got {got}.",
+                at(path),
+                plain_type(expected)
+            );
+        }
+    }
+    if let Some(rest) = serde_message.strip_prefix("duplicate field ") {
+        let field = backticked(rest).first().copied().unwrap_or(rest);
+        return format!(
+            "parameter '{}' is given twice; send it once.",
+            join_path(path, field)
+        );
+    }
+    format!("{serde_message}{}.", at(path))
+}
+
+/// Serde's expectation, in JSON terms a model understands.
+fn plain_type(expected: &str) -> String {
+    let json = match expected {
+        "u8" | "u16" | "u32" | "u64" | "u128" | "usize" => "a non-negative integer",
+        "i8" | "i16" | "i32" | "i64" | "i128" | "isize" => "an integer",
+        "f32" | "f64" => "a number",
+        "a boolean" => "a boolean (true or false)",
+        "a sequence" => "an array",
+        "a map" => "an object",
+        "a string" | "a borrowed string" => "a string",
+        "a character" | "a char" => "a one-character string",
+        other if other.starts_with("struct ") => "an object",
+        other => return other.to_string(),
+    };
+    if json.contains("integer") {
+        format!("{json} ({expected})")
+    } else {
+        json.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Filters {
+        tags: Vec<String>,
+        unit: Option<Unit>,
+    }
+
+    #[derive(Deserialize, Debug)]
+    #[serde(rename_all = "lowercase")]
+    enum Unit {
+        Celsius,
+        Fahrenheit,
+    }
+
+    #[derive(Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Args {
+        query: String,
+        limit: Option<u32>,
+        filters: Option<Filters>,
+    }
+
+    fn message(raw: &str) -> (ToolErrorCode, String) {
+        let e = decode_arguments::<Args>("search", raw).unwrap_err();
+        (
+            e.error_code().unwrap(),
+            e.error_message().unwrap().to_string(),
+        )
+    }
+
+    #[test]
+    fn empty_and_null_arguments_mean_an_empty_object() {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct NoArgs {}
+        assert!(decode_arguments::<NoArgs>("t", "").is_ok());
+        assert!(decode_arguments::<NoArgs>("t", "  null ").is_ok());
+        let (code, msg) = message("");
+        assert_eq!(code, ToolErrorCode::InvalidParam);
+        assert!(msg.contains("missing required parameter 'query'"), "{msg}");
+    }
+
+    #[test]
+    fn double_encoded_object_is_decoded_once() {
+        let args: Args = decode_arguments("search", r#""{\"query\":\"x\"}""#).unwrap();
+        assert_eq!(args.query, "x");
+    }
+
+    #[test]
+    fn nested_path_is_named_for_a_wrong_element_type() {
+        let (code, msg) = message(r#"{"query":"x","filters":{"tags":["a","b",3]}}"#);
+        assert_eq!(code, ToolErrorCode::InvalidParam);
+        assert!(msg.contains("'filters.tags[2]'"), "{msg}");
+        assert!(msg.contains("expected a string, got integer `3`"), "{msg}");
+    }
+
+    #[test]
+    fn unknown_nested_field_names_its_parent_path() {
+        let (_, msg) = message(r#"{"query":"x","filters":{"tgas":[]}}"#);
+        assert!(msg.contains("unknown parameter 'filters.tgas'"), "{msg}");
+        assert!(msg.contains("Did you mean 'tags'?"), "{msg}");
+    }
+
+    #[test]
+    fn invalid_json_reports_line_and_column() {
+        let (code, msg) = message("{\"query\": \"x\",\n \"limit\": }");
+        assert_eq!(code, ToolErrorCode::InvalidFormat);
+        assert!(msg.contains("line 2 column"), "{msg}");
+    }
+
+    #[test]
+    fn bad_enum_value_lists_allowed_values() {
+        let (_, msg) = message(r#"{"query":"x","filters":{"tags":[],"unit":"kelvin"}}"#);
+        assert!(msg.contains("'filters.unit'"), "{msg}");
+        assert!(
+            msg.contains("Allowed values: 'celsius', 'fahrenheit'"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn non_object_arguments_are_named_as_such() {
+        let (_, msg) = message("[1,2]");
+        assert!(msg.contains("must be a JSON object"), "{msg}");
+    }
+}

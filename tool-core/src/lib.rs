@@ -1,0 +1,97 @@
+//! Declarative tool calling for language models.
+//!
+//! One `#[tool]` attribute on a plain function gives a JSON Schema for its parameters, a
+//! description from its doc comments, provider-ready definitions, and a typed dispatcher that
+//! always answers with a [`ToolResponse`].
+//!
+//! ```
+//! use tool_core::{tool, tools, Json, ToolCall};
+//!
+//! #[derive(serde::Serialize)]
+//! struct Weather { city: String, temp_c: f32 }
+//!
+//! /// Current weather for a city.
+//! #[tool(read_only)]
+//! fn get_weather(
+//!     /// City name, e.g. "Paris".
+//!     city: String,
+//! ) -> Json<Weather> {
+//!     Json(Weather { city, temp_c: 21.5 })
+//! }
+//!
+//! let registry = tools![get_weather];
+//! let reply = registry.call_blocking(&ToolCall::new("c1", "get_weather", r#"{"city":"Paris"}"#));
+//! assert_eq!(reply.model_text(), r#"{"city":"Paris","temp_c":21.5}"#);
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod args;
+mod call;
+mod definition;
+mod executor;
+mod into_response;
+mod registry;
+mod response;
+pub mod schema;
+pub mod suggest;
+mod tool;
+
+pub use call::ToolCall;
+pub use definition::{ToolAnnotations, ToolDefinition};
+pub use executor::block_on;
+pub use into_response::{IntoToolResponse, Json, ToolError};
+pub use registry::{is_valid_tool_name, RegistryError, ToolRegistry};
+pub use response::{ErrorInfo, Stats, ToolErrorCode, ToolEvent, ToolResponse, ToolStatus};
+pub use tool::{CallFuture, Tool, ToolContext};
+pub use tool_derive::{tool, tool_type};
+
+/// What `#[tool]` expands to uses these paths, so users need no serde, schemars or serde_json
+/// dependency of their own. Not a public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use schemars;
+    pub use serde;
+    pub use serde_json;
+
+    pub use crate::args::decode_arguments;
+    pub use crate::schema::canonical_schema;
+    use crate::{IntoToolResponse, ToolResponse};
+
+    /// Converts a tool's return value; generated code calls it with the span of the return
+    /// type, so a type that does not fit is reported there.
+    #[inline]
+    pub fn into_response<T: IntoToolResponse>(value: T) -> ToolResponse {
+        value.into_tool_response()
+    }
+
+    /// `tools![..]` checks at compile time that no two tools share a name.
+    pub const fn assert_unique_names(names: &[&str], messages: &[&str]) {
+        let mut i = 0;
+        while i < names.len() {
+            let mut j = i + 1;
+            while j < names.len() {
+                if str_eq(names[i], names[j]) {
+                    panic!("{}", messages[j]);
+                }
+                j += 1;
+            }
+            i += 1;
+        }
+    }
+
+    const fn str_eq(a: &str, b: &str) -> bool {
+        let (a, b) = (a.as_bytes(), b.as_bytes());
+        if a.len() != b.len() {
+            return false;
+        }
+        let mut i = 0;
+        while i < a.len() {
+            if a[i] != b[i] {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    }
+}

@@ -1,0 +1,343 @@
+//! [`ToolRegistry`]: an ordered set of tools with unique names, and the dispatcher.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
+
+use crate::call::ToolCall;
+use crate::definition::ToolDefinition;
+use crate::executor::{block_on, join_all};
+use crate::response::{Stats, ToolErrorCode, ToolResponse};
+use crate::suggest::{closest, quoted_list};
+use crate::tool::{Tool, ToolContext};
+
+/// Registries up to this size find a tool by comparing names, which beats hashing.
+const LINEAR_LOOKUP_MAX: usize = 12;
+
+/// Why a tool could not be registered.
+///
+/// ```
+/// use tool_core::{tool, RegistryError, ToolRegistry};
+///
+/// /// Says hi.
+/// #[tool]
+/// fn hi() -> &'static str { "hi" }
+///
+/// let mut registry = ToolRegistry::new();
+/// registry.register(hi {}).unwrap();
+/// assert!(matches!(registry.register(hi {}), Err(RegistryError::DuplicateName(_))));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RegistryError {
+    /// Another tool already has this name.
+    DuplicateName(String),
+    /// The name does not match `^[A-Za-z_][A-Za-z0-9_-]{0,63}$`.
+    InvalidName(String),
+}
+
+impl fmt::Display for RegistryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RegistryError::DuplicateName(name) => write!(
+                f,
+                "a tool named '{name}' is already registered; tool names must be unique \
+                 (rename one with #[tool(name = \"...\")])"
+            ),
+            RegistryError::InvalidName(name) => write!(
+                f,
+                "'{name}' is not a valid tool name: use 1 to 64 ASCII letters, digits, '_' or '-', \
+                 not starting with a digit or '-'"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RegistryError {}
+
+/// Whether `name` matches `^[A-Za-z_][A-Za-z0-9_-]{0,63}$`, the rule every provider accepts.
+///
+/// ```
+/// assert!(tool_core::is_valid_tool_name("get_weather"));
+/// assert!(!tool_core::is_valid_tool_name("get weather"));
+/// assert!(!tool_core::is_valid_tool_name("9lives"));
+/// ```
+pub const fn is_valid_tool_name(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    if bytes.is_empty() || bytes.len() > 64 {
+        return false;
+    }
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let ok =
+            b.is_ascii_alphabetic() || b == b'_' || (i > 0 && (b.is_ascii_digit() || b == b'-'));
+        if !ok {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+struct Entry {
+    tool: Arc<dyn Tool>,
+}
+
+/// An ordered set of tools with unique names: the dispatcher and the source of definitions.
+///
+/// Build one with [`tools!`](crate::tools) or [`ToolRegistry::with`]. [`ToolRegistry::call`]
+/// never panics and never fails: every problem is an `ERROR` response with a code.
+///
+/// ```
+/// use tool_core::{tool, tools, ToolCall, ToolErrorCode};
+///
+/// /// Adds two integers.
+/// #[tool]
+/// fn add(a: i64, b: i64) -> i64 { a + b }
+///
+/// let registry = tools![add];
+/// let sum = registry.call_blocking(&ToolCall::new("1", "add", r#"{"a":2,"b":3}"#));
+/// assert_eq!(sum.model_text(), "5");
+///
+/// let typo = registry.call_blocking(&ToolCall::new("2", "ad", "{}"));
+/// assert_eq!(typo.error_code(), Some(ToolErrorCode::NotFound));
+/// assert!(typo.error_message().unwrap().contains("Did you mean 'add'?"));
+/// ```
+#[derive(Default)]
+pub struct ToolRegistry {
+    entries: Vec<Entry>,
+    definitions: Vec<ToolDefinition>,
+    index: HashMap<String, usize>,
+    /// Rendered prompt sections, built on first use (see the `prompt` module).
+    pub(crate) prompt_cache: OnceLock<Arc<str>>,
+}
+
+impl fmt::Debug for ToolRegistry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolRegistry")
+            .field("tools", &self.names().collect::<Vec<_>>())
+            .finish()
+    }
+}
+
+impl ToolRegistry {
+    /// An empty registry.
+    ///
+    /// ```
+    /// assert!(tool_core::ToolRegistry::new().is_empty());
+    /// ```
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a tool, checking that its name is valid and unused. Builds and caches its
+    /// definition (including the schema) now, so calls and `definitions()` never do.
+    pub fn register(&mut self, tool: impl Tool) -> Result<(), RegistryError> {
+        self.register_arc(Arc::new(tool))
+    }
+
+    /// Adds a shared tool; see [`ToolRegistry::register`].
+    ///
+    /// ```
+    /// # use tool_core::{tool, ToolRegistry};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// let mut r = ToolRegistry::new();
+    /// r.register_arc(std::sync::Arc::new(hi {})).unwrap();
+    /// assert_eq!(r.len(), 1);
+    /// ```
+    pub fn register_arc(&mut self, tool: Arc<dyn Tool>) -> Result<(), RegistryError> {
+        let name = tool.name().to_string();
+        if !is_valid_tool_name(&name) {
+            return Err(RegistryError::InvalidName(name));
+        }
+        if self.position(&name).is_some() {
+            return Err(RegistryError::DuplicateName(name));
+        }
+        let definition = ToolDefinition {
+            name: name.clone(),
+            description: tool.description().to_string(),
+            input_schema: Arc::new(tool.input_schema()),
+            annotations: tool.annotations(),
+        };
+        self.index.insert(name, self.entries.len());
+        self.entries.push(Entry { tool });
+        self.definitions.push(definition);
+        self.prompt_cache = OnceLock::new();
+        Ok(())
+    }
+
+    /// Adds a tool and returns the registry, for chaining.
+    ///
+    /// # Panics
+    ///
+    /// On a duplicate or invalid name: that is a programming error in the application, caught
+    /// the first time the registry is built. Use [`ToolRegistry::register`] to handle it.
+    ///
+    /// ```
+    /// # use tool_core::{tool, ToolRegistry};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// let r = ToolRegistry::new().with(hi {});
+    /// assert_eq!(r.names().collect::<Vec<_>>(), ["hi"]);
+    /// ```
+    #[track_caller]
+    pub fn with(mut self, tool: impl Tool) -> Self {
+        if let Err(e) = self.register(tool) {
+            panic!("{e}");
+        }
+        self
+    }
+
+    /// How many tools there are.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether there are no tools.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Tool names in registration order.
+    pub fn names(&self) -> impl Iterator<Item = &str> + '_ {
+        self.definitions.iter().map(|d| d.name.as_str())
+    }
+
+    /// The tool with this exact name.
+    ///
+    /// ```
+    /// # use tool_core::{tool, tools};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// assert!(tools![hi].get("hi").is_some());
+    /// ```
+    pub fn get(&self, name: &str) -> Option<&Arc<dyn Tool>> {
+        self.position(name).map(|i| &self.entries[i].tool)
+    }
+
+    /// The cached definitions, in registration order.
+    pub fn definitions(&self) -> &[ToolDefinition] {
+        &self.definitions
+    }
+
+    /// The cached definition of one tool.
+    pub fn definition(&self, name: &str) -> Option<&ToolDefinition> {
+        self.position(name).map(|i| &self.definitions[i])
+    }
+
+    fn position(&self, name: &str) -> Option<usize> {
+        if self.entries.len() <= LINEAR_LOOKUP_MAX {
+            self.definitions.iter().position(|d| d.name == name)
+        } else {
+            self.index.get(name).copied()
+        }
+    }
+
+    /// The `NOT_FOUND` response for a name no tool has: lists the tools and the closest name.
+    ///
+    /// ```
+    /// let r = tool_core::ToolRegistry::new().unknown_tool("x");
+    /// assert!(r.error_message().unwrap().contains("no tools are available"));
+    /// ```
+    pub fn unknown_tool(&self, name: &str) -> ToolResponse {
+        let message = if self.is_empty() {
+            format!("Unknown tool '{name}': no tools are available in this conversation.")
+        } else {
+            let hint = closest(name, self.names())
+                .map(|h| format!(" Did you mean '{h}'?"))
+                .unwrap_or_default();
+            let shown = if name.is_empty() {
+                "(empty name)"
+            } else {
+                name
+            };
+            format!(
+                "Unknown tool '{shown}'.{hint} Available tools: {}.",
+                quoted_list(self.names())
+            )
+        };
+        ToolResponse::error(ToolErrorCode::NotFound, message)
+    }
+
+    /// Runs one call. Never panics on bad input and never fails: an unknown tool is
+    /// `NOT_FOUND`, bad arguments are `INVALID_FORMAT`/`INVALID_PARAM`, and the tool's own
+    /// errors come back as it returned them. `stats.time_ms` is filled.
+    pub async fn call(&self, call: &ToolCall) -> ToolResponse {
+        let Some(index) = self.position(&call.name) else {
+            return self.unknown_tool(&call.name);
+        };
+        let tool = &self.entries[index].tool;
+        let started = Instant::now();
+        let mut response = tool
+            .call(&call.arguments, ToolContext::new(&call.id, &call.name))
+            .await;
+        let elapsed = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        response.stats.get_or_insert_with(Stats::default).time_ms = Some(elapsed);
+        response
+    }
+
+    /// Runs calls concurrently (interleaved on the calling task, executor-agnostic) and returns
+    /// one response per call, in call order.
+    ///
+    /// ```
+    /// # use tool_core::{tool, tools, ToolCall};
+    /// /// Doubles a number.
+    /// #[tool]
+    /// async fn double(x: i32) -> i32 { x * 2 }
+    /// let calls = [ToolCall::new("a", "double", r#"{"x":1}"#), ToolCall::new("b", "double", r#"{"x":2}"#)];
+    /// let out = tool_core::block_on(tools![double].call_all(&calls));
+    /// assert_eq!(out.iter().map(|r| r.model_text().into_owned()).collect::<Vec<_>>(), ["2", "4"]);
+    /// ```
+    pub async fn call_all(&self, calls: &[ToolCall]) -> Vec<ToolResponse> {
+        join_all(calls.iter().map(|c| self.call(c))).await
+    }
+
+    /// [`ToolRegistry::call`] for synchronous code: runs the call to completion on this thread.
+    /// Async tools that need a specific runtime (e.g. tokio timers) should be called with
+    /// `call` from inside that runtime instead.
+    pub fn call_blocking(&self, call: &ToolCall) -> ToolResponse {
+        block_on(self.call(call))
+    }
+}
+
+/// Builds a [`ToolRegistry`] from `#[tool]` functions, in the order given.
+///
+/// Duplicate names are a compile error:
+///
+/// ```compile_fail
+/// use tool_core::{tool, tools};
+/// /// Says hi.
+/// #[tool]
+/// fn hi() -> &'static str { "hi" }
+/// /// Also says hi.
+/// #[tool(name = "hi")]
+/// fn hello() -> &'static str { "hello" }
+/// let _ = tools![hi, hello];
+/// ```
+///
+/// ```
+/// use tool_core::{tool, tools};
+/// /// Says hi.
+/// #[tool]
+/// fn hi() -> &'static str { "hi" }
+/// /// Says bye.
+/// #[tool]
+/// fn bye() -> &'static str { "bye" }
+/// let registry = tools![hi, bye];
+/// assert_eq!(registry.names().collect::<Vec<_>>(), ["hi", "bye"]);
+/// ```
+#[macro_export]
+macro_rules! tools {
+    ($($tool:path),* $(,)?) => {{
+        const _: () = $crate::__private::assert_unique_names(
+            &[$(<$tool>::NAME),*],
+            &[$(<$tool>::DUPLICATE_NAME_MESSAGE),*],
+        );
+        $crate::ToolRegistry::new()$(.with(<$tool>::new()))*
+    }};
+}

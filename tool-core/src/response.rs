@@ -1,0 +1,477 @@
+//! The `ToolResponse` protocol: one envelope for every tool outcome.
+//!
+//! A response has a [`ToolStatus`] (`SUCCESS`, `PARTIAL`, `ERROR`), the `text` a model reads,
+//! an optional structured `data` payload, `error_info` for errors, `stats` (the dispatcher fills
+//! `time_ms`), `context`, and side-channel `events` for a UI that never reach the model.
+//!
+//! # JSON form
+//!
+//! ```json
+//! {"status":"ERROR","text":"","error_info":{"code":"NOT_FOUND","message":"file 'a.txt' does not exist"},"stats":{"time_ms":3}}
+//! ```
+//!
+//! Empty fields are omitted. `data` is kept as already-serialized JSON ([`RawValue`]) so a
+//! tool's result is serialized exactly once on the hot path.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+
+/// Outcome class of a tool call.
+///
+/// ```
+/// use tool_core::ToolStatus;
+/// assert_eq!(serde_json::to_string(&ToolStatus::Partial).unwrap(), "\"PARTIAL\"");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ToolStatus {
+    /// The task ran completely as intended.
+    Success,
+    /// A usable result with a caveat: truncated, a fallback was used, part of the work failed.
+    Partial,
+    /// No usable result.
+    Error,
+}
+
+impl ToolStatus {
+    /// The wire spelling: `"SUCCESS"`, `"PARTIAL"` or `"ERROR"`.
+    ///
+    /// ```
+    /// assert_eq!(tool_core::ToolStatus::Error.as_str(), "ERROR");
+    /// ```
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ToolStatus::Success => "SUCCESS",
+            ToolStatus::Partial => "PARTIAL",
+            ToolStatus::Error => "ERROR",
+        }
+    }
+}
+
+impl fmt::Display for ToolStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+macro_rules! error_codes {
+    ($($(#[$doc:meta])* $variant:ident => $wire:literal, retryable: $retry:literal;)*) => {
+        /// The fifteen standard error codes of the `ToolResponse` protocol.
+        ///
+        /// ```
+        /// use tool_core::ToolErrorCode;
+        /// assert_eq!(ToolErrorCode::NotFound.as_str(), "NOT_FOUND");
+        /// assert_eq!(ToolErrorCode::ALL.len(), 15);
+        /// assert!(ToolErrorCode::Timeout.is_retryable());
+        /// ```
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+        pub enum ToolErrorCode {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl ToolErrorCode {
+            /// Every code, in the order the protocol lists them.
+            pub const ALL: [ToolErrorCode; 15] = [$(ToolErrorCode::$variant,)*];
+
+            /// The wire spelling, e.g. `"INVALID_PARAM"`.
+            pub const fn as_str(self) -> &'static str {
+                match self { $(ToolErrorCode::$variant => $wire,)* }
+            }
+
+            /// Whether the same call may succeed if tried again later (timeouts, rate limits,
+            /// network and availability problems). Retry policies and circuit breakers count
+            /// only these.
+            pub const fn is_retryable(self) -> bool {
+                match self { $(ToolErrorCode::$variant => $retry,)* }
+            }
+        }
+    };
+}
+
+error_codes! {
+    /// The resource does not exist.
+    NotFound => "NOT_FOUND", retryable: false;
+    /// The resource already exists.
+    AlreadyExists => "ALREADY_EXISTS", retryable: false;
+    /// The caller may not do this.
+    PermissionDenied => "PERMISSION_DENIED", retryable: false;
+    /// An argument is missing, of the wrong type, or out of range.
+    InvalidParam => "INVALID_PARAM", retryable: false;
+    /// The input is not in the expected format (e.g. not JSON).
+    InvalidFormat => "INVALID_FORMAT", retryable: false;
+    /// The tool failed while running.
+    ExecutionError => "EXECUTION_ERROR", retryable: false;
+    /// The tool did not finish in time.
+    Timeout => "TIMEOUT", retryable: true;
+    /// A conflicting concurrent change (optimistic locking).
+    Conflict => "CONFLICT", retryable: false;
+    /// The circuit breaker is open: the tool failed repeatedly and is resting.
+    CircuitOpen => "CIRCUIT_OPEN", retryable: false;
+    /// Too many calls; slow down.
+    RateLimit => "RATE_LIMIT", retryable: true;
+    /// A network failure.
+    NetworkError => "NETWORK_ERROR", retryable: true;
+    /// A dependency is unavailable.
+    ServiceUnavailable => "SERVICE_UNAVAILABLE", retryable: true;
+    /// Some parts succeeded and some failed.
+    PartialSuccess => "PARTIAL_SUCCESS", retryable: false;
+    /// The tool or an option is deprecated.
+    Deprecated => "DEPRECATED", retryable: false;
+    /// Anything else.
+    Unknown => "UNKNOWN", retryable: false;
+}
+
+impl fmt::Display for ToolErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The `error_info` of an `ERROR` response.
+///
+/// ```
+/// use tool_core::{ErrorInfo, ToolErrorCode};
+/// let info = ErrorInfo { code: ToolErrorCode::Timeout, message: "took over 5s".into() };
+/// assert_eq!(serde_json::to_string(&info).unwrap(), r#"{"code":"TIMEOUT","message":"took over 5s"}"#);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ErrorInfo {
+    /// The standard code.
+    pub code: ToolErrorCode,
+    /// What went wrong, where, and what to do about it.
+    pub message: String,
+}
+
+/// Run statistics. The dispatcher fills `time_ms`; retries fill `attempts`; tools may add more.
+///
+/// ```
+/// use tool_core::Stats;
+/// let stats = Stats { time_ms: Some(12), ..Stats::default() }.with("api_calls", 1);
+/// assert_eq!(serde_json::to_string(&stats).unwrap(), r#"{"time_ms":12,"api_calls":1}"#);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Stats {
+    /// Wall-clock time of the call in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_ms: Option<u64>,
+    /// How many times the tool ran (more than one when a retry policy retried it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attempts: Option<u32>,
+    /// Anything else a tool wants to report (`count`, `api_calls`, token counts …).
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Stats {
+    /// Adds one extra statistic.
+    ///
+    /// ```
+    /// let s = tool_core::Stats::default().with("count", 3);
+    /// assert_eq!(s.extra["count"], 3);
+    /// ```
+    pub fn with(mut self, key: impl Into<String>, value: impl Into<Value>) -> Self {
+        self.extra.insert(key.into(), value.into());
+        self
+    }
+}
+
+/// A side-channel event: structured data for the application's UI, never sent to the model.
+///
+/// ```
+/// use tool_core::ToolEvent;
+/// let e = ToolEvent::new("cards", serde_json::json!([{"title": "Dune"}]));
+/// assert_eq!(e.kind, "cards");
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolEvent {
+    /// What kind of event this is, for the UI to route it.
+    pub kind: String,
+    /// The payload.
+    pub data: Value,
+}
+
+impl ToolEvent {
+    /// Creates an event.
+    pub fn new(kind: impl Into<String>, data: Value) -> Self {
+        ToolEvent {
+            kind: kind.into(),
+            data,
+        }
+    }
+}
+
+/// The result of one tool call, as seed 004's protocol defines it.
+///
+/// ```
+/// use tool_core::{ToolErrorCode, ToolResponse, ToolStatus};
+///
+/// let ok = ToolResponse::success("3 files found").with_data(&["a.rs", "b.rs", "c.rs"]);
+/// assert_eq!(ok.status, ToolStatus::Success);
+/// assert_eq!(ok.model_text(), "3 files found\n[\"a.rs\",\"b.rs\",\"c.rs\"]");
+///
+/// let err = ToolResponse::error(ToolErrorCode::NotFound, "file 'config.py' does not exist");
+/// assert_eq!(err.model_text(), "Error [NOT_FOUND]: file 'config.py' does not exist");
+/// ```
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ToolResponse {
+    /// SUCCESS, PARTIAL or ERROR.
+    pub status: ToolStatus,
+    /// Text for the model to read.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub text: String,
+    /// Structured payload, already serialized.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Box<RawValue>>,
+    /// Why a `PARTIAL` result is partial.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Code and message of an `ERROR`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_info: Option<ErrorInfo>,
+    /// Run statistics.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stats: Option<Stats>,
+    /// Context: parameters, environment, anything that explains the result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<Map<String, Value>>,
+    /// Side-channel events for the UI; never part of [`ToolResponse::model_text`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<ToolEvent>,
+}
+
+impl PartialEq for ToolResponse {
+    fn eq(&self, other: &Self) -> bool {
+        self.status == other.status
+            && self.text == other.text
+            && self.data.as_ref().map(|d| d.get()) == other.data.as_ref().map(|d| d.get())
+            && self.reason == other.reason
+            && self.error_info == other.error_info
+            && self.stats == other.stats
+            && self.context == other.context
+            && self.events == other.events
+    }
+}
+
+impl ToolResponse {
+    fn with_status(status: ToolStatus, text: String) -> Self {
+        ToolResponse {
+            status,
+            text,
+            data: None,
+            reason: None,
+            error_info: None,
+            stats: None,
+            context: None,
+            events: Vec::new(),
+        }
+    }
+
+    /// A complete, successful result.
+    ///
+    /// ```
+    /// let r = tool_core::ToolResponse::success("done");
+    /// assert!(r.is_success());
+    /// ```
+    pub fn success(text: impl Into<String>) -> Self {
+        Self::with_status(ToolStatus::Success, text.into())
+    }
+
+    /// A usable but incomplete result, with the reason it is incomplete.
+    ///
+    /// ```
+    /// let r = tool_core::ToolResponse::partial("first 100 results", "500 matched; truncated");
+    /// assert_eq!(r.model_text(), "Partial result (500 matched; truncated): first 100 results");
+    /// ```
+    pub fn partial(text: impl Into<String>, reason: impl Into<String>) -> Self {
+        let mut r = Self::with_status(ToolStatus::Partial, text.into());
+        r.reason = Some(reason.into());
+        r
+    }
+
+    /// A failure with a standard code. `text` stays empty; the message lives in `error_info`.
+    ///
+    /// ```
+    /// use tool_core::{ToolErrorCode, ToolResponse};
+    /// let r = ToolResponse::error(ToolErrorCode::Timeout, "no answer after 5 s; try a smaller range");
+    /// assert_eq!(r.error_code(), Some(ToolErrorCode::Timeout));
+    /// ```
+    pub fn error(code: ToolErrorCode, message: impl Into<String>) -> Self {
+        let mut r = Self::with_status(ToolStatus::Error, String::new());
+        r.error_info = Some(ErrorInfo {
+            code,
+            message: message.into(),
+        });
+        r
+    }
+
+    /// Attaches structured data, serialized once. A value that cannot be serialized turns the
+    /// response into an `EXECUTION_ERROR` saying so, rather than silently dropping it.
+    ///
+    /// ```
+    /// let r = tool_core::ToolResponse::success("ok").with_data(&serde_json::json!({"n": 1}));
+    /// assert_eq!(r.data.unwrap().get(), r#"{"n":1}"#);
+    /// ```
+    pub fn with_data<T: Serialize + ?Sized>(mut self, data: &T) -> Self {
+        match serde_json::value::to_raw_value(data) {
+            Ok(raw) => {
+                self.data = Some(raw);
+                self
+            }
+            Err(e) => ToolResponse::error(
+                ToolErrorCode::ExecutionError,
+                format!("the tool's result could not be serialized to JSON: {e}"),
+            ),
+        }
+    }
+
+    /// Attaches already-serialized data.
+    ///
+    /// ```
+    /// let raw = serde_json::value::RawValue::from_string("[1,2]".into()).unwrap();
+    /// let r = tool_core::ToolResponse::success("").with_raw_data(raw);
+    /// assert_eq!(r.model_text(), "[1,2]");
+    /// ```
+    pub fn with_raw_data(mut self, data: Box<RawValue>) -> Self {
+        self.data = Some(data);
+        self
+    }
+
+    /// Sets statistics (the dispatcher still fills `time_ms`).
+    ///
+    /// ```
+    /// let r = tool_core::ToolResponse::success("ok").with_stats(tool_core::Stats::default().with("count", 3));
+    /// assert_eq!(r.stats.unwrap().extra["count"], 3);
+    /// ```
+    pub fn with_stats(mut self, stats: Stats) -> Self {
+        self.stats = Some(stats);
+        self
+    }
+
+    /// Adds one context entry.
+    ///
+    /// ```
+    /// let r = tool_core::ToolResponse::success("ok").with_context("path", "/tmp/a");
+    /// assert_eq!(r.context.unwrap()["path"], "/tmp/a");
+    /// ```
+    pub fn with_context(mut self, key: impl Into<String>, value: impl Into<Value>) -> Self {
+        self.context
+            .get_or_insert_with(Map::new)
+            .insert(key.into(), value.into());
+        self
+    }
+
+    /// Adds a side-channel event for the UI.
+    ///
+    /// ```
+    /// use tool_core::{ToolEvent, ToolResponse};
+    /// let r = ToolResponse::success("shown").with_event(ToolEvent::new("cards", serde_json::json!([])));
+    /// assert_eq!(r.model_text(), "shown");
+    /// assert_eq!(r.events.len(), 1);
+    /// ```
+    pub fn with_event(mut self, event: ToolEvent) -> Self {
+        self.events.push(event);
+        self
+    }
+
+    /// Whether the status is `SUCCESS`.
+    pub fn is_success(&self) -> bool {
+        self.status == ToolStatus::Success
+    }
+
+    /// Whether the status is `ERROR`.
+    ///
+    /// ```
+    /// assert!(tool_core::ToolResponse::error(tool_core::ToolErrorCode::Unknown, "?").is_error());
+    /// ```
+    pub fn is_error(&self) -> bool {
+        self.status == ToolStatus::Error
+    }
+
+    /// The error code, for an `ERROR` response.
+    pub fn error_code(&self) -> Option<ToolErrorCode> {
+        self.error_info.as_ref().map(|e| e.code)
+    }
+
+    /// The error message, for an `ERROR` response.
+    ///
+    /// ```
+    /// let r = tool_core::ToolResponse::error(tool_core::ToolErrorCode::Unknown, "boom");
+    /// assert_eq!(r.error_message(), Some("boom"));
+    /// ```
+    pub fn error_message(&self) -> Option<&str> {
+        self.error_info.as_ref().map(|e| e.message.as_str())
+    }
+
+    /// Milliseconds the call took, as recorded by the dispatcher.
+    pub fn time_ms(&self) -> Option<u64> {
+        self.stats.as_ref().and_then(|s| s.time_ms)
+    }
+
+    /// Deserializes `data` into a typed value.
+    ///
+    /// ```
+    /// let r = tool_core::ToolResponse::success("").with_data(&[1, 2, 3]);
+    /// let v: Vec<u8> = r.data_as().unwrap().unwrap();
+    /// assert_eq!(v, [1, 2, 3]);
+    /// ```
+    pub fn data_as<T: serde::de::DeserializeOwned>(&self) -> Option<serde_json::Result<T>> {
+        self.data.as_ref().map(|d| serde_json::from_str(d.get()))
+    }
+
+    /// The text the model reads for this response.
+    ///
+    /// - `SUCCESS`: `text`, then the `data` JSON on the next line when there is data;
+    ///   `data` alone when `text` is empty; `"Done."` when both are empty.
+    /// - `PARTIAL`: `Partial result (<reason>): ` followed by the same body.
+    /// - `ERROR`: `Error [<CODE>]: <message>`.
+    ///
+    /// Events, stats and context are never included. Borrowed when no formatting is needed.
+    ///
+    /// ```
+    /// let r = tool_core::ToolResponse::success("").with_data(&42);
+    /// assert_eq!(r.model_text(), "42");
+    /// assert_eq!(tool_core::ToolResponse::success("").model_text(), "Done.");
+    /// ```
+    pub fn model_text(&self) -> Cow<'_, str> {
+        match self.status {
+            ToolStatus::Error => {
+                let (code, message) = match &self.error_info {
+                    Some(info) => (info.code, info.message.as_str()),
+                    None => (ToolErrorCode::Unknown, self.text.as_str()),
+                };
+                Cow::Owned(format!("Error [{code}]: {message}"))
+            }
+            ToolStatus::Success => self.body(),
+            ToolStatus::Partial => {
+                let reason = self.reason.as_deref().unwrap_or("incomplete");
+                Cow::Owned(format!("Partial result ({reason}): {}", self.body()))
+            }
+        }
+    }
+
+    fn body(&self) -> Cow<'_, str> {
+        match (&self.data, self.text.is_empty()) {
+            (None, false) => Cow::Borrowed(&self.text),
+            (None, true) => Cow::Borrowed("Done."),
+            (Some(d), true) => Cow::Borrowed(d.get()),
+            (Some(d), false) => Cow::Owned(format!("{}\n{}", self.text, d.get())),
+        }
+    }
+
+    /// The JSON form of the whole response (including events, stats and context).
+    ///
+    /// ```
+    /// let r = tool_core::ToolResponse::success("hi");
+    /// assert_eq!(r.to_json(), r#"{"status":"SUCCESS","text":"hi"}"#);
+    /// ```
+    pub fn to_json(&self) -> String {
+        // Serializing this type cannot fail: every field is a string, a number, raw JSON or a
+        // `Value`, all of which serde_json writes infallibly to a Vec.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}

@@ -1,0 +1,297 @@
+//! The attribute grammar, strict: unknown keys, duplicate keys and values of the wrong kind are
+//! spanned errors. Parsing only records what was written; `check` judges it.
+
+use proc_macro2::{Span, TokenStream};
+use syn::meta::ParseNestedMeta;
+use syn::parse::Parser;
+use syn::{Expr, Lit, LitBool, LitInt, LitStr, Path};
+
+use crate::ctxt::Ctxt;
+
+/// A value and where it was written.
+pub struct Spanned<T> {
+    pub value: T,
+    pub span: Span,
+}
+
+/// `#[tool(name = "...", description = "...", read_only, destructive, idempotent, open_world,
+/// timeout_ms = 5000, crate = path)]`
+#[derive(Default)]
+pub struct ToolAttr {
+    pub name: Option<Spanned<String>>,
+    pub description: Option<Spanned<String>>,
+    pub read_only: Option<Spanned<bool>>,
+    pub destructive: Option<Spanned<bool>>,
+    pub idempotent: Option<Spanned<bool>>,
+    pub open_world: Option<Spanned<bool>>,
+    pub timeout_ms: Option<Spanned<u64>>,
+    pub krate: Option<Path>,
+}
+
+pub const TOOL_KEYS: &[&str] = &[
+    "name",
+    "description",
+    "read_only",
+    "destructive",
+    "idempotent",
+    "open_world",
+    "timeout_ms",
+    "crate",
+];
+
+/// `#[arg(rename = "...", default = EXPR, description = "...")]`
+#[derive(Default)]
+pub struct ArgAttr {
+    pub rename: Option<Spanned<String>>,
+    pub default: Option<Expr>,
+    pub description: Option<Spanned<String>>,
+}
+
+pub const ARG_KEYS: &[&str] = &["rename", "default", "description"];
+
+pub fn parse_tool_attr(tokens: TokenStream, cx: &mut Ctxt) -> ToolAttr {
+    let mut attr = ToolAttr::default();
+    let parser = syn::meta::parser(|meta| {
+        let key = meta_key(&meta);
+        match key.as_str() {
+            "name" => set(cx, &meta, &mut attr.name, "name", parse_string(&meta)?),
+            "description" => set(
+                cx,
+                &meta,
+                &mut attr.description,
+                "description",
+                parse_string(&meta)?,
+            ),
+            "read_only" => set(
+                cx,
+                &meta,
+                &mut attr.read_only,
+                "read_only",
+                parse_flag(&meta)?,
+            ),
+            "destructive" => set(
+                cx,
+                &meta,
+                &mut attr.destructive,
+                "destructive",
+                parse_flag(&meta)?,
+            ),
+            "idempotent" => set(
+                cx,
+                &meta,
+                &mut attr.idempotent,
+                "idempotent",
+                parse_flag(&meta)?,
+            ),
+            "open_world" => set(
+                cx,
+                &meta,
+                &mut attr.open_world,
+                "open_world",
+                parse_flag(&meta)?,
+            ),
+            "timeout_ms" => set(
+                cx,
+                &meta,
+                &mut attr.timeout_ms,
+                "timeout_ms",
+                parse_u64(&meta)?,
+            ),
+            "crate" => {
+                let path: Path = meta.value()?.parse()?;
+                if attr.krate.is_some() {
+                    cx.error_spanned_by(&meta.path, "duplicate `crate` in #[tool]");
+                } else {
+                    attr.krate = Some(path);
+                }
+            }
+            _ => {
+                unknown_key(cx, &meta, &key, "#[tool]", TOOL_KEYS);
+                skip_value(&meta)?;
+            }
+        }
+        Ok(())
+    });
+    if let Err(e) = parser.parse2(tokens) {
+        cx.push(e);
+    }
+    attr
+}
+
+pub fn parse_arg_attr(attr: &syn::Attribute, cx: &mut Ctxt) -> ArgAttr {
+    let mut out = ArgAttr::default();
+    if let syn::Meta::Path(_) = attr.meta {
+        cx.error_spanned_by(
+            attr,
+            "#[arg] needs at least one key: #[arg(rename = \"...\", default = ..., description = \"...\")]",
+        );
+        return out;
+    }
+    let result = attr.parse_nested_meta(|meta| {
+        let key = meta_key(&meta);
+        match key.as_str() {
+            "rename" => set(cx, &meta, &mut out.rename, "rename", parse_string(&meta)?),
+            "description" => set(
+                cx,
+                &meta,
+                &mut out.description,
+                "description",
+                parse_string(&meta)?,
+            ),
+            "default" => {
+                let expr: Expr = meta.value()?.parse()?;
+                if out.default.is_some() {
+                    cx.error_spanned_by(&meta.path, "duplicate `default` in #[arg]");
+                } else {
+                    out.default = Some(expr);
+                }
+            }
+            _ => {
+                unknown_key(cx, &meta, &key, "#[arg]", ARG_KEYS);
+                skip_value(&meta)?;
+            }
+        }
+        Ok(())
+    });
+    if let Err(e) = result {
+        cx.push(e);
+    }
+    out
+}
+
+fn meta_key(meta: &ParseNestedMeta) -> String {
+    let path = &meta.path;
+    path.get_ident()
+        .map(|i| i.to_string())
+        .unwrap_or_else(|| quote::quote!(#path).to_string().replace(' ', ""))
+}
+
+fn set<T>(
+    cx: &mut Ctxt,
+    meta: &ParseNestedMeta,
+    slot: &mut Option<Spanned<T>>,
+    key: &str,
+    value: Spanned<T>,
+) {
+    if slot.is_some() {
+        cx.error_spanned_by(&meta.path, format!("duplicate `{key}`: give it once"));
+    } else {
+        *slot = Some(value);
+    }
+}
+
+fn unknown_key(cx: &mut Ctxt, meta: &ParseNestedMeta, key: &str, attr: &str, valid: &[&str]) {
+    let hint = valid
+        .iter()
+        .find(|k| similar(k, key))
+        .map(|k| format!("; did you mean `{k}`?"))
+        .unwrap_or_default();
+    cx.error_spanned_by(
+        &meta.path,
+        format!(
+            "unknown key `{key}` in {attr}{hint} Expected one of: {}",
+            valid.join(", ")
+        ),
+    );
+}
+
+/// A cheap typo test for attribute keys: same letters ignoring `_`, or one edit apart.
+fn similar(a: &str, b: &str) -> bool {
+    let fold = |s: &str| s.replace('_', "").to_lowercase();
+    if fold(a) == fold(b) {
+        return true;
+    }
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    if a.len().abs_diff(b.len()) > 1 {
+        return false;
+    }
+    let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let suffix = a[prefix..]
+        .iter()
+        .rev()
+        .zip(b[prefix..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    a.len().max(b.len()) - prefix - suffix <= 1
+}
+
+fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
+    if meta.input.peek(syn::Token![=]) {
+        meta.value()?.parse::<Expr>()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        meta.parse_nested_meta(|inner| skip_value(&inner))?;
+    }
+    Ok(())
+}
+
+fn parse_string(meta: &ParseNestedMeta) -> syn::Result<Spanned<String>> {
+    let key = meta_key(meta);
+    let value = meta.value()?;
+    let lit: Lit = value.parse().map_err(|e| {
+        syn::Error::new(
+            e.span(),
+            format!("`{key}` takes a string literal, e.g. {key} = \"...\""),
+        )
+    })?;
+    match lit {
+        Lit::Str(s) => Ok(Spanned {
+            value: s.value(),
+            span: s.span(),
+        }),
+        other => Err(syn::Error::new(
+            other.span(),
+            format!("`{key}` takes a string literal, e.g. {key} = \"...\""),
+        )),
+    }
+}
+
+/// `read_only` alone means true; `read_only = false` is allowed for explicitness.
+fn parse_flag(meta: &ParseNestedMeta) -> syn::Result<Spanned<bool>> {
+    if meta.input.peek(syn::Token![=]) {
+        let lit: LitBool = meta.value()?.parse().map_err(|e| {
+            syn::Error::new(
+                e.span(),
+                format!("`{}` takes `true` or `false`, or no value", meta_key(meta)),
+            )
+        })?;
+        Ok(Spanned {
+            value: lit.value,
+            span: lit.span,
+        })
+    } else {
+        Ok(Spanned {
+            value: true,
+            span: meta.path.segments[0].ident.span(),
+        })
+    }
+}
+
+fn parse_u64(meta: &ParseNestedMeta) -> syn::Result<Spanned<u64>> {
+    let key = meta_key(meta);
+    let lit: LitInt = meta.value()?.parse().map_err(|e| {
+        syn::Error::new(
+            e.span(),
+            format!("`{key}` takes a whole number of milliseconds"),
+        )
+    })?;
+    Ok(Spanned {
+        value: lit.base10_parse()?,
+        span: lit.span(),
+    })
+}
+
+/// A string literal's value, for `#[doc = "..."]`.
+pub fn doc_literal(attr: &syn::Attribute) -> Option<Result<LitStr, &Expr>> {
+    if !attr.path().is_ident("doc") {
+        return None;
+    }
+    match &attr.meta {
+        syn::Meta::NameValue(nv) => match &nv.value {
+            Expr::Lit(syn::ExprLit {
+                lit: Lit::Str(s), ..
+            }) => Some(Ok(s.clone())),
+            other => Some(Err(other)),
+        },
+        _ => None,
+    }
+}

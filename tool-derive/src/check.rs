@@ -1,0 +1,237 @@
+//! Validation: every rule a tool must satisfy, each broken rule a spanned error. All errors are
+//! collected before the macro gives up.
+
+use std::collections::HashMap;
+
+use syn::visit::Visit;
+use syn::{FnArg, ItemFn, Pat, Type};
+
+use crate::ctxt::Ctxt;
+use crate::model::ToolFn;
+
+/// The longest description any provider accepts (OpenAI: 1024 characters).
+pub const MAX_DESCRIPTION_CHARS: usize = 1024;
+
+/// Rules on the function's signature itself.
+pub fn signature(func: &ItemFn, cx: &mut Ctxt) {
+    let sig = &func.sig;
+    if !sig.generics.params.is_empty() {
+        cx.error_spanned_by(
+            &sig.generics,
+            "#[tool] functions cannot be generic: a tool needs one concrete JSON Schema. \
+             Write a non-generic wrapper that calls the generic function",
+        );
+    }
+    if let Some(where_clause) = &sig.generics.where_clause {
+        cx.error_spanned_by(where_clause, "#[tool] functions cannot have a where clause");
+    }
+    if let Some(unsafety) = &sig.unsafety {
+        cx.error_spanned_by(unsafety, "#[tool] functions cannot be `unsafe`: a model must not be able to trigger undefined behaviour");
+    }
+    if let Some(abi) = &sig.abi {
+        cx.error_spanned_by(abi, "#[tool] functions cannot have an `extern` ABI");
+    }
+    if let Some(variadic) = &sig.variadic {
+        cx.error_spanned_by(variadic, "#[tool] functions cannot be variadic");
+    }
+    if let syn::ReturnType::Type(_, ty) = &sig.output {
+        if contains_impl_trait(ty) {
+            cx.error_spanned_by(
+                ty,
+                "#[tool] functions cannot return `impl Trait`: name the type, e.g. `String` or `Json<T>`",
+            );
+        }
+    }
+    for input in &sig.inputs {
+        match input {
+            FnArg::Receiver(receiver) => cx.error_spanned_by(
+                receiver,
+                "`self` is not allowed in a free-function #[tool]: a tool method needs its impl block marked #[tools]",
+            ),
+            FnArg::Typed(pt) => {
+                match &*pt.pat {
+                    Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {}
+                    other => cx.error_spanned_by(
+                        other,
+                        "#[tool] parameters must be plain identifiers (the parameter name is the argument name the model sends); \
+                         destructure inside the function body instead",
+                    ),
+                }
+                check_param_type(&pt.ty, cx);
+            }
+        }
+    }
+}
+
+fn check_param_type(ty: &Type, cx: &mut Ctxt) {
+    if contains_impl_trait(ty) {
+        cx.error_spanned_by(
+            ty,
+            "`impl Trait` cannot be a #[tool] parameter: the model's JSON is decoded into one concrete type. Use a concrete type",
+        );
+        return;
+    }
+    let mut finder = Finder::default();
+    finder.visit_type(ty);
+    if let Some(span) = finder.infer {
+        cx.error_at(
+            span,
+            "#[tool] parameter types must be written out; `_` cannot be inferred",
+        );
+    }
+    match ty {
+        Type::Reference(r) if r.mutability.is_some() => cx.error_spanned_by(
+            ty,
+            "`&mut` parameters are not supported: the arguments come from the model; take the value by value instead",
+        ),
+        Type::Reference(r) if matches!(&*r.elem, Type::Reference(_)) => {
+            cx.error_spanned_by(ty, "nested references cannot be #[tool] parameters")
+        }
+        Type::BareFn(_) | Type::TraitObject(_) | Type::Never(_) | Type::Ptr(_) => cx.error_spanned_by(
+            ty,
+            "this type cannot be a #[tool] parameter: it must be decodable from JSON (Deserialize + JsonSchema)",
+        ),
+        _ => {}
+    }
+}
+
+#[derive(Default)]
+struct Finder {
+    impl_trait: bool,
+    infer: Option<proc_macro2::Span>,
+}
+
+impl<'ast> Visit<'ast> for Finder {
+    fn visit_type_impl_trait(&mut self, _: &'ast syn::TypeImplTrait) {
+        self.impl_trait = true;
+    }
+    fn visit_type_infer(&mut self, i: &'ast syn::TypeInfer) {
+        self.infer.get_or_insert(i.underscore_token.span);
+    }
+}
+
+fn contains_impl_trait(ty: &Type) -> bool {
+    let mut finder = Finder::default();
+    finder.visit_type(ty);
+    finder.impl_trait
+}
+
+/// Whether `name` matches `^[A-Za-z_][A-Za-z0-9_-]{0,63}$`.
+pub fn is_valid_name(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    !bytes.is_empty()
+        && bytes.len() <= 64
+        && (bytes[0].is_ascii_alphabetic() || bytes[0] == b'_')
+        && bytes
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'-')
+}
+
+/// Rules on the model: names, descriptions, annotations, parameters.
+pub fn tool(model: &ToolFn, cx: &mut Ctxt) {
+    let name = &model.name;
+    if !is_valid_name(&name.value) {
+        cx.error_at(
+            name.span,
+            format!(
+                "invalid tool name {:?}: use 1 to 64 ASCII letters, digits, '_' or '-', starting with a letter or '_' \
+                 (^[A-Za-z_][A-Za-z0-9_-]{{0,63}}$), as every provider requires",
+                name.value
+            ),
+        );
+    }
+
+    match &model.description {
+        None => cx.error_at(
+            model.ident.span(),
+            format!(
+                "tool `{}` has no description: add a doc comment (`/// What it does, when to use it, what it returns.`) \
+                 or #[tool(description = \"...\")]. The model chooses tools by their descriptions",
+                name.value
+            ),
+        ),
+        Some(d) if d.value.trim().is_empty() => cx.error_at(d.span, "the tool description is empty: say what the tool does"),
+        Some(d) if d.value.chars().count() > MAX_DESCRIPTION_CHARS => cx.error_at(
+            d.span,
+            format!(
+                "the tool description is {} characters long; providers accept at most {MAX_DESCRIPTION_CHARS}. \
+                 Shorten it, or move details into parameter descriptions",
+                d.value.chars().count()
+            ),
+        ),
+        Some(_) => {}
+    }
+
+    if let (Some(ro), Some(de)) = (&model.attr.read_only, &model.attr.destructive) {
+        if ro.value && de.value {
+            cx.error_at(
+                de.span,
+                "a tool cannot be both `read_only` and `destructive`",
+            );
+        }
+    }
+    if let Some(t) = &model.attr.timeout_ms {
+        if t.value == 0 {
+            cx.error_at(t.span, "`timeout_ms` must be at least 1");
+        }
+    }
+
+    let mut seen: HashMap<&str, proc_macro2::Span> = HashMap::new();
+    for param in &model.params {
+        let wire = &param.wire_name;
+        if param.renamed && !is_valid_name(&wire.value) {
+            cx.error_at(
+                wire.span,
+                format!(
+                    "invalid parameter name {:?}: use 1 to 64 ASCII letters, digits, '_' or '-', starting with a letter or '_'",
+                    wire.value
+                ),
+            );
+        }
+        if seen.insert(wire.value.as_str(), wire.span).is_some() {
+            cx.error_at(
+                wire.span,
+                format!("two parameters are both named {:?} for the model; rename one with #[arg(rename = \"...\")]", wire.value),
+            );
+        }
+        if let Some(default) = &param.default {
+            if param.is_option {
+                cx.error_spanned_by(
+                    default,
+                    format!(
+                        "`default` cannot be used on the `Option` parameter `{}`: an absent Option is already `None`. \
+                         Drop the `Option` to give it a default, or drop the default",
+                        param.ident
+                    ),
+                );
+            }
+        }
+        if let Some(d) = &param.description {
+            if d.chars().count() > MAX_DESCRIPTION_CHARS {
+                cx.error_at(
+                    param.arg_attr_span.unwrap_or(param.ident.span()),
+                    format!(
+                        "the description of `{}` is longer than {MAX_DESCRIPTION_CHARS} characters",
+                        param.ident
+                    ),
+                );
+            }
+        }
+    }
+
+    for (documented, span) in &model.documented_args {
+        let known = model
+            .params
+            .iter()
+            .any(|p| p.ident.to_string().trim_start_matches("r#") == documented);
+        if !known {
+            cx.error_at(
+                *span,
+                format!(
+                    "the `# Arguments` section documents `{documented}`, but `{}` has no parameter of that name",
+                    model.ident
+                ),
+            );
+        }
+    }
+}
