@@ -43,8 +43,25 @@ pub fn decode_arguments<T: DeserializeOwned>(tool: &str, raw: &str) -> Result<T,
     }
     match serde_json::from_str::<T>(text) {
         Ok(value) => Ok(value),
-        Err(first) => Err(explain_failure::<T>(tool, text, first)),
+        Err(first) => {
+            if let Some(inner) = double_encoded(text) {
+                // The object was sent as a JSON string: decode it once, no more.
+                return serde_json::from_str::<T>(&inner)
+                    .map_err(|e| explain_failure::<T>(tool, &inner, e));
+            }
+            Err(explain_failure::<T>(tool, text, first))
+        }
     }
+}
+
+/// The object inside a JSON string such as `"{\"a\":1}"`, if that is what `text` is.
+fn double_encoded(text: &str) -> Option<String> {
+    if !text.starts_with('"') {
+        return None;
+    }
+    let inner = serde_json::from_str::<String>(text).ok()?;
+    let trimmed = inner.trim();
+    trimmed.starts_with('{').then(|| trimmed.to_string())
 }
 
 fn explain_failure<T: DeserializeOwned>(
@@ -52,18 +69,6 @@ fn explain_failure<T: DeserializeOwned>(
     text: &str,
     first: serde_json::Error,
 ) -> ToolResponse {
-    if text.starts_with('"') {
-        if let Ok(inner) = serde_json::from_str::<String>(text) {
-            let inner = inner.trim();
-            if inner.starts_with('{') {
-                // Double-encoded: the object was sent as a JSON string. Decode it once.
-                return match serde_json::from_str::<T>(inner) {
-                    Ok(_) => unreachable_ok(tool),
-                    Err(e) => explain_failure::<T>(tool, inner, e),
-                };
-            }
-        }
-    }
     match first.classify() {
         Category::Syntax | Category::Eof | Category::Io => ToolResponse::error(
             ToolErrorCode::InvalidFormat,

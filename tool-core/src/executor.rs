@@ -24,8 +24,13 @@ impl Wake for ThreadWaker {
 /// assert_eq!(tool_core::block_on(async { 1 + 1 }), 2);
 /// ```
 pub fn block_on<F: Future>(future: F) -> F::Output {
+    // The waker is made once per thread: building one per call would cost two allocations on
+    // the synchronous dispatch path.
+    thread_local! {
+        static WAKER: Waker = Waker::from(Arc::new(ThreadWaker(thread::current())));
+    }
     let mut future = pin!(future);
-    let waker = Waker::from(Arc::new(ThreadWaker(thread::current())));
+    let waker = WAKER.with(Waker::clone);
     let mut cx = Context::from_waker(&waker);
     loop {
         match future.as_mut().poll(&mut cx) {

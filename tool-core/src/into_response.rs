@@ -63,9 +63,20 @@ macro_rules! display_as_text {
         }
     )*};
 }
-display_as_text!(
-    bool, char, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64
-);
+display_as_text!(bool, char, f32, f64);
+
+macro_rules! integer_as_text {
+    ($($ty:ty),*) => {$(
+        impl IntoToolResponse for $ty {
+            fn into_tool_response(self) -> ToolResponse {
+                // itoa, as serde_json uses: `to_string` goes through the formatting machinery
+                // and costs more than the rest of a small tool's dispatch.
+                ToolResponse::success(itoa::Buffer::new().format(self).to_owned())
+            }
+        }
+    )*};
+}
+integer_as_text!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
 
 /// Returns any `Serialize` value as the response's `data`, serialized once.
 ///

@@ -28,6 +28,7 @@
 
 pub mod args;
 mod call;
+mod clock;
 mod definition;
 mod executor;
 mod into_response;

@@ -3,12 +3,12 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
-use std::time::Instant;
 
 use crate::call::ToolCall;
+use crate::clock::{self, Stopwatch};
 use crate::definition::ToolDefinition;
 use crate::executor::{block_on, join_all};
-use crate::response::{Stats, ToolErrorCode, ToolResponse};
+use crate::response::{ToolErrorCode, ToolResponse};
 use crate::suggest::{closest, quoted_list};
 use crate::tool::{Tool, ToolContext};
 
@@ -162,6 +162,7 @@ impl ToolRegistry {
             input_schema: Arc::new(tool.input_schema()),
             annotations: tool.annotations(),
         };
+        clock::calibrate();
         self.index.insert(name, self.entries.len());
         self.entries.push(Entry { tool });
         self.definitions.push(definition);
@@ -272,12 +273,11 @@ impl ToolRegistry {
             return self.unknown_tool(&call.name);
         };
         let tool = &self.entries[index].tool;
-        let started = Instant::now();
+        let watch = Stopwatch::start();
         let mut response = tool
             .call(&call.arguments, ToolContext::new(&call.id, &call.name))
             .await;
-        let elapsed = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-        response.stats.get_or_insert_with(Stats::default).time_ms = Some(elapsed);
+        response.stats.time_ms = Some(watch.elapsed_ms());
         response
     }
 
