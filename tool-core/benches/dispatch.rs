@@ -147,7 +147,7 @@ fn dispatch(c: &mut Criterion) {
         });
         group.bench_function("registry", |b| {
             b.iter(|| {
-                let response = registry.call_blocking(black_box(&call));
+                let response = tool_core::block_on(registry.call(black_box(&call)));
                 black_box(response.model_text().len());
                 response
             })

@@ -30,14 +30,16 @@ pub fn block_on<F: Future>(future: F) -> F::Output {
         static WAKER: Waker = Waker::from(Arc::new(ThreadWaker(thread::current())));
     }
     let mut future = pin!(future);
-    let waker = WAKER.with(Waker::clone);
-    let mut cx = Context::from_waker(&waker);
-    loop {
-        match future.as_mut().poll(&mut cx) {
-            Poll::Ready(output) => return output,
-            Poll::Pending => thread::park(),
+    WAKER.with(|waker| {
+        // Borrowed, not cloned: no reference-count traffic per call.
+        let mut cx = Context::from_waker(waker);
+        loop {
+            match future.as_mut().poll(&mut cx) {
+                Poll::Ready(output) => return output,
+                Poll::Pending => thread::park(),
+            }
         }
-    }
+    })
 }
 
 /// Polls every future on the calling task until all are done; outputs in input order.

@@ -10,14 +10,15 @@
 //! {"status":"ERROR","text":"","error_info":{"code":"NOT_FOUND","message":"file 'a.txt' does not exist"},"stats":{"time_ms":3}}
 //! ```
 //!
-//! Empty fields are omitted. `data` is kept as already-serialized JSON ([`RawValue`]) so a
+//! Empty fields are omitted. `data` is kept as already-serialized JSON ([`RawJson`]) so a
 //! tool's result is serialized exactly once on the hot path.
 
 use std::borrow::Cow;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use serde_json::value::RawValue;
+
+use crate::raw_json::RawJson;
 use serde_json::{Map, Value};
 
 /// Outcome class of a tool call.
@@ -264,7 +265,7 @@ pub struct ToolResponse {
     pub text: String,
     /// Structured payload, already serialized.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub data: Option<Box<RawValue>>,
+    pub data: Option<RawJson>,
     /// Why a `PARTIAL` result is partial.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<Box<str>>,
@@ -277,16 +278,18 @@ pub struct ToolResponse {
     /// Context: parameters, environment, anything that explains the result.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub context: Option<Box<Map<String, Value>>>,
-    /// Side-channel events for the UI; never part of [`ToolResponse::model_text`].
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub events: Vec<ToolEvent>,
+    /// Side-channel events for the UI; never part of [`ToolResponse::model_text`]. A boxed
+    /// slice rather than a `Vec` to keep the response small; add with
+    /// [`ToolResponse::with_event`].
+    #[serde(default, skip_serializing_if = "<[ToolEvent]>::is_empty")]
+    pub events: Box<[ToolEvent]>,
 }
 
 impl PartialEq for ToolResponse {
     fn eq(&self, other: &Self) -> bool {
         self.status == other.status
             && self.text == other.text
-            && self.data.as_ref().map(|d| d.get()) == other.data.as_ref().map(|d| d.get())
+            && self.data == other.data
             && self.reason == other.reason
             && self.error_info == other.error_info
             && self.stats == other.stats
@@ -308,7 +311,7 @@ impl ToolResponse {
                 extra: None,
             },
             context: None,
-            events: Vec::new(),
+            events: Box::default(),
         }
     }
 
@@ -358,7 +361,7 @@ impl ToolResponse {
     /// assert_eq!(r.data.unwrap().get(), r#"{"n":1}"#);
     /// ```
     pub fn with_data<T: Serialize + ?Sized>(mut self, data: &T) -> Self {
-        match serde_json::value::to_raw_value(data) {
+        match RawJson::from_serialize(data) {
             Ok(raw) => {
                 self.data = Some(raw);
                 self
@@ -373,12 +376,12 @@ impl ToolResponse {
     /// Attaches already-serialized data.
     ///
     /// ```
-    /// let raw = serde_json::value::RawValue::from_string("[1,2]".into()).unwrap();
+    /// let raw = tool_core::RawJson::from_string("[1,2]".into()).unwrap();
     /// let r = tool_core::ToolResponse::success("").with_raw_data(raw);
     /// assert_eq!(r.model_text(), "[1,2]");
     /// ```
-    pub fn with_raw_data(mut self, data: Box<RawValue>) -> Self {
-        self.data = Some(data);
+    pub fn with_raw_data(mut self, data: impl Into<RawJson>) -> Self {
+        self.data = Some(data.into());
         self
     }
 
@@ -415,7 +418,9 @@ impl ToolResponse {
     /// assert_eq!(r.events.len(), 1);
     /// ```
     pub fn with_event(mut self, event: ToolEvent) -> Self {
-        self.events.push(event);
+        let mut events = std::mem::take(&mut self.events).into_vec();
+        events.push(event);
+        self.events = events.into_boxed_slice();
         self
     }
 
