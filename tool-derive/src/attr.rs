@@ -184,21 +184,22 @@ fn unknown_key(cx: &mut Ctxt, meta: &ParseNestedMeta, key: &str, attr: &str, val
     let hint = valid
         .iter()
         .find(|k| similar(k, key))
-        .map(|k| format!("; did you mean `{k}`?"))
+        .map(|k| format!(" Did you mean `{k}`?"))
         .unwrap_or_default();
     cx.error_spanned_by(
         &meta.path,
         format!(
-            "unknown key `{key}` in {attr}{hint} Expected one of: {}",
+            "unknown key `{key}` in {attr}.{hint} Valid keys: {}.",
             valid.join(", ")
         ),
     );
 }
 
-/// A cheap typo test for attribute keys: same letters ignoring `_`, or one edit apart.
+/// A cheap typo test for attribute keys: same letters ignoring `_`, an abbreviation of at
+/// least three letters, or one edit apart.
 fn similar(a: &str, b: &str) -> bool {
     let fold = |s: &str| s.replace('_', "").to_lowercase();
-    if fold(a) == fold(b) {
+    if fold(a) == fold(b) || (b.len() >= 3 && a.starts_with(b)) {
         return true;
     }
     let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());

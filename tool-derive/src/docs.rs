@@ -22,7 +22,8 @@ pub fn collect(attrs: &[syn::Attribute], cx: &mut Ctxt) -> Option<DocText> {
             None => {}
             Some(Ok(lit)) => {
                 span.get_or_insert(lit.span());
-                lines.extend(lit.value().lines().map(str::to_string));
+                // `split`, not `lines`: an empty `///` line is a paragraph break and must survive.
+                lines.extend(lit.value().split('\n').map(str::to_string));
             }
             Some(Err(expr)) => cx.error_spanned_by(
                 expr,
