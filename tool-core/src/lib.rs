@@ -49,6 +49,11 @@ pub use response::{ErrorInfo, Stats, ToolErrorCode, ToolEvent, ToolResponse, Too
 pub use tool::{CallFuture, Tool, ToolContext};
 pub use tool_derive::{tool, tool_type};
 
+// The README's examples compile and pass as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+mod readme {}
+
 /// What `#[tool]` expands to uses these paths, so users need no serde, schemars or serde_json
 /// dependency of their own. Not a public API.
 #[doc(hidden)]

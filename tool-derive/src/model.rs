@@ -5,7 +5,7 @@ use proc_macro2::Span;
 use syn::spanned::Spanned as _;
 use syn::{Expr, FnArg, Ident, ItemFn, Pat, Path, Type};
 
-use crate::attr::{self, ArgAttr, Spanned, ToolAttr};
+use crate::attr::{self, Spanned, ToolAttr};
 use crate::ctxt::Ctxt;
 use crate::docs;
 
@@ -106,7 +106,7 @@ impl ToolFn {
             let arg = arg_attrs
                 .first()
                 .map(|a| attr::parse_arg_attr(a, cx))
-                .unwrap_or_else(ArgAttr::default);
+                .unwrap_or_default();
             let param_ident = pat.ident.clone();
             let plain = param_ident.to_string().trim_start_matches("r#").to_string();
             let param_docs = docs::collect(&pt.attrs, cx).map(|d| d.text);
