@@ -29,6 +29,7 @@
 pub mod args;
 mod call;
 mod clock;
+mod context;
 mod definition;
 mod executor;
 mod into_response;
@@ -36,18 +37,23 @@ mod raw_json;
 mod registry;
 mod response;
 pub mod schema;
+mod struct_tool;
 pub mod suggest;
 mod tool;
 
 pub use call::ToolCall;
+pub use context::{
+    CallContext, CallId, CancelFlag, Extension, Extensions, FromToolContext, ToolContext,
+};
 pub use definition::{ToolAnnotations, ToolDefinition};
 pub use executor::block_on;
 pub use into_response::{IntoToolResponse, Json, ToolError};
 pub use raw_json::RawJson;
 pub use registry::{is_valid_tool_name, RegistryError, ToolRegistry};
 pub use response::{ErrorInfo, Stats, ToolErrorCode, ToolEvent, ToolResponse, ToolStatus};
-pub use tool::{CallFuture, Tool, ToolContext};
-pub use tool_derive::{tool, tool_type};
+pub use struct_tool::{StructTool, ToolHandler, ToolOf};
+pub use tool::{CallFuture, Tool, ToolSet};
+pub use tool_derive::{tool, tool_type, toolbox, Tool};
 
 // The README's examples compile and pass as doc tests.
 #[cfg(doctest)]

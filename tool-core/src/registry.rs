@@ -6,11 +6,13 @@ use std::sync::{Arc, OnceLock};
 
 use crate::call::ToolCall;
 use crate::clock::{self, Stopwatch};
+use crate::context::{CallContext, Extensions};
 use crate::definition::ToolDefinition;
 use crate::executor::{block_on, join_all};
 use crate::response::{ToolErrorCode, ToolResponse};
 use crate::suggest::{closest, quoted_list};
-use crate::tool::{Tool, ToolContext};
+use crate::tool::{Tool, ToolSet};
+use crate::ToolContext;
 
 /// Registries up to this size find a tool by comparing names, which beats hashing.
 const LINEAR_LOOKUP_MAX: usize = 12;
@@ -109,6 +111,8 @@ pub struct ToolRegistry {
     entries: Vec<Entry>,
     definitions: Vec<ToolDefinition>,
     index: HashMap<String, usize>,
+    /// Values every tool may ask for through its context.
+    extensions: Extensions,
     /// Rendered prompt sections, built on first use (see the `prompt` module).
     pub(crate) prompt_cache: OnceLock<Arc<str>>,
 }
@@ -193,6 +197,64 @@ impl ToolRegistry {
         self
     }
 
+    /// Adds every tool of a tool set (a `#[toolbox]` impl block), bound to one shared instance.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use tool_core::{toolbox, ToolCall, ToolRegistry};
+    ///
+    /// struct Counter(std::sync::atomic::AtomicU32);
+    ///
+    /// #[toolbox]
+    /// impl Counter {
+    ///     /// Adds one and returns the new count.
+    ///     #[tool]
+    ///     fn bump(&self) -> u32 {
+    ///         self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1
+    ///     }
+    /// }
+    ///
+    /// let mut registry = ToolRegistry::new();
+    /// registry.register_all(Arc::new(Counter(0.into()))).unwrap();
+    /// registry.call_blocking(&ToolCall::new("1", "bump", "{}"));
+    /// assert_eq!(registry.call_blocking(&ToolCall::new("2", "bump", "{}")).model_text(), "2");
+    /// ```
+    pub fn register_all<S: ToolSet>(&mut self, set: Arc<S>) -> Result<(), RegistryError> {
+        for tool in S::tools(set) {
+            self.register_arc(tool)?;
+        }
+        Ok(())
+    }
+
+    /// [`ToolRegistry::register_all`] for chaining.
+    ///
+    /// # Panics
+    ///
+    /// On a duplicate or invalid name, as [`ToolRegistry::with`].
+    #[track_caller]
+    pub fn with_all<S: ToolSet>(mut self, set: Arc<S>) -> Self {
+        if let Err(e) = self.register_all(set) {
+            panic!("{e}");
+        }
+        self
+    }
+
+    /// Makes a value available to every tool's context (a database pool, an HTTP client).
+    ///
+    /// ```
+    /// let registry = tool_core::ToolRegistry::new().with_extension(42u32);
+    /// assert_eq!(registry.extensions().get::<u32>(), Some(&42));
+    /// ```
+    pub fn with_extension<T: Send + Sync + 'static>(mut self, value: T) -> Self {
+        self.extensions.insert(value);
+        self
+    }
+
+    /// The values every tool may ask for.
+    pub fn extensions(&self) -> &Extensions {
+        &self.extensions
+    }
+
     /// How many tools there are.
     pub fn len(&self) -> usize {
         self.entries.len()
@@ -269,14 +331,24 @@ impl ToolRegistry {
     /// `NOT_FOUND`, bad arguments are `INVALID_FORMAT`/`INVALID_PARAM`, and the tool's own
     /// errors come back as it returned them. `stats.time_ms` is filled.
     pub async fn call(&self, call: &ToolCall) -> ToolResponse {
+        self.dispatch(call, None).await
+    }
+
+    /// [`ToolRegistry::call`] with what the application supplies for this call: extensions
+    /// (the caller's identity …) and a cancellation flag, for tools that take context
+    /// parameters.
+    pub async fn call_in(&self, call: &ToolCall, context: &CallContext) -> ToolResponse {
+        self.dispatch(call, Some(context)).await
+    }
+
+    async fn dispatch(&self, call: &ToolCall, context: Option<&CallContext>) -> ToolResponse {
         let Some(index) = self.position(&call.name) else {
             return self.unknown_tool(&call.name);
         };
         let tool = &self.entries[index].tool;
+        let ctx = ToolContext::new(&call.id, &call.name).with_sources(context, &self.extensions);
         let watch = Stopwatch::start();
-        let mut response = tool
-            .call(&call.arguments, ToolContext::new(&call.id, &call.name))
-            .await;
+        let mut response = tool.call(&call.arguments, ctx).await;
         response.stats.time_ms = Some(watch.elapsed_ms());
         response
     }
@@ -335,9 +407,9 @@ impl ToolRegistry {
 macro_rules! tools {
     ($($tool:path),* $(,)?) => {{
         const _: () = $crate::__private::assert_unique_names(
-            &[$(<$tool>::NAME),*],
-            &[$(<$tool>::DUPLICATE_NAME_MESSAGE),*],
+            &[$(<$tool>::__TOOL_NAME),*],
+            &[$(<$tool>::__TOOL_DUPLICATE),*],
         );
-        $crate::ToolRegistry::new()$(.with(<$tool>::new()))*
+        $crate::ToolRegistry::new()$(.with(<$tool>::__tool()))*
     }};
 }

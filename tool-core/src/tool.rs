@@ -2,45 +2,14 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use serde_json::Value;
 
+use crate::context::ToolContext;
 use crate::definition::ToolAnnotations;
 use crate::response::{ToolErrorCode, ToolResponse};
-
-/// Per-call information the dispatcher hands a tool: the call id and the tool's name.
-///
-/// ```
-/// let ctx = tool_core::ToolContext::new("call_7", "search");
-/// assert_eq!(ctx.call_id(), "call_7");
-/// ```
-#[derive(Debug, Clone, Copy)]
-pub struct ToolContext<'a> {
-    call_id: &'a str,
-    tool_name: &'a str,
-}
-
-impl<'a> ToolContext<'a> {
-    /// A context for one call.
-    pub fn new(call_id: &'a str, tool_name: &'a str) -> Self {
-        ToolContext { call_id, tool_name }
-    }
-
-    /// The id of the call being served.
-    pub fn call_id(&self) -> &'a str {
-        self.call_id
-    }
-
-    /// The name of the tool being called.
-    ///
-    /// ```
-    /// assert_eq!(tool_core::ToolContext::new("1", "search").tool_name(), "search");
-    /// ```
-    pub fn tool_name(&self) -> &'a str {
-        self.tool_name
-    }
-}
 
 /// A callable tool. `#[tool]` implements it; implement it by hand for tools defined at run time.
 ///
@@ -138,4 +107,30 @@ impl Future for CallFuture<'_> {
             Inner::Boxed(future) => future.as_mut().poll(cx),
         }
     }
+}
+
+/// A set of tools bound to one shared instance: what `#[toolbox]` implements for an `impl` block.
+/// Register it with [`ToolRegistry::register_all`](crate::ToolRegistry::register_all).
+///
+/// ```
+/// use std::sync::Arc;
+/// use tool_core::{toolbox, ToolSet};
+///
+/// struct Greeter { greeting: String }
+///
+/// #[toolbox]
+/// impl Greeter {
+///     /// Greets someone.
+///     #[tool]
+///     fn greet(&self, name: String) -> String {
+///         format!("{}, {name}!", self.greeting)
+///     }
+/// }
+///
+/// let tools = Greeter::tools(Arc::new(Greeter { greeting: "Hello".into() }));
+/// assert_eq!(tools[0].name(), "greet");
+/// ```
+pub trait ToolSet: Send + Sync + 'static {
+    /// One tool per `#[tool]` method, each holding a clone of `this`.
+    fn tools(this: Arc<Self>) -> Vec<Arc<dyn Tool>>;
 }

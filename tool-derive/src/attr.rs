@@ -26,6 +26,10 @@ pub struct ToolAttr {
     pub open_world: Option<Spanned<bool>>,
     pub timeout_ms: Option<Spanned<u64>>,
     pub krate: Option<Path>,
+    /// `#[derive(Tool)]` only: a side-channel tool that sends its arguments as this event.
+    pub event: Option<Spanned<String>>,
+    /// `#[derive(Tool)]` only: the confirmation a side-channel tool gives the model.
+    pub reply: Option<Spanned<String>>,
 }
 
 pub const TOOL_KEYS: &[&str] = &[
@@ -39,6 +43,20 @@ pub const TOOL_KEYS: &[&str] = &[
     "crate",
 ];
 
+/// `#[tool_def(..)]` on a `#[derive(Tool)]` struct also takes `event` and `reply`.
+pub const STRUCT_TOOL_KEYS: &[&str] = &[
+    "name",
+    "description",
+    "read_only",
+    "destructive",
+    "idempotent",
+    "open_world",
+    "timeout_ms",
+    "crate",
+    "event",
+    "reply",
+];
+
 /// `#[arg(rename = "...", default = EXPR, description = "...")]`
 #[derive(Default)]
 pub struct ArgAttr {
@@ -49,7 +67,13 @@ pub struct ArgAttr {
 
 pub const ARG_KEYS: &[&str] = &["rename", "default", "description"];
 
-pub fn parse_tool_attr(tokens: TokenStream, cx: &mut Ctxt) -> ToolAttr {
+/// Parses `#[tool(..)]` (`for_struct == false`) or `#[tool_def(..)]` on a derive.
+pub fn parse_tool_attr(tokens: TokenStream, for_struct: bool, cx: &mut Ctxt) -> ToolAttr {
+    let (attr_name, valid) = if for_struct {
+        ("#[tool_def]", STRUCT_TOOL_KEYS)
+    } else {
+        ("#[tool]", TOOL_KEYS)
+    };
     let mut attr = ToolAttr::default();
     let parser = syn::meta::parser(|meta| {
         let key = meta_key(&meta);
@@ -105,8 +129,10 @@ pub fn parse_tool_attr(tokens: TokenStream, cx: &mut Ctxt) -> ToolAttr {
                     attr.krate = Some(path);
                 }
             }
+            "event" if for_struct => set(cx, &meta, &mut attr.event, "event", parse_string(&meta)?),
+            "reply" if for_struct => set(cx, &meta, &mut attr.reply, "reply", parse_string(&meta)?),
             _ => {
-                unknown_key(cx, &meta, &key, "#[tool]", TOOL_KEYS);
+                unknown_key(cx, &meta, &key, attr_name, valid);
                 skip_value(&meta)?;
             }
         }

@@ -4,17 +4,25 @@
 use std::collections::HashMap;
 
 use syn::visit::Visit;
-use syn::{FnArg, ItemFn, Pat, Type};
+use syn::{FnArg, Pat, Signature, Type};
 
 use crate::ctxt::Ctxt;
-use crate::model::ToolFn;
+use crate::model::ToolModel;
+
+/// What a `self` receiver may be.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Receiver {
+    /// A free function: no receiver.
+    Forbidden,
+    /// A `#[toolbox]` method: `&self` and nothing else.
+    SharedRef,
+}
 
 /// The longest description any provider accepts (OpenAI: 1024 characters).
 pub const MAX_DESCRIPTION_CHARS: usize = 1024;
 
 /// Rules on the function's signature itself.
-pub fn signature(func: &ItemFn, cx: &mut Ctxt) {
-    let sig = &func.sig;
+pub fn signature(sig: &Signature, receiver: Receiver, cx: &mut Ctxt) {
     if !sig.generics.params.is_empty() {
         cx.error_spanned_by(
             &sig.generics,
@@ -42,12 +50,30 @@ pub fn signature(func: &ItemFn, cx: &mut Ctxt) {
             );
         }
     }
+    let has_receiver = sig.receiver().is_some();
+    if receiver == Receiver::SharedRef && !has_receiver {
+        cx.error_spanned_by(
+            &sig.ident,
+            "a #[tool] method in a #[toolbox] impl takes `&self`: the tool is bound to the shared instance. \
+             Move a function without `self` out of the impl and mark it #[tool] there",
+        );
+    }
     for input in &sig.inputs {
         match input {
-            FnArg::Receiver(receiver) => cx.error_spanned_by(
-                receiver,
-                "`self` is not allowed in a free-function #[tool]: a tool method needs its impl block marked #[tools]",
+            FnArg::Receiver(r) if receiver == Receiver::Forbidden => cx.error_spanned_by(
+                r,
+                "`self` is not allowed in a free-function #[tool]: a tool method needs its impl block marked #[toolbox]",
             ),
+            FnArg::Receiver(r) => {
+                let shared_ref = r.reference.is_some() && r.mutability.is_none() && r.colon_token.is_none();
+                if !shared_ref {
+                    cx.error_spanned_by(
+                        r,
+                        "tool methods take `&self`: calls run concurrently on one shared instance, so `&mut self` \
+                         and `self` cannot work. Use interior mutability (a Mutex, atomics) for state that changes",
+                    );
+                }
+            }
             FnArg::Typed(pt) => {
                 match &*pt.pat {
                     Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {}
@@ -128,7 +154,20 @@ pub fn is_valid_name(name: &str) -> bool {
 }
 
 /// Rules on the model: names, descriptions, annotations, parameters.
-pub fn tool(model: &ToolFn, cx: &mut Ctxt) {
+pub fn tool(model: &ToolModel, for_struct: bool, cx: &mut Ctxt) {
+    if !for_struct {
+        for key in [&model.attr.event, &model.attr.reply].into_iter().flatten() {
+            cx.error_at(
+                key.span,
+                "`event` and `reply` belong to #[derive(Tool)] side-channel structs",
+            );
+        }
+    } else if let (Some(reply), None) = (&model.attr.reply, &model.attr.event) {
+        cx.error_at(
+            reply.span,
+            "`reply` needs `event = \"...\"`: it is the confirmation of a side-channel tool",
+        );
+    }
     let name = &model.name;
     if !is_valid_name(&name.value) {
         cx.error_at(
@@ -177,7 +216,18 @@ pub fn tool(model: &ToolFn, cx: &mut Ctxt) {
     }
 
     let mut seen: HashMap<&str, proc_macro2::Span> = HashMap::new();
-    for param in &model.params {
+    for param in model.params.iter().filter(|p| p.injected) {
+        if let Some(span) = param.arg_attr {
+            cx.error_at(
+                span,
+                format!(
+                    "`{}` is filled by the dispatcher from the call's context, so #[arg] does not apply to it",
+                    param.ident
+                ),
+            );
+        }
+    }
+    for param in model.model_params() {
         let wire = &param.wire_name;
         if param.renamed && !is_valid_name(&wire.value) {
             cx.error_at(
@@ -209,7 +259,7 @@ pub fn tool(model: &ToolFn, cx: &mut Ctxt) {
         if let Some(d) = &param.description {
             if d.chars().count() > MAX_DESCRIPTION_CHARS {
                 cx.error_at(
-                    param.arg_attr_span.unwrap_or(param.ident.span()),
+                    param.arg_attr.unwrap_or(param.ident.span()),
                     format!(
                         "the description of `{}` is longer than {MAX_DESCRIPTION_CHARS} characters",
                         param.ident

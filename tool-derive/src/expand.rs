@@ -1,179 +1,47 @@
-//! Code generation from the checked model.
+//! Code generation from the checked model: the pieces every kind of tool shares. The kinds
+//! themselves (function, `#[toolbox]` method, `#[derive(Tool)]` struct) are in `targets`.
 //!
-//! For `fn get_weather(..)` the output is: the function, unchanged apart from parameter doc
-//! comments and `#[arg]` attributes; a braced unit struct `get_weather {}` in the type
-//! namespace (Rocket's pattern) with `NAME`/`DESCRIPTION` constants; and, inside
-//! `const _: () = { .. };`, a private parameters struct and the `Tool` impl.
+//! Each tool gets a private parameters struct deriving `Deserialize` + `JsonSchema` (through
+//! `tool_core::__private`, so users need no serde or schemars), one `fn` per `#[arg(default)]`,
+//! and a `call` body: decode the arguments, extract context parameters, run, convert the
+//! result with `IntoToolResponse` (spanned at the return type, so a wrong type is reported
+//! there).
 
-use proc_macro2::{Span, TokenStream};
-use quote::{quote, quote_spanned, ToTokens};
-use syn::{FnArg, ItemFn};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned, ToTokens};
 
-use crate::attr::parse_tool_attr;
-use crate::check;
-use crate::ctxt::Ctxt;
-use crate::model::{Param, Pass, ToolFn};
+use crate::model::{unraw, Param, Pass, ToolModel};
 
-pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
-    let mut func: ItemFn = match syn::parse2(item.clone()) {
-        Ok(f) => f,
-        Err(_) => {
-            let message =
-                "#[tool] goes on a function (`fn` or `async fn`); for a struct use #[derive(Tool)]";
-            let error = syn::Error::new(Span::call_site(), message).to_compile_error();
-            return quote!(#error #item);
-        }
-    };
-    let mut cx = Ctxt::default();
-    let attr = parse_tool_attr(attr, &mut cx);
-    check::signature(&func, &mut cx);
-    let model = ToolFn::read(&func, attr, &mut cx);
-    check::tool(&model, &mut cx);
-    strip_param_attrs(&mut func);
-    // A tool's parameters are the fields of its JSON arguments; "too many arguments" is the
-    // wrong advice for them.
-    func.attrs.push(syn::parse_quote!(#[allow(clippy::too_many_arguments)]));
-    match cx.check() {
-        Ok(()) => {
-            let generated = generate(&model);
-            quote!(#func #generated)
-        }
-        // Keep the function itself so the user's other code still resolves it and only the
-        // real mistakes are reported.
-        Err(e) => {
-            let errors = e.to_compile_error();
-            quote!(#func #errors)
-        }
-    }
+/// `"::tool_core::__private::serde"` for `#[serde(crate = ..)]`.
+pub fn private_path(krate: &syn::Path, module: &str) -> String {
+    let base = krate.to_token_stream().to_string().replace(' ', "");
+    format!("{base}::__private::{module}")
 }
 
-/// Parameter doc comments and `#[arg]` are for the macro; rustc rejects doc comments on
-/// parameters, so they must go.
-fn strip_param_attrs(func: &mut ItemFn) {
-    for input in func.sig.inputs.iter_mut() {
-        if let FnArg::Typed(pt) = input {
-            pt.attrs
-                .retain(|a| !a.path().is_ident("arg") && !a.path().is_ident("doc"));
-        }
-    }
-}
-
-fn generate(model: &ToolFn) -> TokenStream {
-    let krate = &model.krate;
-    let ident = &model.ident;
-    let vis = &model.vis;
-    let name = &model.name.value;
-    let description = model
-        .description
-        .as_ref()
-        .map(|d| d.value.as_str())
-        .unwrap_or_default();
-    let duplicate_message = format!(
-        "tools![..] lists two tools named \"{name}\": tool names must be unique; rename one with #[tool(name = \"...\")]"
-    );
-    let struct_doc = format!(
-        "The `{name}` tool: the type `tools![..]` and the registry use for the function `{ident}`."
-    );
-    let krate_str = krate.to_token_stream().to_string().replace(' ', "");
-    let serde_path = format!("{krate_str}::__private::serde");
-    let schemars_path = format!("{krate_str}::__private::schemars");
-
-    let fields = model.params.iter().map(|p| field(p, krate));
-    let defaults = model.params.iter().filter_map(default_fn);
-    let call_args = model.params.iter().map(call_arg);
-    let annotations = annotations(model);
-    let timeout = match &model.attr.timeout_ms {
-        Some(t) => {
-            let ms = t.value;
-            quote!(::core::option::Option::Some(#ms))
-        }
-        None => quote!(::core::option::Option::None),
-    };
-
-    let into_response = quote_spanned!(model.ret_span=> __tc::into_response(__tool_result));
-    let body = if model.is_async {
-        quote! {
-            #krate::CallFuture::new(async move {
-                let __tool_params = __tool_params;
-                let __tool_result = #ident(#(#call_args),*).await;
-                #into_response
-            })
-        }
-    } else {
-        quote! {
-            let __tool_result = #ident(#(#call_args),*);
-            #krate::CallFuture::ready(#into_response)
-        }
-    };
-
+/// The parameters struct (`__ToolParams`) and the default functions, to be placed inside a
+/// `const _: () = { use #krate::__private as __tc; .. };` block.
+pub fn params_struct(model: &ToolModel) -> TokenStream {
+    let serde_path = private_path(&model.krate, "serde");
+    let schemars_path = private_path(&model.krate, "schemars");
+    let fields = model.model_params().map(field);
+    let defaults = model.model_params().filter_map(default_fn);
     quote! {
-        #[doc = #struct_doc]
-        #[allow(non_camel_case_types)]
-        #[derive(Clone, Copy, Debug, Default)]
-        #vis struct #ident {}
-
-        impl #ident {
-            /// The tool's name, as the model calls it.
-            pub const NAME: &'static str = #name;
-            /// The tool's description, as the model reads it.
-            pub const DESCRIPTION: &'static str = #description;
-            #[doc(hidden)]
-            pub const DUPLICATE_NAME_MESSAGE: &'static str = #duplicate_message;
-            /// The tool value, for `ToolRegistry::with`.
-            pub const fn new() -> Self {
-                #ident {}
-            }
+        #[derive(__tc::serde::Deserialize, __tc::schemars::JsonSchema)]
+        #[serde(crate = #serde_path, deny_unknown_fields)]
+        #[schemars(crate = #schemars_path)]
+        struct __ToolParams {
+            #(#fields)*
         }
 
-        const _: () = {
-            use #krate::__private as __tc;
-
-            #[derive(__tc::serde::Deserialize, __tc::schemars::JsonSchema)]
-            #[serde(crate = #serde_path, deny_unknown_fields)]
-            #[schemars(crate = #schemars_path)]
-            struct __ToolParams {
-                #(#fields)*
-            }
-
-            #(#defaults)*
-
-            #[automatically_derived]
-            impl #krate::Tool for #ident {
-                fn name(&self) -> &str {
-                    #ident::NAME
-                }
-                fn description(&self) -> &str {
-                    #ident::DESCRIPTION
-                }
-                fn annotations(&self) -> #krate::ToolAnnotations {
-                    #annotations
-                }
-                fn timeout_ms(&self) -> ::core::option::Option<u64> {
-                    #timeout
-                }
-                fn input_schema(&self) -> __tc::serde_json::Value {
-                    __tc::canonical_schema::<__ToolParams>()
-                }
-                fn call<'a>(&'a self, arguments: &'a str, _ctx: #krate::ToolContext<'a>) -> #krate::CallFuture<'a> {
-                    let __tool_params = match __tc::decode_arguments::<__ToolParams>(#ident::NAME, arguments) {
-                        ::core::result::Result::Ok(p) => p,
-                        ::core::result::Result::Err(response) => return #krate::CallFuture::ready(response),
-                    };
-                    #body
-                }
-            }
-        };
+        #(#defaults)*
     }
 }
 
 fn default_fn_ident(p: &Param) -> syn::Ident {
-    quote::format_ident!(
-        "__tool_default_{}",
-        p.ident.to_string().trim_start_matches("r#")
-    )
+    format_ident!("__tool_default_{}", unraw(&p.ident))
 }
 
-fn field(p: &Param, _krate: &syn::Path) -> TokenStream {
+fn field(p: &Param) -> TokenStream {
     let ident = &p.ident;
     let ty = &p.stored_ty;
     let mut attrs = TokenStream::new();
@@ -216,16 +84,120 @@ fn default_fn(p: &Param) -> Option<TokenStream> {
     })
 }
 
-fn call_arg(p: &Param) -> TokenStream {
-    let ident = &p.ident;
-    match p.pass {
-        Pass::Owned => quote!(__tool_params.#ident),
-        Pass::Borrowed => quote!(&__tool_params.#ident),
-        Pass::OptionDeref => quote!(::core::option::Option::as_deref(&__tool_params.#ident)),
+/// Decodes the arguments into `__tool_params` and extracts every context parameter into
+/// `__tool_ctx_<name>`, returning early with the error response on failure. Expects
+/// `arguments: &str` and `ctx: ToolContext` in scope.
+pub fn prepare(model: &ToolModel) -> TokenStream {
+    let krate = &model.krate;
+    let extract = model.params.iter().filter(|p| p.injected).map(|p| {
+        let ty = &p.ty;
+        let var = context_var(p);
+        quote! {
+            let #var = match <#ty as #krate::FromToolContext<'_>>::from_context(&ctx) {
+                ::core::result::Result::Ok(value) => value,
+                ::core::result::Result::Err(response) => return #krate::CallFuture::ready(response),
+            };
+        }
+    });
+    let name = model.name.value.as_str();
+    quote! {
+        let __tool_params = match __tc::decode_arguments::<__ToolParams>(#name, arguments) {
+            ::core::result::Result::Ok(params) => params,
+            ::core::result::Result::Err(response) => return #krate::CallFuture::ready(response),
+        };
+        #(#extract)*
     }
 }
 
-fn annotations(model: &ToolFn) -> TokenStream {
+fn context_var(p: &Param) -> syn::Ident {
+    format_ident!("__tool_ctx_{}", unraw(&p.ident))
+}
+
+/// One expression per parameter, in declaration order, as the function takes them.
+pub fn call_args(model: &ToolModel) -> Vec<TokenStream> {
+    model
+        .params
+        .iter()
+        .map(|p| {
+            if p.injected {
+                return context_var(p).to_token_stream();
+            }
+            let ident = &p.ident;
+            match p.pass {
+                Pass::Owned => quote!(__tool_params.#ident),
+                Pass::Borrowed => quote!(&__tool_params.#ident),
+                Pass::OptionDeref => {
+                    quote!(::core::option::Option::as_deref(&__tool_params.#ident))
+                }
+            }
+        })
+        .collect()
+}
+
+/// Runs `invocation` (a call of the user's function, not yet awaited) and converts its result.
+pub fn finish(model: &ToolModel, invocation: TokenStream) -> TokenStream {
+    let krate = &model.krate;
+    let into_response = quote_spanned!(model.ret_span=> __tc::into_response(__tool_result));
+    if model.is_async {
+        quote! {
+            #krate::CallFuture::new(async move {
+                let __tool_result = #invocation.await;
+                #into_response
+            })
+        }
+    } else {
+        quote! {
+            let __tool_result = #invocation;
+            #krate::CallFuture::ready(#into_response)
+        }
+    }
+}
+
+/// `Tool` methods other than `call`, from the model.
+pub fn facts(model: &ToolModel) -> TokenStream {
+    let krate = &model.krate;
+    let name = &model.name.value;
+    let description = description(model);
+    let annotations = annotations(model);
+    let timeout = timeout(model);
+    quote! {
+        fn name(&self) -> &str {
+            #name
+        }
+        fn description(&self) -> &str {
+            #description
+        }
+        fn annotations(&self) -> #krate::ToolAnnotations {
+            #annotations
+        }
+        fn timeout_ms(&self) -> ::core::option::Option<u64> {
+            #timeout
+        }
+        fn input_schema(&self) -> __tc::serde_json::Value {
+            __tc::canonical_schema::<__ToolParams>()
+        }
+    }
+}
+
+pub fn description(model: &ToolModel) -> &str {
+    model
+        .description
+        .as_ref()
+        .map(|d| d.value.as_str())
+        .unwrap_or_default()
+}
+
+pub fn timeout(model: &ToolModel) -> TokenStream {
+    match &model.attr.timeout_ms {
+        Some(t) => {
+            let ms = t.value;
+            quote!(::core::option::Option::Some(#ms))
+        }
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+pub fn annotations(model: &ToolModel) -> TokenStream {
     let krate = &model.krate;
     let flag = |f: &Option<crate::attr::Spanned<bool>>| match f {
         Some(v) => {
@@ -245,6 +217,28 @@ fn annotations(model: &ToolFn) -> TokenStream {
     }
 }
 
+/// The message `tools![..]` shows when two listed tools share this name.
+pub fn duplicate_message(model: &ToolModel) -> String {
+    format!(
+        "tools![..] lists two tools named \"{}\": tool names must be unique; rename one with #[tool(name = \"...\")]",
+        model.name.value
+    )
+}
+
+/// Removes what the macro consumed from a parameter list: `#[arg]`, `#[context]` and doc
+/// comments (rustc rejects doc comments on parameters).
+pub fn strip_param_attrs(inputs: &mut syn::punctuated::Punctuated<syn::FnArg, syn::token::Comma>) {
+    for input in inputs.iter_mut() {
+        if let syn::FnArg::Typed(pt) = input {
+            pt.attrs.retain(|a| {
+                !a.path().is_ident("arg")
+                    && !a.path().is_ident("doc")
+                    && !a.path().is_ident("context")
+            });
+        }
+    }
+}
+
 /// `#[tool_type]`: adds the serde and schemars derives with tool-core's paths.
 pub fn tool_type(attr: TokenStream, item: TokenStream) -> TokenStream {
     let krate: syn::Path = if attr.is_empty() {
@@ -255,9 +249,8 @@ pub fn tool_type(attr: TokenStream, item: TokenStream) -> TokenStream {
             Err(e) => return e.to_compile_error(),
         }
     };
-    let krate_str = krate.to_token_stream().to_string().replace(' ', "");
-    let serde_path = format!("{krate_str}::__private::serde");
-    let schemars_path = format!("{krate_str}::__private::schemars");
+    let serde_path = private_path(&krate, "serde");
+    let schemars_path = private_path(&krate, "schemars");
     quote! {
         #[derive(#krate::__private::serde::Serialize, #krate::__private::serde::Deserialize, #krate::__private::schemars::JsonSchema)]
         #[serde(crate = #serde_path)]
@@ -279,5 +272,5 @@ fn parse_crate_arg(attr: TokenStream) -> syn::Result<syn::Path> {
         }),
         attr,
     )?;
-    krate.ok_or_else(|| syn::Error::new(Span::call_site(), "expected `crate = path`"))
+    krate.ok_or_else(|| syn::Error::new(proc_macro2::Span::call_site(), "expected `crate = path`"))
 }

@@ -1,8 +1,9 @@
-//! Procedural macros behind `tool-core`. Use them through `tool_core::{tool, tool_type}`.
+//! Procedural macros behind `tool-core`. Use them through `tool_core::{tool, toolbox, Tool,
+//! tool_type}`.
 //!
 //! The pipeline is the same for every macro: parse the attribute grammar (`attr`), build a
-//! checked model of the item (`model`, `docs`, `check`), then generate code from the model
-//! alone (`expand`).
+//! model of the item (`model`, `docs`), check it (`check`), then generate code from the model
+//! alone (`expand`, `targets`).
 
 mod attr;
 mod check;
@@ -10,13 +11,27 @@ mod ctxt;
 mod docs;
 mod expand;
 mod model;
+mod targets;
 
 use proc_macro::TokenStream;
 
 /// Turns a documented function into a tool. See `tool_core::tool` for the full grammar.
 #[proc_macro_attribute]
 pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
-    expand::tool(attr.into(), item.into()).into()
+    targets::tool_fn(attr.into(), item.into()).into()
+}
+
+/// Turns the `#[tool]` methods of an inherent impl block into tools bound to a shared
+/// instance.
+#[proc_macro_attribute]
+pub fn toolbox(attr: TokenStream, item: TokenStream) -> TokenStream {
+    targets::toolbox(attr.into(), item.into()).into()
+}
+
+/// Makes a struct with named fields a tool: the fields are its parameters.
+#[proc_macro_derive(Tool, attributes(tool_def, arg, context))]
+pub fn derive_tool(item: TokenStream) -> TokenStream {
+    targets::derive_tool(item.into()).into()
 }
 
 /// Derives `Deserialize`, `Serialize` and `JsonSchema` through tool-core's re-exports, so a

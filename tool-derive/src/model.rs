@@ -1,17 +1,18 @@
-//! The model of one tool: everything `expand` needs, read once from the function and its
-//! attributes. Generation never looks at raw attributes again.
+//! The model of one tool: everything `expand` needs, read once from the item and its
+//! attributes. Generation never looks at raw attributes again. Three items become tools — a
+//! free function, a method of a `#[toolbox]` impl, a `#[derive(Tool)]` struct — and all three
+//! are read into the same model.
 
 use proc_macro2::Span;
 use syn::spanned::Spanned as _;
-use syn::{Expr, FnArg, Ident, ItemFn, Pat, Path, Type};
+use syn::{Attribute, Expr, FnArg, Ident, Pat, Path, Signature, Type};
 
 use crate::attr::{self, Spanned, ToolAttr};
 use crate::ctxt::Ctxt;
-use crate::docs;
+use crate::docs::{self, ArgumentDoc};
 
-pub struct ToolFn {
+pub struct ToolModel {
     pub ident: Ident,
-    pub vis: syn::Visibility,
     pub name: Spanned<String>,
     pub description: Option<Spanned<String>>,
     pub attr: ToolAttr,
@@ -37,134 +38,252 @@ pub struct Param {
     pub ident: Ident,
     pub wire_name: Spanned<String>,
     pub renamed: bool,
+    /// The type as written.
+    pub ty: Type,
     /// The type the parameters struct stores (owned).
     pub stored_ty: Type,
     pub pass: Pass,
     pub is_option: bool,
     pub description: Option<String>,
     pub default: Option<Expr>,
-    pub arg_attr_span: Option<Span>,
+    pub arg_attr: Option<Span>,
+    /// Filled by the dispatcher from the call's context, never sent by the model.
+    pub injected: bool,
 }
 
-impl ToolFn {
-    /// Reads the function. Signature problems are `check`'s to report; parameters that are not
-    /// plain identifiers are left out of the model.
-    pub fn read(func: &ItemFn, attr: ToolAttr, cx: &mut Ctxt) -> ToolFn {
-        let ident = func.sig.ident.clone();
+/// The description (attribute over doc comment) and any `# Arguments` bullets.
+struct Described {
+    description: Option<Spanned<String>>,
+    arg_docs: Vec<ArgumentDoc>,
+    doc_span: Option<Span>,
+}
+
+fn describe(attrs: &[Attribute], attr: &ToolAttr, cx: &mut Ctxt) -> Described {
+    let docs = docs::collect(attrs, cx);
+    let (from_docs, arg_docs) = match &docs {
+        Some(d) => {
+            let (text, args) = docs::split_arguments_section(&d.text);
+            (
+                Some(Spanned {
+                    value: text,
+                    span: d.span,
+                }),
+                args,
+            )
+        }
+        None => (None, Vec::new()),
+    };
+    let description = match &attr.description {
+        Some(d) => Some(Spanned {
+            value: d.value.clone(),
+            span: d.span,
+        }),
+        None => from_docs,
+    };
+    Described {
+        description,
+        arg_docs,
+        doc_span: docs.map(|d| d.span),
+    }
+}
+
+impl ToolModel {
+    fn new(ident: &Ident, default_name: String, attr: ToolAttr, described: Described) -> ToolModel {
         let name = match &attr.name {
             Some(n) => Spanned {
                 value: n.value.clone(),
                 span: n.span,
             },
             None => Spanned {
-                value: ident.to_string().trim_start_matches("r#").to_string(),
+                value: default_name,
                 span: ident.span(),
             },
         };
+        let krate = attr
+            .krate
+            .clone()
+            .unwrap_or_else(|| syn::parse_quote!(::tool_core));
+        let doc_span = described.doc_span.unwrap_or(ident.span());
+        ToolModel {
+            ident: ident.clone(),
+            name,
+            description: described.description,
+            attr,
+            krate,
+            params: Vec::new(),
+            is_async: false,
+            ret_span: ident.span(),
+            documented_args: described
+                .arg_docs
+                .iter()
+                .map(|a| (a.name.clone(), doc_span))
+                .collect(),
+        }
+    }
 
-        let fn_docs = docs::collect(&func.attrs, cx);
-        let (doc_description, arg_docs) = match &fn_docs {
-            Some(d) => {
-                let (text, args) = docs::split_arguments_section(&d.text);
-                (
-                    Some(Spanned {
-                        value: text,
-                        span: d.span,
-                    }),
-                    args,
-                )
-            }
-            None => (None, Vec::new()),
-        };
-        let description = match &attr.description {
-            Some(d) => Some(Spanned {
-                value: d.value.clone(),
-                span: d.span,
-            }),
-            None => doc_description,
-        };
-        let doc_span = fn_docs.as_ref().map_or(ident.span(), |d| d.span);
-
-        let mut params = Vec::new();
-        for input in &func.sig.inputs {
+    /// Reads a function or method. Signature problems are `check`'s to report; parameters
+    /// that are not plain identifiers are left out of the model.
+    pub fn from_fn(
+        sig: &Signature,
+        attrs: &[Attribute],
+        attr: ToolAttr,
+        cx: &mut Ctxt,
+    ) -> ToolModel {
+        let described = describe(attrs, &attr, cx);
+        let arg_docs: Vec<(String, String)> = described
+            .arg_docs
+            .iter()
+            .map(|a| (a.name.clone(), a.text.clone()))
+            .collect();
+        let default_name = unraw(&sig.ident);
+        let mut model = ToolModel::new(&sig.ident, default_name, attr, described);
+        for input in &sig.inputs {
             let FnArg::Typed(pt) = input else { continue };
             let Pat::Ident(pat) = &*pt.pat else { continue };
             if pat.by_ref.is_some() || pat.subpat.is_some() {
                 continue;
             }
-            let arg_attrs: Vec<&syn::Attribute> = pt
-                .attrs
-                .iter()
-                .filter(|a| a.path().is_ident("arg"))
-                .collect();
-            for extra in arg_attrs.iter().skip(1) {
-                cx.error_spanned_by(
-                    extra,
-                    "duplicate #[arg] on one parameter: merge the keys into one #[arg(...)]",
-                );
-            }
-            let arg = arg_attrs
-                .first()
-                .map(|a| attr::parse_arg_attr(a, cx))
-                .unwrap_or_default();
-            let param_ident = pat.ident.clone();
-            let plain = param_ident.to_string().trim_start_matches("r#").to_string();
-            let param_docs = docs::collect(&pt.attrs, cx).map(|d| d.text);
-            let from_section = arg_docs
-                .iter()
-                .find(|a| a.name == plain)
-                .map(|a| a.text.clone());
-            let description = arg
-                .description
-                .as_ref()
-                .map(|d| d.value.clone())
-                .or(param_docs)
-                .or(from_section)
-                .filter(|d| !d.is_empty());
-            let (renamed, wire_name) = match arg.rename {
-                Some(r) => (true, r),
-                None => (
-                    false,
-                    Spanned {
-                        value: plain,
-                        span: param_ident.span(),
-                    },
-                ),
-            };
-            let (stored_ty, pass) = owned_form(&pt.ty);
-            params.push(Param {
-                ident: param_ident,
-                wire_name,
-                renamed,
-                is_option: option_inner(&pt.ty).is_some(),
-                stored_ty,
-                pass,
-                description,
-                default: arg.default,
-                arg_attr_span: arg_attrs.first().map(|a| a.span()),
-            });
+            model
+                .params
+                .push(read_param(&pat.ident, &pt.ty, &pt.attrs, &arg_docs, cx));
         }
+        model.is_async = sig.asyncness.is_some();
+        model.ret_span = match &sig.output {
+            syn::ReturnType::Default => sig.ident.span(),
+            syn::ReturnType::Type(_, ty) => ty.span(),
+        };
+        model
+    }
 
-        let krate = attr
-            .krate
-            .clone()
-            .unwrap_or_else(|| syn::parse_quote!(::tool_core));
-        ToolFn {
-            ident,
-            vis: func.vis.clone(),
-            name,
-            description,
-            krate,
-            params,
-            is_async: func.sig.asyncness.is_some(),
-            ret_span: match &func.sig.output {
-                syn::ReturnType::Default => func.sig.ident.span(),
-                syn::ReturnType::Type(_, ty) => ty.span(),
+    /// Reads a `#[derive(Tool)]` struct: its named fields are the parameters.
+    pub fn from_struct(
+        ident: &Ident,
+        attrs: &[Attribute],
+        fields: &syn::FieldsNamed,
+        attr: ToolAttr,
+        cx: &mut Ctxt,
+    ) -> ToolModel {
+        let described = describe(attrs, &attr, cx);
+        let arg_docs: Vec<(String, String)> = described
+            .arg_docs
+            .iter()
+            .map(|a| (a.name.clone(), a.text.clone()))
+            .collect();
+        let mut model = ToolModel::new(ident, snake_case(&unraw(ident)), attr, described);
+        for field in &fields.named {
+            if let Some(field_ident) = &field.ident {
+                model.params.push(read_param(
+                    field_ident,
+                    &field.ty,
+                    &field.attrs,
+                    &arg_docs,
+                    cx,
+                ));
+            }
+        }
+        model
+    }
+
+    /// The parameters the model sends.
+    pub fn model_params(&self) -> impl Iterator<Item = &Param> {
+        self.params.iter().filter(|p| !p.injected)
+    }
+}
+
+fn read_param(
+    ident: &Ident,
+    ty: &Type,
+    attrs: &[Attribute],
+    arg_docs: &[(String, String)],
+    cx: &mut Ctxt,
+) -> Param {
+    let arg_attrs: Vec<&Attribute> = attrs.iter().filter(|a| a.path().is_ident("arg")).collect();
+    for extra in arg_attrs.iter().skip(1) {
+        cx.error_spanned_by(
+            extra,
+            "duplicate #[arg] on one parameter: merge the keys into one #[arg(...)]",
+        );
+    }
+    let arg = arg_attrs
+        .first()
+        .map(|a| attr::parse_arg_attr(a, cx))
+        .unwrap_or_default();
+    let marked_context = attrs.iter().any(|a| a.path().is_ident("context"));
+    let plain = unraw(ident);
+    let param_docs = docs::collect(attrs, cx).map(|d| d.text);
+    let from_section = arg_docs
+        .iter()
+        .find(|(name, _)| *name == plain)
+        .map(|(_, text)| text.clone());
+    let description = arg
+        .description
+        .as_ref()
+        .map(|d| d.value.clone())
+        .or(param_docs)
+        .or(from_section)
+        .filter(|d| !d.is_empty());
+    let (renamed, wire_name) = match arg.rename {
+        Some(r) => (true, r),
+        None => (
+            false,
+            Spanned {
+                value: plain,
+                span: ident.span(),
             },
-            documented_args: arg_docs.into_iter().map(|a| (a.name, doc_span)).collect(),
-            attr,
+        ),
+    };
+    let (stored_ty, pass) = owned_form(ty);
+    Param {
+        ident: ident.clone(),
+        wire_name,
+        renamed,
+        is_option: option_inner(ty).is_some(),
+        ty: ty.clone(),
+        stored_ty,
+        pass,
+        description,
+        default: arg.default,
+        arg_attr: arg_attrs.first().map(|a| a.span()),
+        injected: marked_context || is_context_type(ty),
+    }
+}
+
+pub fn unraw(ident: &Ident) -> String {
+    ident.to_string().trim_start_matches("r#").to_string()
+}
+
+/// `ShowRecommendationCards` -> `show_recommendation_cards`.
+fn snake_case(name: &str) -> String {
+    let mut out = String::new();
+    let chars: Vec<char> = name.chars().collect();
+    for (i, c) in chars.iter().enumerate() {
+        if c.is_uppercase() {
+            let after_lower =
+                i > 0 && (chars[i - 1].is_lowercase() || chars[i - 1].is_ascii_digit());
+            let before_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
+            if i > 0 && (after_lower || (before_lower && chars[i - 1].is_uppercase())) {
+                out.push('_');
+            }
+            out.extend(c.to_lowercase());
+        } else {
+            out.push(*c);
         }
     }
+    out
+}
+
+/// The context types `#[tool]` recognises without `#[context]`.
+const CONTEXT_TYPES: &[&str] = &["ToolContext", "CallId", "Extension", "CancelFlag"];
+
+fn is_context_type(ty: &Type) -> bool {
+    let ty = option_inner(ty).unwrap_or(ty);
+    let Type::Path(tp) = ty else { return false };
+    tp.qself.is_none()
+        && tp
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| CONTEXT_TYPES.iter().any(|c| s.ident == c))
 }
 
 /// `T` for `Option<T>` (also spelled `std::option::Option<T>` / `core::option::Option<T>`).
@@ -211,5 +330,21 @@ fn owned_of(elem: &Type) -> Type {
             syn::parse_quote!(::std::vec::Vec<#inner>)
         }
         other => syn::parse_quote!(<#other as ::std::borrow::ToOwned>::Owned),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::snake_case;
+
+    #[test]
+    fn struct_names_become_snake_case_tool_names() {
+        assert_eq!(
+            snake_case("ShowRecommendationCards"),
+            "show_recommendation_cards"
+        );
+        assert_eq!(snake_case("HTTPGet"), "http_get");
+        assert_eq!(snake_case("Reverse"), "reverse");
+        assert_eq!(snake_case("Get2Items"), "get2_items");
     }
 }

@@ -1,0 +1,308 @@
+//! What a tool can know about its call beyond the model's arguments: the call id, the tool's
+//! name, values the application provides (a database pool, the caller's identity), and a
+//! cancellation flag. Parameters that take these are filled by the dispatcher and never
+//! appear in a schema, a definition or a prompt.
+
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
+
+use crate::response::{ToolErrorCode, ToolResponse};
+
+/// Typed values the application hands to tools, one per type.
+///
+/// ```
+/// let mut ext = tool_core::Extensions::new();
+/// ext.insert(String::from("alice"));
+/// assert_eq!(ext.get::<String>().map(String::as_str), Some("alice"));
+/// assert!(ext.get::<u32>().is_none());
+/// ```
+#[derive(Clone, Default)]
+pub struct Extensions {
+    map: HashMap<TypeId, Arc<dyn Any + Send + Sync>>,
+}
+
+impl Extensions {
+    /// No values.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a value, replacing any earlier value of the same type.
+    pub fn insert<T: Send + Sync + 'static>(&mut self, value: T) -> &mut Self {
+        self.map.insert(TypeId::of::<T>(), Arc::new(value));
+        self
+    }
+
+    /// Adds a value and returns `self`, for chaining.
+    ///
+    /// ```
+    /// let ext = tool_core::Extensions::new().with(7u8);
+    /// assert_eq!(ext.get::<u8>(), Some(&7));
+    /// ```
+    pub fn with<T: Send + Sync + 'static>(mut self, value: T) -> Self {
+        self.insert(value);
+        self
+    }
+
+    /// The value of type `T`, if one was added.
+    pub fn get<T: Send + Sync + 'static>(&self) -> Option<&T> {
+        self.map
+            .get(&TypeId::of::<T>())
+            .and_then(|v| v.downcast_ref())
+    }
+
+    /// Whether there are no values.
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    /// The shared empty set, so a call without extensions allocates nothing.
+    pub(crate) fn empty() -> &'static Extensions {
+        static EMPTY: OnceLock<Extensions> = OnceLock::new();
+        EMPTY.get_or_init(Extensions::default)
+    }
+}
+
+impl fmt::Debug for Extensions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Extensions")
+            .field("len", &self.map.len())
+            .finish()
+    }
+}
+
+/// A flag the application raises to ask running tools to stop early. Cheap to clone.
+///
+/// ```
+/// let flag = tool_core::CancelFlag::new();
+/// let seen_by_tool = flag.clone();
+/// flag.cancel();
+/// assert!(seen_by_tool.is_cancelled());
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct CancelFlag(Arc<AtomicBool>);
+
+impl CancelFlag {
+    /// A flag that is not raised.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Raises the flag.
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::Release);
+    }
+
+    /// Whether the flag is raised.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Acquire)
+    }
+}
+
+/// Per-call information the dispatcher hands a tool.
+///
+/// Extensions are looked up first among the call's own ([`ToolRegistry::call_in`]), then
+/// among the registry's ([`ToolRegistry::with_extension`]).
+///
+/// [`ToolRegistry::call_in`]: crate::ToolRegistry::call_in
+/// [`ToolRegistry::with_extension`]: crate::ToolRegistry::with_extension
+///
+/// ```
+/// let ctx = tool_core::ToolContext::new("call_7", "search");
+/// assert_eq!(ctx.call_id(), "call_7");
+/// assert_eq!(ctx.tool_name(), "search");
+/// assert!(!ctx.is_cancelled());
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct ToolContext<'a> {
+    call_id: &'a str,
+    tool_name: &'a str,
+    call_extensions: &'a Extensions,
+    registry_extensions: &'a Extensions,
+    cancel: Option<&'a CancelFlag>,
+}
+
+impl<'a> ToolContext<'a> {
+    /// A context with no extensions and no cancellation flag.
+    pub fn new(call_id: &'a str, tool_name: &'a str) -> Self {
+        ToolContext {
+            call_id,
+            tool_name,
+            call_extensions: Extensions::empty(),
+            registry_extensions: Extensions::empty(),
+            cancel: None,
+        }
+    }
+
+    pub(crate) fn with_sources(
+        mut self,
+        call: Option<&'a CallContext>,
+        registry_extensions: &'a Extensions,
+    ) -> Self {
+        self.registry_extensions = registry_extensions;
+        if let Some(call) = call {
+            self.call_extensions = &call.extensions;
+            self.cancel = call.cancel.as_ref();
+        }
+        self
+    }
+
+    /// The id of the call being served.
+    pub fn call_id(&self) -> &'a str {
+        self.call_id
+    }
+
+    /// The name of the tool being called.
+    pub fn tool_name(&self) -> &'a str {
+        self.tool_name
+    }
+
+    /// The application's value of type `T`: the call's own first, then the registry's.
+    ///
+    /// ```
+    /// let call = tool_core::CallContext::new().with_extension(3u8);
+    /// let registry = tool_core::ToolRegistry::new().with_extension(String::from("shared"));
+    /// # let _ = (call, registry);
+    /// ```
+    pub fn extension<T: Send + Sync + 'static>(&self) -> Option<&'a T> {
+        self.call_extensions
+            .get::<T>()
+            .or_else(|| self.registry_extensions.get::<T>())
+    }
+
+    /// Whether the application asked this call to stop.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancel.is_some_and(CancelFlag::is_cancelled)
+    }
+
+    /// The call's cancellation flag, if the application gave one.
+    pub fn cancel_flag(&self) -> Option<&'a CancelFlag> {
+        self.cancel
+    }
+}
+
+/// What the application supplies for one call: extensions (the caller's identity, a
+/// per-request client) and a cancellation flag. Pass it to [`ToolRegistry::call_in`].
+///
+/// [`ToolRegistry::call_in`]: crate::ToolRegistry::call_in
+///
+/// ```
+/// let flag = tool_core::CancelFlag::new();
+/// let ctx = tool_core::CallContext::new().with_extension("user-42".to_string()).with_cancel(flag.clone());
+/// assert_eq!(ctx.extensions().get::<String>().unwrap(), "user-42");
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct CallContext {
+    extensions: Extensions,
+    cancel: Option<CancelFlag>,
+}
+
+impl CallContext {
+    /// Nothing supplied.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a typed value for the tools of this call.
+    pub fn with_extension<T: Send + Sync + 'static>(mut self, value: T) -> Self {
+        self.extensions.insert(value);
+        self
+    }
+
+    /// Gives the call a cancellation flag.
+    pub fn with_cancel(mut self, flag: CancelFlag) -> Self {
+        self.cancel = Some(flag);
+        self
+    }
+
+    /// The call's extensions.
+    pub fn extensions(&self) -> &Extensions {
+        &self.extensions
+    }
+}
+
+/// A parameter the dispatcher fills from the [`ToolContext`] instead of the model's arguments.
+///
+/// `ToolContext`, [`CallId`], [`Extension<T>`], [`CancelFlag`] and `Option` of any of them are
+/// recognised by `#[tool]` automatically; mark a parameter of your own extractor type
+/// `#[context]`.
+///
+/// ```
+/// use tool_core::{tool, tools, CallContext, CallId, Extension, ToolCall};
+///
+/// #[derive(Clone)]
+/// struct User(String);
+///
+/// /// Greets the signed-in user.
+/// #[tool]
+/// fn greet(greeting: String, user: Extension<User>, call: CallId) -> String {
+///     format!("{greeting}, {} ({})", user.0 .0, call.0)
+/// }
+///
+/// let registry = tools![greet];
+/// assert!(registry.definitions()[0].input_schema["properties"].get("user").is_none());
+/// let ctx = CallContext::new().with_extension(User("Ada".into()));
+/// let reply = tool_core::block_on(registry.call_in(&ToolCall::new("c9", "greet", r#"{"greeting":"Hi"}"#), &ctx));
+/// assert_eq!(reply.model_text(), "Hi, Ada (c9)");
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be supplied by the dispatcher: it does not implement `FromToolContext`",
+    label = "the dispatcher does not know how to fill this parameter",
+    note = "context parameters can be `ToolContext<'_>`, `CallId`, `Extension<T>`, `CancelFlag`, an `Option` of those, or a type implementing `FromToolContext`; parameters the model sends need no `#[context]`"
+)]
+pub trait FromToolContext<'a>: Sized {
+    /// Extracts the value, or explains (as a response) why it is not available.
+    fn from_context(ctx: &ToolContext<'a>) -> Result<Self, ToolResponse>;
+}
+
+impl<'a> FromToolContext<'a> for ToolContext<'a> {
+    fn from_context(ctx: &ToolContext<'a>) -> Result<Self, ToolResponse> {
+        Ok(*ctx)
+    }
+}
+
+/// The id of the call being served, as an injected parameter.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallId(pub String);
+
+impl<'a> FromToolContext<'a> for CallId {
+    fn from_context(ctx: &ToolContext<'a>) -> Result<Self, ToolResponse> {
+        Ok(CallId(ctx.call_id().to_string()))
+    }
+}
+
+/// A value of type `T` the application supplied, cloned out of the context. Put an `Arc` in
+/// it for shared state.
+#[derive(Debug, Clone)]
+pub struct Extension<T>(pub T);
+
+impl<'a, T: Clone + Send + Sync + 'static> FromToolContext<'a> for Extension<T> {
+    fn from_context(ctx: &ToolContext<'a>) -> Result<Self, ToolResponse> {
+        ctx.extension::<T>().cloned().map(Extension).ok_or_else(|| {
+            ToolResponse::error(
+                ToolErrorCode::ExecutionError,
+                format!(
+                    "tool '{}' is not available right now: the application did not provide its `{}` (a server-side configuration problem, not a problem with the arguments)",
+                    ctx.tool_name(),
+                    std::any::type_name::<T>()
+                ),
+            )
+        })
+    }
+}
+
+impl<'a> FromToolContext<'a> for CancelFlag {
+    fn from_context(ctx: &ToolContext<'a>) -> Result<Self, ToolResponse> {
+        // Without an application flag the tool gets one that is never raised.
+        Ok(ctx.cancel_flag().cloned().unwrap_or_default())
+    }
+}
+
+impl<'a, T: FromToolContext<'a>> FromToolContext<'a> for Option<T> {
+    fn from_context(ctx: &ToolContext<'a>) -> Result<Self, ToolResponse> {
+        Ok(T::from_context(ctx).ok())
+    }
+}

@@ -1,0 +1,115 @@
+//! Tools written as structs: `#[derive(Tool)]`. The struct's fields are the parameters, its
+//! doc comment the description, and [`ToolHandler`] the body — or no body at all for a
+//! side-channel tool that only carries its arguments to the UI as an event.
+
+use std::future::Future;
+use std::marker::PhantomData;
+
+use serde_json::Value;
+
+use crate::context::ToolContext;
+use crate::definition::ToolAnnotations;
+use crate::into_response::IntoToolResponse;
+use crate::tool::{CallFuture, Tool};
+
+/// What `#[derive(Tool)]` implements: the static facts of a struct tool and how to run it.
+/// Register the tool as [`ToolOf<T>`] (or list `T` in `tools![..]`).
+pub trait StructTool: Send + Sync + 'static {
+    /// The tool's name.
+    const NAME: &'static str;
+    /// The tool's description.
+    const DESCRIPTION: &'static str;
+    /// Behaviour hints.
+    const ANNOTATIONS: ToolAnnotations;
+    /// A per-tool time limit, if declared.
+    const TIMEOUT_MS: Option<u64>;
+    /// The canonical schema of the fields.
+    fn input_schema() -> Value;
+    /// Decodes the arguments into the struct and runs it.
+    fn call<'a>(arguments: &'a str, ctx: ToolContext<'a>) -> CallFuture<'a>;
+}
+
+/// The body of a `#[derive(Tool)]` struct: the struct, decoded from the model's arguments, is
+/// consumed by `run`.
+///
+/// ```
+/// use tool_core::{tools, Tool, ToolCall, ToolContext, ToolHandler};
+///
+/// /// Reverses a word.
+/// #[derive(Tool)]
+/// struct Reverse {
+///     /// The word to reverse.
+///     word: String,
+/// }
+///
+/// impl ToolHandler for Reverse {
+///     type Output = String;
+///     async fn run(self, _ctx: ToolContext<'_>) -> String {
+///         self.word.chars().rev().collect()
+///     }
+/// }
+///
+/// let reply = tools![Reverse].call_blocking(&ToolCall::new("1", "reverse", r#"{"word":"abc"}"#));
+/// assert_eq!(reply.model_text(), "cba");
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` derives `Tool` but has no body: implement `ToolHandler` for it",
+    note = "or mark it `#[tool_def(event = \"kind\")]` to make it a side-channel tool that sends its arguments to the UI"
+)]
+pub trait ToolHandler: Sized + Send + 'static {
+    /// What the tool returns.
+    type Output: IntoToolResponse;
+    /// Runs the tool.
+    fn run(self, ctx: ToolContext<'_>) -> impl Future<Output = Self::Output> + Send;
+}
+
+/// The registrable tool for a `#[derive(Tool)]` struct `T`.
+///
+/// ```
+/// use tool_core::{Tool, ToolOf, ToolRegistry};
+///
+/// /// Shows cards to the user.
+/// #[derive(Tool)]
+/// #[tool_def(event = "cards")]
+/// struct ShowCards {
+///     titles: Vec<String>,
+/// }
+///
+/// let registry = ToolRegistry::new().with(ToolOf::<ShowCards>::new());
+/// assert_eq!(registry.names().collect::<Vec<_>>(), ["show_cards"]);
+/// ```
+pub struct ToolOf<T>(PhantomData<fn() -> T>);
+
+impl<T> ToolOf<T> {
+    /// The tool value.
+    pub const fn new() -> Self {
+        ToolOf(PhantomData)
+    }
+}
+
+impl<T> Default for ToolOf<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: StructTool> Tool for ToolOf<T> {
+    fn name(&self) -> &str {
+        T::NAME
+    }
+    fn description(&self) -> &str {
+        T::DESCRIPTION
+    }
+    fn annotations(&self) -> ToolAnnotations {
+        T::ANNOTATIONS
+    }
+    fn timeout_ms(&self) -> Option<u64> {
+        T::TIMEOUT_MS
+    }
+    fn input_schema(&self) -> Value {
+        T::input_schema()
+    }
+    fn call<'a>(&'a self, arguments: &'a str, ctx: ToolContext<'a>) -> CallFuture<'a> {
+        T::call(arguments, ctx)
+    }
+}
