@@ -32,6 +32,7 @@ mod clock;
 mod definition;
 mod executor;
 mod into_response;
+pub mod provider;
 mod raw_json;
 mod registry;
 mod response;
