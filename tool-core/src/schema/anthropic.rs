@@ -25,7 +25,7 @@ pub fn anthropic_input_schema(schema: &Value) -> DialectSchema {
     let mut not_strict = Vec::new();
     let mut root = schema.as_object().cloned().unwrap_or_default();
     for key in ["anyOf", "oneOf", "allOf"] {
-        if root.remove(key).is_some() {
+        if root.shift_remove(key).is_some() {
             changes.push(SchemaNote::new(
                 "#",
                 format!("removed root `{key}`: the root must be a plain object"),

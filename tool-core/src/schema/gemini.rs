@@ -80,7 +80,7 @@ pub fn gemini_format_allowed(ty: &str, format: &str) -> bool {
 /// ```
 pub fn gemini_parameters(schema: &Value) -> DialectSchema {
     let mut root = schema.as_object().cloned().unwrap_or_default();
-    let defs = match root.remove("$defs") {
+    let defs = match root.shift_remove("$defs") {
         Some(Value::Object(defs)) => defs,
         _ => Map::new(),
     };
@@ -133,18 +133,25 @@ impl Gemini<'_> {
 
     /// `None` means the recursion guard cut this branch: the caller drops it.
     fn node(&mut self, mut node: Map<String, Value>, path: &str) -> Option<Map<String, Value>> {
-        if let Some(reference) = node.remove("$ref") {
+        if let Some(reference) = node.shift_remove("$ref") {
             return self.inline(node, reference.as_str().unwrap_or(""), path);
         }
         for key in ["$schema", "title", "$id", "$comment"] {
-            if node.remove(key).is_some() {
+            if node.shift_remove(key).is_some() {
                 self.change(path, format!("dropped `{key}`"));
             }
         }
-        if let Some(value) = node.remove("const") {
-            node.insert("enum".into(), Value::Array(vec![value]));
+        if node.contains_key("const") {
+            rename_key(&mut node, "const", "enum");
+            if let Some(value) = node.get_mut("enum") {
+                *value = Value::Array(vec![value.take()]);
+            }
+            self.change(path, "`const` became a one-value `enum`");
         }
-        rename_key(&mut node, "oneOf", "anyOf");
+        if node.contains_key("oneOf") {
+            rename_key(&mut node, "oneOf", "anyOf");
+            self.change(path, "`oneOf` became `anyOf`");
+        }
         self.type_list(&mut node, path);
         if node.contains_key("anyOf") {
             self.any_of(&mut node, path)?;
@@ -156,10 +163,10 @@ impl Gemini<'_> {
             .to_owned();
 
         let mut moved = Vec::new();
-        if let Some(ap) = node.remove("additionalProperties") {
+        if let Some(ap) = node.shift_remove("additionalProperties") {
             if let Value::Object(values) = &ap {
                 // An open map: the subset cannot describe its values, so the description does.
-                moved.push(("values".to_string(), Value::Object(values.clone())));
+                moved.push(("each value".to_string(), Value::Object(values.clone())));
                 self.change(path, "dropped `additionalProperties` (an open map); its value schema is in the description");
             }
         }
@@ -169,7 +176,7 @@ impl Gemini<'_> {
             .map(str::to_owned)
         {
             if !gemini_format_allowed(&ty, &format) {
-                if let Some(value) = node.remove("format") {
+                if let Some(value) = node.shift_remove("format") {
                     if is_numeric_format(&format) {
                         self.change(path, format!("dropped numeric `format: {format}`"));
                     } else {
@@ -185,7 +192,7 @@ impl Gemini<'_> {
         let keys: Vec<String> = node.keys().cloned().collect();
         for key in keys {
             if !GEMINI_SCHEMA_KEYS.contains(&key.as_str()) {
-                if let Some(value) = node.remove(&key) {
+                if let Some(value) = node.shift_remove(&key) {
                     self.change(
                         path,
                         format!("moved unsupported `{key}` into the description"),
@@ -194,16 +201,19 @@ impl Gemini<'_> {
                 }
             }
         }
-        if node.remove("title").is_some() {
+        if node.shift_remove("title").is_some() {
             self.change(path, "dropped `title`");
         }
         append_to_description(&mut node, &moved);
 
-        if let Some(Value::Object(items)) = node.remove("items") {
-            let items = self.node(items, &child(path, "items"))?;
+        // Children are taken out and put back with `insert`, which keeps a key's position.
+        if let Some(Value::Object(items)) = node.get_mut("items") {
+            let taken = std::mem::take(items);
+            let items = self.node(taken, &child(path, "items"))?;
             node.insert("items".into(), Value::Object(items));
         }
-        if let Some(Value::Object(properties)) = node.remove("properties") {
+        if let Some(Value::Object(properties)) = node.get_mut("properties") {
+            let properties = std::mem::take(properties);
             let mut out = Map::new();
             let mut dropped = Vec::new();
             for (name, schema) in properties {
@@ -226,12 +236,7 @@ impl Gemini<'_> {
             if let Some(Value::Array(required)) = node.get_mut("required") {
                 required.retain(|r| r.as_str().is_none_or(|r| !dropped.iter().any(|d| d == r)));
             }
-            // Keep `properties` before `required`, where the canonical order put it.
-            let required = node.remove("required");
             node.insert("properties".into(), Value::Object(out));
-            if let Some(required) = required {
-                node.insert("required".into(), required);
-            }
         }
         if ty == "object"
             && node
@@ -240,7 +245,7 @@ impl Gemini<'_> {
                 .is_some_and(Map::is_empty)
             && path != "#"
         {
-            node.remove("properties");
+            node.shift_remove("properties");
         }
         Some(node)
     }
@@ -283,7 +288,7 @@ impl Gemini<'_> {
             }
             _ => {
                 // Several non-null types: one `anyOf` branch per type.
-                node.remove("type");
+                node.shift_remove("type");
                 let branches = rest
                     .into_iter()
                     .map(|t| Value::Object(Map::from_iter([("type".to_string(), t)])))
@@ -301,7 +306,7 @@ impl Gemini<'_> {
     /// parent, and turns a choice of documented string constants into one `enum` whose
     /// description lists what each value means.
     fn any_of(&mut self, node: &mut Map<String, Value>, path: &str) -> Option<()> {
-        let branches = match node.remove("anyOf") {
+        let branches = match node.shift_remove("anyOf") {
             Some(Value::Array(b)) => b,
             _ => return Some(()),
         };
@@ -329,7 +334,7 @@ impl Gemini<'_> {
                 .filter_map(|(b, v)| {
                     b.get("description")
                         .and_then(Value::as_str)
-                        .map(|d| format!("{v}: {d}"))
+                        .map(|d| format!("{v}: {}", d.trim_end_matches('.')))
                 })
                 .collect::<Vec<_>>();
             // Rebuild so `type` and `enum` lead, as in any other string enum.

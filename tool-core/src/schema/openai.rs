@@ -126,7 +126,7 @@ pub fn openai_strict(schema: &Value) -> DialectSchema {
         );
     };
     let mut root = root.clone();
-    let defs = match root.remove("$defs") {
+    let defs = match root.shift_remove("$defs") {
         Some(Value::Object(defs)) => defs,
         _ => Map::new(),
     };
@@ -230,8 +230,11 @@ impl Strict<'_> {
             rename_key(&mut node, "oneOf", "anyOf");
             self.change(path, "`oneOf` became `anyOf` (strict mode has no `oneOf`)");
         }
-        if let Some(value) = node.remove("const") {
-            node.insert("enum".into(), Value::Array(vec![value]));
+        if node.contains_key("const") {
+            rename_key(&mut node, "const", "enum");
+            if let Some(value) = node.get_mut("enum") {
+                *value = Value::Array(vec![value.take()]);
+            }
             self.change(path, "`const` became a one-value `enum`");
         }
 
@@ -257,7 +260,7 @@ impl Strict<'_> {
                 if OPENAI_STRICT_FORMATS.contains(&format.as_str()) {
                     continue;
                 }
-                if let Some(value) = node.remove("format") {
+                if let Some(value) = node.shift_remove("format") {
                     if is_numeric_format(&format) {
                         self.change(
                             path,
@@ -274,7 +277,7 @@ impl Strict<'_> {
                 continue;
             }
             if !OPENAI_STRICT_KEYWORDS.contains(&key) {
-                if let Some(value) = node.remove(key) {
+                if let Some(value) = node.shift_remove(key) {
                     self.change(
                         path,
                         format!("moved unsupported `{key}` into the description"),
@@ -293,22 +296,20 @@ impl Strict<'_> {
             }
             node.insert("anyOf".into(), Value::Array(out));
         }
-        match node.remove("items") {
+        let items_path = child(path, "items");
+        match node.get_mut("items") {
             Some(Value::Object(items)) => {
-                let items = self.node(items, &child(path, "items"));
-                node.insert("items".into(), Value::Object(items));
+                let out = self.node(std::mem::take(items), &items_path);
+                // `insert` on a present key keeps its position.
+                node.insert("items".into(), Value::Object(out));
             }
-            Some(other @ Value::Array(_)) => {
+            Some(Value::Array(_)) => {
                 self.block(
                     path,
                     "tuple `items` (an array of schemas) is not supported in strict mode",
                 );
-                node.insert("items".into(), other);
             }
-            Some(other) => {
-                node.insert("items".into(), other);
-            }
-            None => {}
+            _ => {}
         }
         if is_object(&node) {
             self.close_object(&mut node, path);
@@ -341,7 +342,7 @@ impl Strict<'_> {
             return node;
         };
         if self.inlining.contains(&name) {
-            node.remove("$ref");
+            node.shift_remove("$ref");
             let branch = Value::Object(Map::from_iter([(
                 "$ref".to_string(),
                 Value::String(reference.to_string()),
@@ -359,7 +360,7 @@ impl Strict<'_> {
             self.block(path, format!("`$ref` to `{name}`, which is not in `$defs`"));
             return node;
         };
-        node.remove("$ref");
+        node.shift_remove("$ref");
         let mut merged = def.clone();
         merged.extend(node);
         self.change(
@@ -387,8 +388,8 @@ impl Strict<'_> {
                 self.change(path, "added `additionalProperties: false`");
             }
         }
-        let mut properties = match node.remove("properties") {
-            Some(Value::Object(p)) => p,
+        let mut properties = match node.get_mut("properties") {
+            Some(Value::Object(p)) => std::mem::take(p),
             _ => Map::new(),
         };
         let required: Vec<String> = node
@@ -420,11 +421,17 @@ impl Strict<'_> {
             out.insert(name, schema);
         }
         let all: Vec<Value> = out.keys().map(|k| Value::String(k.clone())).collect();
+        // `insert` on a present key keeps its position, so the canonical key order survives;
+        // an absent `required` goes right after `properties`.
         node.insert("properties".into(), Value::Object(out));
-        node.insert("required".into(), Value::Array(all));
-        // Keep the conventional key order: type, description, properties, required, additionalProperties.
-        if let Some(ap) = node.remove("additionalProperties") {
-            node.insert("additionalProperties".into(), ap);
+        if node.contains_key("required") {
+            node.insert("required".into(), Value::Array(all));
+        } else {
+            let at = node
+                .keys()
+                .position(|k| k == "properties")
+                .map_or(node.len(), |i| i + 1);
+            node.shift_insert(at, "required".into(), Value::Array(all));
         }
     }
 
