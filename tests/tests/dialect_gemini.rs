@@ -104,5 +104,8 @@ fn open_map_drops_additional_properties_and_describes_values() {
     let d = gemini_parameters(&registry.definition("set_metadata").unwrap().input_schema);
     let metadata = &d.schema["properties"]["metadata"];
     assert!(metadata.get("additionalProperties").is_none());
-    assert!(metadata["description"].as_str().unwrap().contains("values"));
+    assert!(metadata["description"]
+        .as_str()
+        .unwrap()
+        .contains("each value"));
 }

@@ -88,6 +88,8 @@ impl AssistantTurn {
     /// let card: Card = turn.arguments_of("show_cards").unwrap();
     /// assert_eq!(card.title, "Dune");
     /// ```
+    // Same error type as `decode_arguments`: the response goes back to the model unchanged.
+    #[allow(clippy::result_large_err)]
     pub fn arguments_of<T: DeserializeOwned>(&self, tool: &str) -> Result<T, ToolResponse> {
         match self.calls.iter().find(|c| c.name == tool) {
             Some(call) => decode_arguments(tool, &call.arguments),

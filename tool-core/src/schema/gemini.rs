@@ -163,12 +163,14 @@ impl Gemini<'_> {
             .to_owned();
 
         let mut moved = Vec::new();
-        if let Some(ap) = node.shift_remove("additionalProperties") {
-            if let Value::Object(values) = &ap {
+        match node.shift_remove("additionalProperties") {
+            Some(Value::Object(values)) => {
                 // An open map: the subset cannot describe its values, so the description does.
-                moved.push(("each value".to_string(), Value::Object(values.clone())));
+                moved.push(("each value".to_string(), Value::Object(values)));
                 self.change(path, "dropped `additionalProperties` (an open map); its value schema is in the description");
             }
+            Some(_) => self.change(path, "dropped `additionalProperties`"),
+            None => {}
         }
         if let Some(format) = node
             .get("format")
