@@ -79,7 +79,7 @@ impl AssistantTurn {
     /// #[tool_core::tool_type]
     /// struct Card { title: String, score: f64 }
     ///
-    /// let choice = anthropic::tool_choice(&ToolChoice::tool("show_cards"), false);
+    /// let choice = anthropic::tool_choice(&ToolChoice::tool("show_cards"), true);
     /// assert_eq!(choice, serde_json::json!({"type": "tool", "name": "show_cards"}));
     ///
     /// let response = serde_json::json!({"stop_reason": "tool_use", "content": [
