@@ -159,6 +159,10 @@ pub fn assistant_message(turn: &AssistantTurn) -> Value {
 }
 
 /// How a `tool_result`'s `content` is written.
+///
+/// ```
+/// assert_eq!(tool_core::provider::anthropic::ResultContent::default(), tool_core::provider::anthropic::ResultContent::Text);
+/// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum ResultContent {
     /// `"content": "<text>"`.

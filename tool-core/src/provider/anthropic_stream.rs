@@ -47,11 +47,21 @@ pub struct AnthropicStream {
 
 impl AnthropicStream {
     /// An empty assembler.
+    ///
+    /// ```
+    /// assert!(tool_core::provider::AnthropicStream::new().take_completed().is_empty());
+    /// ```
     pub fn new() -> Self {
         Self::default()
     }
 
     /// Feeds one event (the JSON of one `data:` line).
+    ///
+    /// ```
+    /// let mut s = tool_core::provider::AnthropicStream::new();
+    /// assert!(s.push(&serde_json::json!({"type": "ping"})).is_ok());
+    /// assert!(s.push(&serde_json::json!({"type": "content_block_stop", "index": 4})).is_err());
+    /// ```
     pub fn push(&mut self, event: &Value) -> Result<(), ProviderError> {
         let event = At::root(event);
         match event.get("type")?.str()? {
@@ -152,6 +162,11 @@ impl AnthropicStream {
     }
 
     /// Calls whose blocks have closed since the last call of this method.
+    ///
+    /// ```
+    /// let mut s = tool_core::provider::AnthropicStream::new();
+    /// assert!(s.take_completed().is_empty());
+    /// ```
     pub fn take_completed(&mut self) -> Vec<ToolCall> {
         let out = self
             .calls
@@ -164,6 +179,12 @@ impl AnthropicStream {
 
     /// The assembled turn (every closed call, including ones already taken). Fails when the
     /// stream ended before `message_stop` with a `tool_use` block still open.
+    ///
+    /// ```
+    /// let mut s = tool_core::provider::AnthropicStream::new();
+    /// s.push(&serde_json::json!({"type": "message_stop"})).unwrap();
+    /// assert!(s.finish().unwrap().calls.is_empty());
+    /// ```
     pub fn finish(self) -> Result<AssistantTurn, ProviderError> {
         let open = self
             .blocks

@@ -19,6 +19,10 @@ use crate::schema::gemini_parameters;
 
 /// Prefix of the ids this module makes up for calls that came without one. Such ids are
 /// not sent back to Gemini, which never issued them.
+///
+/// ```
+/// assert!(tool_core::provider::gemini::synthetic_id(2, "f").starts_with(tool_core::provider::gemini::SYNTHETIC_ID_PREFIX));
+/// ```
 pub const SYNTHETIC_ID_PREFIX: &str = "gemini_call_";
 
 /// A stable id for the `index`-th call of a turn: the same response always gives the same ids.
@@ -155,11 +159,21 @@ pub struct GeminiStream {
 
 impl GeminiStream {
     /// An empty assembler.
+    ///
+    /// ```
+    /// assert!(tool_core::provider::gemini::GeminiStream::new().finish().is_err());
+    /// ```
     pub fn new() -> Self {
         Self::default()
     }
 
     /// Feeds one chunk (a whole `GenerateContentResponse`).
+    ///
+    /// ```
+    /// let mut s = tool_core::provider::gemini::GeminiStream::new();
+    /// assert!(s.push(&serde_json::json!({"usageMetadata": {}})).is_ok());
+    /// assert!(s.push(&serde_json::json!({"candidates": "x"})).is_err());
+    /// ```
     pub fn push(&mut self, chunk: &Value) -> Result<(), ProviderError> {
         let root = At::root(chunk);
         let Some(candidates) = root.opt("candidates") else {
@@ -213,6 +227,12 @@ impl GeminiStream {
     }
 
     /// The assembled turn; fails when no chunk carried a `finishReason`.
+    ///
+    /// ```
+    /// let mut s = tool_core::provider::gemini::GeminiStream::new();
+    /// s.push(&serde_json::json!({"candidates": [{"finishReason": "STOP"}]})).unwrap();
+    /// assert_eq!(s.finish().unwrap().stop_reason.as_deref(), Some("STOP"));
+    /// ```
     pub fn finish(self) -> Result<AssistantTurn, ProviderError> {
         if self.turn.stop_reason.is_none() {
             return Err(ProviderError::new(

@@ -37,11 +37,21 @@ pub struct OpenAiStream {
 
 impl OpenAiStream {
     /// An empty assembler.
+    ///
+    /// ```
+    /// assert!(!tool_core::provider::OpenAiStream::new().is_finished());
+    /// ```
     pub fn new() -> Self {
         Self::default()
     }
 
     /// Feeds one chunk (the JSON of one `data:` line).
+    ///
+    /// ```
+    /// let mut s = tool_core::provider::OpenAiStream::new();
+    /// s.push(&serde_json::json!({"choices": [{"index": 0, "delta": {"content": "Hi"}}]})).unwrap();
+    /// assert!(s.push(&serde_json::json!({"choices": 1})).is_err());
+    /// ```
     pub fn push(&mut self, chunk: &Value) -> Result<(), ProviderError> {
         let root = At::root(chunk);
         let Some(choices) = root.opt("choices") else {
@@ -125,12 +135,24 @@ impl OpenAiStream {
     }
 
     /// Whether a `finish_reason` has arrived.
+    ///
+    /// ```
+    /// let mut s = tool_core::provider::OpenAiStream::new();
+    /// s.push(&serde_json::json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})).unwrap();
+    /// assert!(s.is_finished());
+    /// ```
     pub fn is_finished(&self) -> bool {
         self.stop_reason.is_some()
     }
 
     /// The assembled turn. Fails when the stream ended before a `finish_reason`, or when a
     /// call is missing its id or name: such calls are never handed out.
+    ///
+    /// ```
+    /// let mut s = tool_core::provider::OpenAiStream::new();
+    /// s.push(&serde_json::json!({"choices": [{"index": 0, "delta": {"content": "Hi"}, "finish_reason": "stop"}]})).unwrap();
+    /// assert_eq!(s.finish().unwrap().text, "Hi");
+    /// ```
     pub fn finish(self) -> Result<AssistantTurn, ProviderError> {
         if self.stop_reason.is_none() {
             return Err(ProviderError::new(

@@ -64,6 +64,10 @@ pub struct AssistantTurn {
 
 impl AssistantTurn {
     /// Whether the model called any tool.
+    ///
+    /// ```
+    /// assert!(!tool_core::provider::AssistantTurn::default().has_calls());
+    /// ```
     pub fn has_calls(&self) -> bool {
         !self.calls.is_empty()
     }

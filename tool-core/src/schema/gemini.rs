@@ -23,9 +23,17 @@ use super::walk::{append_to_description, child, is_numeric_format, ref_target, r
 
 /// How many times a recursive type may appear inside itself before the nesting is cut
 /// (`parameters` has no `$ref`, so recursion must be unrolled).
+///
+/// ```
+/// assert_eq!(tool_core::schema::GEMINI_RECURSION_LIMIT, 3);
+/// ```
 pub const GEMINI_RECURSION_LIMIT: usize = 3;
 
 /// Keys the `parameters` subset accepts (Gemini API reference, `Schema`).
+///
+/// ```
+/// assert!(!tool_core::schema::GEMINI_SCHEMA_KEYS.contains(&"additionalProperties"));
+/// ```
 pub const GEMINI_SCHEMA_KEYS: &[&str] = &[
     "type",
     "format",
@@ -52,6 +60,11 @@ pub const GEMINI_SCHEMA_KEYS: &[&str] = &[
 ];
 
 /// `format` values the subset accepts, per type (Gemini API reference, `Schema.format`).
+///
+/// ```
+/// assert!(tool_core::schema::gemini_format_allowed("integer", "int64"));
+/// assert!(!tool_core::schema::gemini_format_allowed("string", "email"));
+/// ```
 pub fn gemini_format_allowed(ty: &str, format: &str) -> bool {
     matches!(
         (ty, format),

@@ -15,6 +15,7 @@ mod gemini;
 mod mcp;
 mod names;
 mod openai;
+mod openai_limits;
 mod report;
 mod walk;
 

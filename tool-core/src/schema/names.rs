@@ -24,6 +24,10 @@ pub enum Dialect {
 
 impl Dialect {
     /// Every dialect, in a fixed order.
+    ///
+    /// ```
+    /// assert_eq!(tool_core::schema::Dialect::ALL.len(), 4);
+    /// ```
     pub const ALL: [Dialect; 4] = [
         Dialect::OpenAi,
         Dialect::Anthropic,
@@ -32,6 +36,10 @@ impl Dialect {
     ];
 
     /// A short lowercase name.
+    ///
+    /// ```
+    /// assert_eq!(tool_core::schema::Dialect::OpenAi.as_str(), "openai");
+    /// ```
     pub const fn as_str(self) -> &'static str {
         match self {
             Dialect::OpenAi => "openai",
@@ -44,6 +52,10 @@ impl Dialect {
 
 /// The longest description OpenAI accepts for a function (the issue's rule; the API reference
 /// documents 1024 characters for tool descriptions).
+///
+/// ```
+/// assert_eq!(tool_core::schema::OPENAI_MAX_DESCRIPTION, 1024);
+/// ```
 pub const OPENAI_MAX_DESCRIPTION: usize = 1024;
 
 /// Problems with a definition's name, description or parameter names for one provider; empty

@@ -22,19 +22,36 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
 
+use super::openai_limits::Limits;
 use super::report::{DialectSchema, SchemaNote};
 use super::walk::{
     admits_null, append_to_description, child, is_numeric_format, ref_target, rename_key,
 };
 
 /// Most object properties a strict schema may have in total (OpenAI Structured Outputs guide).
+///
+/// ```
+/// assert_eq!(tool_core::schema::OPENAI_MAX_PROPERTIES, 5000);
+/// ```
 pub const OPENAI_MAX_PROPERTIES: usize = 5000;
 /// Deepest object nesting a strict schema may have (OpenAI Structured Outputs guide).
+///
+/// ```
+/// assert_eq!(tool_core::schema::OPENAI_MAX_NESTING, 10);
+/// ```
 pub const OPENAI_MAX_NESTING: usize = 10;
 /// Most enum values a strict schema may have in total (OpenAI Structured Outputs guide).
+///
+/// ```
+/// assert_eq!(tool_core::schema::OPENAI_MAX_ENUM_VALUES, 1000);
+/// ```
 pub const OPENAI_MAX_ENUM_VALUES: usize = 1000;
 
 /// String `format` values strict mode accepts (OpenAI Structured Outputs guide).
+///
+/// ```
+/// assert!(tool_core::schema::OPENAI_STRICT_FORMATS.contains(&"uuid"));
+/// ```
 pub const OPENAI_STRICT_FORMATS: &[&str] = &[
     "date-time",
     "time",
@@ -48,6 +65,10 @@ pub const OPENAI_STRICT_FORMATS: &[&str] = &[
 ];
 
 /// Keywords a strict schema may contain (OpenAI Structured Outputs guide).
+///
+/// ```
+/// assert!(!tool_core::schema::OPENAI_STRICT_KEYWORDS.contains(&"oneOf"));
+/// ```
 pub const OPENAI_STRICT_KEYWORDS: &[&str] = &[
     "type",
     "description",
@@ -462,37 +483,4 @@ fn is_object(node: &Map<String, Value>) -> bool {
         Value::Array(types) => types.iter().any(|t| t == "object"),
         _ => false,
     }) || node.contains_key("properties")
-}
-
-#[derive(Default)]
-struct Limits {
-    properties: usize,
-    depth: usize,
-    enum_values: usize,
-}
-
-impl Limits {
-    /// Counts over the schema as written (`$defs` once each): recursion through `$ref` is
-    /// allowed by OpenAI and does not count as unbounded depth.
-    fn walk(&mut self, value: &Value, depth: usize) {
-        match value {
-            Value::Object(map) => {
-                let mut depth = depth;
-                if let Some(Value::Object(props)) = map.get("properties") {
-                    self.properties += props.len();
-                    depth += 1;
-                    self.depth = self.depth.max(depth);
-                }
-                if let Some(Value::Array(values)) = map.get("enum") {
-                    self.enum_values += values.len();
-                }
-                for (k, v) in map {
-                    let next = if k == "$defs" { 0 } else { depth };
-                    self.walk(v, next);
-                }
-            }
-            Value::Array(items) => items.iter().for_each(|v| self.walk(v, depth)),
-            _ => {}
-        }
-    }
 }

@@ -22,6 +22,10 @@ pub struct SchemaNote {
 
 impl SchemaNote {
     /// Creates a note.
+    ///
+    /// ```
+    /// assert_eq!(tool_core::schema::SchemaNote::new("#", "x").path, "#");
+    /// ```
     pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
         SchemaNote {
             path: path.into(),
