@@ -3,7 +3,8 @@
 //! Rules, from Anthropic's tool use guide ("Specifying client tools") and seed 001: the
 //! `input_schema` is a JSON Schema object whose root is `type: object`; the API rejects
 //! `oneOf`/`anyOf`/`allOf` at the root. `$defs`/`$ref` are accepted. `strict: true`
-//! (strict tool use) additionally needs closed objects and no recursive definitions.
+//! (strict tool use, Anthropic's structured outputs guide) additionally needs every object
+//! closed with `additionalProperties: false` and no recursive definitions.
 
 use serde_json::{Map, Value};
 
@@ -39,7 +40,8 @@ pub fn anthropic_input_schema(schema: &Value) -> DialectSchema {
     if !root.contains_key("properties") {
         root.insert("properties".into(), Value::Object(Map::new()));
     }
-    let out = Value::Object(root);
+    let mut out = Value::Object(root);
+    close_records(&mut out, "#", &mut changes);
     open_objects(&out, "#", &mut not_strict);
     recursive_defs(&out, &mut not_strict);
     DialectSchema {
@@ -47,6 +49,33 @@ pub fn anthropic_input_schema(schema: &Value) -> DialectSchema {
         schema: out,
         changes,
         not_strict,
+    }
+}
+
+/// Closes nested structs (objects with `properties` and no `additionalProperties`): the
+/// canonical schema closes only the root, and strict tool use needs every object closed.
+/// Maps (`additionalProperties` with a schema) are left open and keep the tool non-strict.
+fn close_records(value: &mut Value, path: &str, changes: &mut Vec<SchemaNote>) {
+    match value {
+        Value::Object(map) => {
+            let is_object = map.get("type").is_some_and(|t| t == "object");
+            if is_object
+                && map.contains_key("properties")
+                && !map.contains_key("additionalProperties")
+            {
+                map.insert("additionalProperties".into(), Value::Bool(false));
+                changes.push(SchemaNote::new(path, "added `additionalProperties: false`"));
+            }
+            for (k, v) in map.iter_mut() {
+                close_records(v, &super::walk::child(path, k), changes);
+            }
+        }
+        Value::Array(items) => {
+            for (i, v) in items.iter_mut().enumerate() {
+                close_records(v, &super::walk::child(path, &i.to_string()), changes);
+            }
+        }
+        _ => {}
     }
 }
 
