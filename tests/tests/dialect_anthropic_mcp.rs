@@ -86,3 +86,30 @@ fn fixture_names_and_descriptions_pass_every_provider() {
         }
     }
 }
+
+#[test]
+fn names_and_descriptions_outside_a_provider_rules_are_reported() {
+    use std::sync::Arc;
+    use tool_core::ToolDefinition;
+    let def = |name: &str, description: String, schema: serde_json::Value| ToolDefinition {
+        name: name.into(),
+        description,
+        input_schema: Arc::new(schema),
+        annotations: Default::default(),
+    };
+    let empty = json!({"type": "object", "properties": {}});
+    let long = def("ok_name", "d".repeat(1025), empty.clone());
+    assert_eq!(check_definition(Dialect::OpenAi, &long).len(), 1);
+    assert!(check_definition(Dialect::Gemini, &long).is_empty());
+    let dotted = def("ns.tool", "d".into(), empty.clone());
+    assert!(check_definition(Dialect::Gemini, &dotted).is_empty());
+    assert!(check_definition(Dialect::Mcp, &dotted).is_empty());
+    assert_eq!(check_definition(Dialect::OpenAi, &dotted).len(), 1);
+    let dashed_param = def(
+        "f",
+        "d".into(),
+        json!({"type": "object", "properties": {"max-items": {"type": "integer"}}}),
+    );
+    assert_eq!(check_definition(Dialect::Gemini, &dashed_param).len(), 1);
+    assert!(check_definition(Dialect::Anthropic, &dashed_param).is_empty());
+}
