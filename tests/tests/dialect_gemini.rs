@@ -109,3 +109,20 @@ fn open_map_drops_additional_properties_and_describes_values() {
         .unwrap()
         .contains("each value"));
 }
+
+#[test]
+fn a_tree_with_many_recursive_fields_stays_small() {
+    let mut props = serde_json::Map::new();
+    for i in 0..6 {
+        props.insert(
+            format!("c{i}"),
+            json!({"type": "array", "items": {"$ref": "#/$defs/Node"}}),
+        );
+    }
+    props.insert("v".into(), json!({"type": "string"}));
+    let schema = json!({"type": "object", "properties": {"root": {"$ref": "#/$defs/Node"}},
+        "$defs": {"Node": {"type": "object", "properties": props}}});
+    let d = gemini_parameters(&schema);
+    assert!(d.schema.to_string().len() < 500_000);
+    assert!(checkers::gemini_parameters(&d.schema).is_empty());
+}

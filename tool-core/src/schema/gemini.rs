@@ -100,6 +100,7 @@ pub fn gemini_parameters(schema: &Value) -> DialectSchema {
     let mut cx = Gemini {
         defs: &defs,
         stack: Vec::new(),
+        inlined: 0,
         changes: Vec::new(),
     };
     if !defs.is_empty() {
@@ -136,8 +137,12 @@ pub fn gemini_parameters_json_schema(schema: &Value) -> DialectSchema {
 struct Gemini<'a> {
     defs: &'a Map<String, Value>,
     stack: Vec<String>,
+    inlined: usize,
     changes: Vec<SchemaNote>,
 }
+
+/// How many definitions may be inlined into one schema before recursion is cut early.
+const INLINE_BUDGET: usize = 500;
 
 impl Gemini<'_> {
     fn change(&mut self, path: &str, message: impl Into<String>) {
@@ -272,9 +277,13 @@ impl Gemini<'_> {
         path: &str,
     ) -> Option<Map<String, Value>> {
         let name = ref_target(reference).unwrap_or(reference).to_owned();
-        if self.stack.iter().filter(|n| **n == name).count() >= GEMINI_RECURSION_LIMIT {
+        let depth = self.stack.iter().filter(|n| **n == name).count();
+        // Types with several recursive fields grow exponentially when unrolled; past a budget
+        // of inlined definitions, recursion is cut at its first repetition.
+        if depth >= GEMINI_RECURSION_LIMIT || (depth > 0 && self.inlined >= INLINE_BUDGET) {
             return None;
         }
+        self.inlined += 1;
         let Some(def) = self.defs.get(&name).and_then(Value::as_object) else {
             // A dangling reference: keep whatever siblings say so the model still reads it.
             self.change(path, format!("dropped `$ref` to unknown `{name}`"));
