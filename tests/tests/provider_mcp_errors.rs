@@ -109,6 +109,7 @@ fn malformed_provider_json_is_an_error_never_a_panic() {
             gemini::read_response(&value).map(|_| ()),
             mcp::read_call(&value).map(|_| ()),
             OpenAiStream::new().push(&value),
+            tool_core::provider::OpenAiResponsesStream::new().push(&value),
             AnthropicStream::new().push(&value),
         ] {
             if let Err(e) = result {

@@ -245,3 +245,36 @@ fn responses_incomplete_function_call_is_never_dispatched() {
     let err = openai_responses::read_response(&output).unwrap_err();
     assert_eq!(err.path, "output[3]");
 }
+
+#[test]
+fn responses_streamed_events_complete_calls_at_output_item_done() {
+    use tool_core::provider::OpenAiResponsesStream;
+    let events = [
+        json!({"type": "response.created", "response": {"status": "in_progress"}}),
+        json!({"type": "response.output_item.added", "output_index": 0, "item": {"type": "message", "id": "msg_1", "role": "assistant", "content": []}}),
+        json!({"type": "response.output_text.delta", "output_index": 0, "item_id": "msg_1", "content_index": 0, "delta": "Searching."}),
+        json!({"type": "response.output_item.added", "output_index": 1, "item": {"type": "function_call", "id": "fc_1", "call_id": "call_a", "name": "web_search", "arguments": "", "status": "in_progress"}}),
+        json!({"type": "response.function_call_arguments.delta", "output_index": 1, "item_id": "fc_1", "delta": "{\"query\":"}),
+        json!({"type": "response.function_call_arguments.delta", "output_index": 1, "item_id": "fc_1", "delta": "\"rust\"}"}),
+        json!({"type": "response.function_call_arguments.done", "output_index": 1, "item_id": "fc_1", "arguments": "{\"query\":\"rust\"}"}),
+        json!({"type": "response.output_item.done", "output_index": 1, "item": {"type": "function_call", "id": "fc_1", "call_id": "call_a", "name": "web_search", "arguments": "{\"query\":\"rust\"}", "status": "completed"}}),
+        json!({"type": "response.completed", "response": {"status": "completed"}}),
+    ];
+    let mut cut = OpenAiResponsesStream::new();
+    for e in &events[..6] {
+        cut.push(e).unwrap();
+    }
+    assert!(cut.finish().unwrap_err().message.contains("still open"));
+    let mut stream = OpenAiResponsesStream::new();
+    for e in &events {
+        stream.push(e).unwrap();
+    }
+    let turn = stream.finish().unwrap();
+    assert_eq!(turn.text, "Searching.");
+    assert_eq!(turn.calls[0].id, "call_a");
+    let results = block_on(registry().call_all(&turn.calls));
+    assert_eq!(
+        openai_responses::tool_outputs(&turn.calls, &results)[0]["output"],
+        "results for rust"
+    );
+}

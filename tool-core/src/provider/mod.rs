@@ -35,11 +35,13 @@ pub mod gemini;
 pub mod mcp;
 pub mod openai;
 pub mod openai_responses;
+mod openai_responses_stream;
 mod openai_stream;
 mod turn;
 
 pub use anthropic_stream::AnthropicStream;
 pub use error::ProviderError;
+pub use openai_responses_stream::OpenAiResponsesStream;
 pub use openai_stream::OpenAiStream;
 pub use turn::{AssistantTurn, ToolChoice};
 
