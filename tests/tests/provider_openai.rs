@@ -278,3 +278,19 @@ fn responses_streamed_events_complete_calls_at_output_item_done() {
         "results for rust"
     );
 }
+
+#[test]
+fn repeated_ids_in_later_deltas_are_not_appended() {
+    let mut stream = OpenAiStream::new();
+    stream.push(&chunk(json!({"tool_calls": [{"index": 0, "id": "call_0", "type": "function", "function": {"name": "web_search", "arguments": "{\"query\""}}]}), Value::Null)).unwrap();
+    stream.push(&chunk(json!({"tool_calls": [{"index": 0, "id": "call_0", "type": "function", "function": {"name": "web_search", "arguments": ":\"x\"}"}}]}), json!("tool_calls"))).unwrap();
+    let turn = stream.finish().unwrap();
+    assert_eq!(
+        (
+            turn.calls[0].id.as_str(),
+            turn.calls[0].name.as_str(),
+            turn.calls[0].arguments.as_str()
+        ),
+        ("call_0", "web_search", "{\"query\":\"x\"}")
+    );
+}

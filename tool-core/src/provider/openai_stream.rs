@@ -120,12 +120,18 @@ impl OpenAiStream {
                 "tool call index out of range",
             ));
         };
+        // The id and name come whole in a call's first delta; some compatible servers repeat
+        // them in later deltas, so they are set once, never appended.
         if let Some(id) = call.opt("id") {
-            slot.id.push_str(id.str()?);
+            if slot.id.is_empty() {
+                slot.id = id.str()?.to_owned();
+            }
         }
         if let Some(function) = call.opt("function") {
             if let Some(name) = function.opt("name") {
-                slot.name.push_str(name.str()?);
+                if slot.name.is_empty() {
+                    slot.name = name.str()?.to_owned();
+                }
             }
             if let Some(arguments) = function.opt("arguments") {
                 slot.arguments.push_str(arguments.str()?);
