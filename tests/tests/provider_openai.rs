@@ -294,3 +294,12 @@ fn repeated_ids_in_later_deltas_are_not_appended() {
         ("call_0", "web_search", "{\"query\":\"x\"}")
     );
 }
+
+#[test]
+fn content_parts_arrays_are_read_as_text() {
+    let message = json!({"role": "assistant", "content": [{"type": "text", "text": "Part one. "}, {"type": "text", "text": "Part two."}]});
+    assert_eq!(
+        openai::read_message_value(&message).unwrap().text,
+        "Part one. Part two."
+    );
+}

@@ -119,8 +119,18 @@ pub fn read_message_value(message: &Value) -> Result<AssistantTurn, ProviderErro
 
 fn read_message(message: &At<'_>) -> Result<AssistantTurn, ProviderError> {
     let text = match message.opt("content") {
-        Some(content) => content.str()?.to_owned(),
         None => String::new(),
+        // Content parts (`[{"type": "text", "text": …}]`), as some compatible servers send.
+        Some(content) if content.value.is_array() => {
+            let mut text = String::new();
+            for part in content.array()? {
+                if let Some(t) = part.opt("text") {
+                    text.push_str(t.str()?);
+                }
+            }
+            text
+        }
+        Some(content) => content.str()?.to_owned(),
     };
     let mut calls = Vec::new();
     if let Some(tool_calls) = message.opt("tool_calls") {
