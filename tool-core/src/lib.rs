@@ -33,6 +33,7 @@ mod context;
 mod definition;
 mod executor;
 mod into_response;
+pub mod provider;
 mod raw_json;
 mod registry;
 mod response;

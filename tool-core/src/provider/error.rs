@@ -1,0 +1,134 @@
+//! [`ProviderError`]: why a provider's JSON could not be read.
+
+use std::fmt;
+
+use serde_json::Value;
+
+/// A provider response (or stream event) that does not have the documented shape. Names the
+/// JSON path and what was expected, so it can be logged or shown as is.
+///
+/// ```
+/// let err = tool_core::provider::openai::read_response(&serde_json::json!({"choices": 3})).unwrap_err();
+/// assert_eq!(err.path, "choices");
+/// assert_eq!(err.to_string(), "choices: expected an array, found a number");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProviderError {
+    /// Where in the provider's JSON, e.g. `choices[0].message.tool_calls[1].id`.
+    pub path: String,
+    /// What was wrong.
+    pub message: String,
+}
+
+impl ProviderError {
+    /// Creates an error.
+    ///
+    /// ```
+    /// let e = tool_core::provider::ProviderError::new("content[0]", "unexpected block");
+    /// assert_eq!(e.to_string(), "content[0]: unexpected block");
+    /// ```
+    pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
+        ProviderError {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ProviderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+impl std::error::Error for ProviderError {}
+
+pub(crate) fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Typed access to provider JSON with paths in the errors.
+pub(crate) struct At<'a> {
+    pub value: &'a Value,
+    pub path: String,
+}
+
+impl<'a> At<'a> {
+    pub fn root(value: &'a Value) -> Self {
+        At {
+            value,
+            path: String::new(),
+        }
+    }
+
+    fn join(&self, key: &str) -> String {
+        if self.path.is_empty() {
+            key.to_string()
+        } else {
+            format!("{}.{key}", self.path)
+        }
+    }
+
+    /// A field that must be present.
+    pub fn get(&self, key: &str) -> Result<At<'a>, ProviderError> {
+        match self.value.get(key) {
+            Some(value) => Ok(At {
+                value,
+                path: self.join(key),
+            }),
+            None => Err(ProviderError::new(self.join(key), "missing")),
+        }
+    }
+
+    /// A field that may be absent or null.
+    pub fn opt(&self, key: &str) -> Option<At<'a>> {
+        match self.value.get(key) {
+            None | Some(Value::Null) => None,
+            Some(value) => Some(At {
+                value,
+                path: self.join(key),
+            }),
+        }
+    }
+
+    pub fn str(&self) -> Result<&'a str, ProviderError> {
+        self.value.as_str().ok_or_else(|| self.expected("a string"))
+    }
+
+    pub fn array(&self) -> Result<Vec<At<'a>>, ProviderError> {
+        let items = self
+            .value
+            .as_array()
+            .ok_or_else(|| self.expected("an array"))?;
+        Ok(items
+            .iter()
+            .enumerate()
+            .map(|(i, value)| At {
+                value,
+                path: format!("{}[{i}]", self.path),
+            })
+            .collect())
+    }
+
+    pub fn index(&self, i: usize) -> Result<At<'a>, ProviderError> {
+        let items = self.array()?;
+        items
+            .into_iter()
+            .nth(i)
+            .ok_or_else(|| ProviderError::new(format!("{}[{i}]", self.path), "missing"))
+    }
+
+    pub fn expected(&self, what: &str) -> ProviderError {
+        ProviderError::new(
+            self.path.clone(),
+            format!("expected {what}, found {}", kind(self.value)),
+        )
+    }
+}

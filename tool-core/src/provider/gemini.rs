@@ -1,0 +1,307 @@
+//! Gemini `generateContent`: `function_declarations`, `tool_config`, reading `functionCall`
+//! parts (whole or streamed) and the `functionResponse` parts that answer them.
+//!
+//! From seed 002 and the Gemini API reference: calls are `functionCall` parts
+//! `{"name", "args"}` with an object `args` and usually no id (newer models may send `id`);
+//! `finishReason` is `STOP` even when there are calls; a part may carry a `thoughtSignature`
+//! that must be sent back unchanged with that part; answers are `functionResponse` parts
+//! `{"name", "response": {...}}` where the reference suggests `output` for a result and
+//! `error` for a failure. There is no switch to turn parallel calls off.
+
+use serde_json::{json, Map, Value};
+
+use super::error::At;
+use super::{arguments_value, pairs, AssistantTurn, ProviderError, ToolChoice};
+use crate::call::ToolCall;
+use crate::definition::ToolDefinition;
+use crate::response::ToolResponse;
+use crate::schema::gemini_parameters;
+
+/// Prefix of the ids this module makes up for calls that came without one. Such ids are
+/// not sent back to Gemini, which never issued them.
+///
+/// ```
+/// assert!(tool_core::provider::gemini::synthetic_id(2, "f").starts_with(tool_core::provider::gemini::SYNTHETIC_ID_PREFIX));
+/// ```
+pub const SYNTHETIC_ID_PREFIX: &str = "gemini_call_";
+
+/// A stable id for the `index`-th call of a turn: the same response always gives the same ids.
+///
+/// ```
+/// assert_eq!(tool_core::provider::gemini::synthetic_id(0, "get_weather"), "gemini_call_0_get_weather");
+/// ```
+pub fn synthetic_id(index: usize, name: &str) -> String {
+    format!("{SYNTHETIC_ID_PREFIX}{index}_{name}")
+}
+
+fn has_parameters(def: &ToolDefinition) -> bool {
+    def.input_schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|p| !p.is_empty())
+}
+
+/// One function declaration with `parameters` in the OpenAPI subset (omitted for a tool
+/// without arguments).
+///
+/// ```
+/// # use tool_core::{tool, tools};
+/// /// Says hi.
+/// #[tool]
+/// fn hi() -> &'static str { "hi" }
+/// let d = tool_core::provider::gemini::function_declaration(&tools![hi].definitions()[0]);
+/// assert_eq!(d, serde_json::json!({"name": "hi", "description": "Says hi."}));
+/// ```
+pub fn function_declaration(def: &ToolDefinition) -> Value {
+    let mut out = Map::new();
+    out.insert("name".into(), json!(def.name));
+    out.insert("description".into(), json!(def.description));
+    if has_parameters(def) {
+        out.insert(
+            "parameters".into(),
+            gemini_parameters(&def.input_schema).schema,
+        );
+    }
+    Value::Object(out)
+}
+
+/// One function declaration with `parametersJsonSchema` (full JSON Schema, newer models).
+///
+/// ```
+/// # use tool_core::{tool, tools};
+/// /// Adds.
+/// #[tool]
+/// fn add(a: i64) -> i64 { a }
+/// let d = tool_core::provider::gemini::function_declaration_json_schema(&tools![add].definitions()[0]);
+/// assert_eq!(d["parametersJsonSchema"]["additionalProperties"], false);
+/// ```
+pub fn function_declaration_json_schema(def: &ToolDefinition) -> Value {
+    let mut out = Map::new();
+    out.insert("name".into(), json!(def.name));
+    out.insert("description".into(), json!(def.description));
+    if has_parameters(def) {
+        out.insert("parametersJsonSchema".into(), (*def.input_schema).clone());
+    }
+    Value::Object(out)
+}
+
+/// The `tools` field: `[{"function_declarations": [...]}]` with `parameters`.
+///
+/// ```
+/// assert_eq!(tool_core::provider::gemini::tools(&[]), serde_json::json!([{"function_declarations": []}]));
+/// ```
+pub fn tools(defs: &[ToolDefinition]) -> Value {
+    let decls: Vec<Value> = defs.iter().map(function_declaration).collect();
+    json!([{"function_declarations": decls}])
+}
+
+/// The `tools` field with `parametersJsonSchema` declarations.
+///
+/// ```
+/// assert_eq!(tool_core::provider::gemini::tools_json_schema(&[])[0]["function_declarations"], serde_json::json!([]));
+/// ```
+pub fn tools_json_schema(defs: &[ToolDefinition]) -> Value {
+    let decls: Vec<Value> = defs.iter().map(function_declaration_json_schema).collect();
+    json!([{"function_declarations": decls}])
+}
+
+/// `tool_config`: `function_calling_config.mode` `AUTO`, `ANY` or `NONE`; one named tool is
+/// `ANY` with `allowed_function_names`.
+///
+/// ```
+/// use tool_core::provider::{gemini, ToolChoice};
+/// assert_eq!(gemini::tool_config(&ToolChoice::tool("f")),
+///            serde_json::json!({"function_calling_config": {"mode": "ANY", "allowed_function_names": ["f"]}}));
+/// ```
+pub fn tool_config(choice: &ToolChoice) -> Value {
+    let config = match choice {
+        ToolChoice::Auto => json!({"mode": "AUTO"}),
+        ToolChoice::Required => json!({"mode": "ANY"}),
+        ToolChoice::None => json!({"mode": "NONE"}),
+        ToolChoice::Tool(name) => json!({"mode": "ANY", "allowed_function_names": [name]}),
+    };
+    json!({"function_calling_config": config})
+}
+
+/// Reads the first candidate of a response: text parts (not thought summaries), and
+/// `functionCall` parts with their `thoughtSignature`s; ids are synthesized when absent.
+///
+/// ```
+/// let response = serde_json::json!({"candidates": [{"finishReason": "STOP", "content": {"role": "model", "parts": [
+///     {"functionCall": {"name": "get_weather", "args": {"city": "Beijing"}}},
+///     {"functionCall": {"name": "get_weather", "args": {"city": "Tokyo"}}}]}}]});
+/// let turn = tool_core::provider::gemini::read_response(&response).unwrap();
+/// assert_eq!(turn.calls[1].id, "gemini_call_1_get_weather");
+/// assert_eq!(turn.calls[1].arguments, r#"{"city":"Tokyo"}"#);
+/// ```
+pub fn read_response(response: &Value) -> Result<AssistantTurn, ProviderError> {
+    let mut stream = GeminiStream::new();
+    stream.push(response)?;
+    stream.finish()
+}
+
+/// Collects streamed `generateContent` chunks. Gemini streams whole parts (a `functionCall`
+/// is never split), so a call is complete when its part arrives; the turn is complete when a
+/// chunk carries a `finishReason`.
+///
+/// ```
+/// use serde_json::json;
+/// let mut s = tool_core::provider::gemini::GeminiStream::new();
+/// s.push(&json!({"candidates": [{"content": {"role": "model", "parts": [{"text": "Let me check. "}]}}]})).unwrap();
+/// s.push(&json!({"candidates": [{"content": {"role": "model", "parts": [{"functionCall": {"name": "f", "args": {}}, "thoughtSignature": "sig"}]}, "finishReason": "STOP"}]})).unwrap();
+/// let turn = s.finish().unwrap();
+/// assert_eq!(turn.thought_signatures, [Some("sig".to_string())]);
+/// ```
+#[derive(Debug, Default)]
+pub struct GeminiStream {
+    turn: AssistantTurn,
+}
+
+impl GeminiStream {
+    /// An empty assembler.
+    ///
+    /// ```
+    /// assert!(tool_core::provider::gemini::GeminiStream::new().finish().is_err());
+    /// ```
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Feeds one chunk (a whole `GenerateContentResponse`).
+    ///
+    /// ```
+    /// let mut s = tool_core::provider::gemini::GeminiStream::new();
+    /// assert!(s.push(&serde_json::json!({"usageMetadata": {}})).is_ok());
+    /// assert!(s.push(&serde_json::json!({"candidates": "x"})).is_err());
+    /// ```
+    pub fn push(&mut self, chunk: &Value) -> Result<(), ProviderError> {
+        let root = At::root(chunk);
+        let Some(candidates) = root.opt("candidates") else {
+            return Ok(());
+        };
+        let Some(candidate) = candidates.array()?.into_iter().next() else {
+            return Ok(());
+        };
+        if let Some(reason) = candidate.opt("finishReason") {
+            self.turn.stop_reason = Some(reason.str()?.to_owned());
+        }
+        let Some(content) = candidate.opt("content") else {
+            return Ok(());
+        };
+        let Some(parts) = content.opt("parts") else {
+            return Ok(());
+        };
+        for part in parts.array()? {
+            let thought = part
+                .opt("thought")
+                .is_some_and(|t| t.value == &Value::Bool(true));
+            if let Some(text) = part.opt("text") {
+                if !thought {
+                    self.turn.text.push_str(text.str()?);
+                }
+            }
+            if let Some(call) = part.opt("functionCall") {
+                let name = call.get("name")?.str()?.to_owned();
+                let arguments = match call.opt("args") {
+                    Some(args) if args.value.is_object() => args.value.to_string(),
+                    Some(args) => return Err(args.expected("an object")),
+                    None => "{}".to_string(),
+                };
+                let id = match call.opt("id") {
+                    Some(id) => id.str()?.to_owned(),
+                    None => synthetic_id(self.turn.calls.len(), &name),
+                };
+                let signature = part
+                    .opt("thoughtSignature")
+                    .map(|s| s.str().map(str::to_owned))
+                    .transpose()?;
+                self.turn.calls.push(ToolCall {
+                    id,
+                    name,
+                    arguments,
+                });
+                self.turn.thought_signatures.push(signature);
+            }
+        }
+        Ok(())
+    }
+
+    /// The assembled turn; fails when no chunk carried a `finishReason`.
+    ///
+    /// ```
+    /// let mut s = tool_core::provider::gemini::GeminiStream::new();
+    /// s.push(&serde_json::json!({"candidates": [{"finishReason": "STOP"}]})).unwrap();
+    /// assert_eq!(s.finish().unwrap().stop_reason.as_deref(), Some("STOP"));
+    /// ```
+    pub fn finish(self) -> Result<AssistantTurn, ProviderError> {
+        if self.turn.stop_reason.is_none() {
+            return Err(ProviderError::new(
+                "candidates[0].finishReason",
+                format!(
+                    "missing: the response is incomplete; {} call(s) not dispatched",
+                    self.turn.calls.len()
+                ),
+            ));
+        }
+        Ok(self.turn)
+    }
+}
+
+/// The `model` content for the history: the text part, then each `functionCall` part with
+/// its `thoughtSignature` (required back by thinking models) and its id when Gemini gave one.
+///
+/// ```
+/// use tool_core::{provider::{gemini, AssistantTurn}, ToolCall};
+/// let turn = AssistantTurn { calls: vec![ToolCall::new("gemini_call_0_f", "f", "{}")], thought_signatures: vec![Some("s".into())], ..Default::default() };
+/// let c = gemini::model_content(&turn);
+/// assert_eq!(c["parts"][0], serde_json::json!({"functionCall": {"name": "f", "args": {}}, "thoughtSignature": "s"}));
+/// ```
+pub fn model_content(turn: &AssistantTurn) -> Value {
+    let mut parts = Vec::new();
+    if !turn.text.is_empty() {
+        parts.push(json!({"text": turn.text}));
+    }
+    for (i, call) in turn.calls.iter().enumerate() {
+        let mut function_call = Map::new();
+        if !call.id.starts_with(SYNTHETIC_ID_PREFIX) {
+            function_call.insert("id".into(), json!(call.id));
+        }
+        function_call.insert("name".into(), json!(call.name));
+        function_call.insert("args".into(), arguments_value(&call.arguments));
+        let mut part = Map::new();
+        part.insert("functionCall".into(), Value::Object(function_call));
+        if let Some(Some(signature)) = turn.thought_signatures.get(i) {
+            part.insert("thoughtSignature".into(), json!(signature));
+        }
+        parts.push(Value::Object(part));
+    }
+    json!({"role": "model", "parts": parts})
+}
+
+/// The `user` content answering a turn: one `functionResponse` part per call, in call order,
+/// with `{"output": text}` or, for an `ERROR`, `{"error": text}`.
+///
+/// ```
+/// use tool_core::{provider::gemini, ToolCall, ToolErrorCode, ToolResponse};
+/// let c = gemini::function_responses(&[ToolCall::new("gemini_call_0_f", "f", "{}")], &[ToolResponse::error(ToolErrorCode::NotFound, "no")]);
+/// assert_eq!(c["parts"][0]["functionResponse"]["response"]["error"], "Error [NOT_FOUND]: no");
+/// ```
+pub fn function_responses(calls: &[ToolCall], responses: &[ToolResponse]) -> Value {
+    let parts: Vec<Value> = pairs(calls, responses)
+        .map(|(call, response)| {
+            let key = if response.is_error() {
+                "error"
+            } else {
+                "output"
+            };
+            let mut body = Map::new();
+            if !call.id.starts_with(SYNTHETIC_ID_PREFIX) {
+                body.insert("id".into(), json!(call.id));
+            }
+            body.insert("name".into(), json!(call.name));
+            body.insert("response".into(), json!({ key: response.model_text() }));
+            json!({"functionResponse": body})
+        })
+        .collect();
+    json!({"role": "user", "parts": parts})
+}

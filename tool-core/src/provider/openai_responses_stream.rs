@@ -1,0 +1,171 @@
+//! Assembling OpenAI Responses API function calls from streamed events.
+
+use serde_json::Value;
+
+use super::error::At;
+use super::{AssistantTurn, ProviderError};
+use crate::call::ToolCall;
+
+#[derive(Debug)]
+struct Partial {
+    output_index: u64,
+    item_id: Option<String>,
+    call_id: String,
+    name: String,
+    arguments: String,
+}
+
+/// Collects Responses API streaming events into an [`AssistantTurn`].
+///
+/// A `function_call` item opens with `response.output_item.added` (call id and name), grows by
+/// `response.function_call_arguments.delta`, and is complete at `response.output_item.done`
+/// (Responses streaming reference). Calls are keyed by `output_index`; an item that never
+/// reached `done` is never handed out.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_core::provider::OpenAiResponsesStream;
+/// let mut s = OpenAiResponsesStream::new();
+/// s.push(&json!({"type": "response.output_item.added", "output_index": 0, "item": {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f", "arguments": ""}})).unwrap();
+/// s.push(&json!({"type": "response.function_call_arguments.delta", "output_index": 0, "item_id": "fc_1", "delta": "{}"})).unwrap();
+/// s.push(&json!({"type": "response.output_item.done", "output_index": 0, "item": {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f", "arguments": "{}", "status": "completed"}})).unwrap();
+/// s.push(&json!({"type": "response.completed", "response": {"status": "completed"}})).unwrap();
+/// assert_eq!(s.finish().unwrap().calls[0].id, "call_1");
+/// ```
+#[derive(Debug, Default)]
+pub struct OpenAiResponsesStream {
+    open: Vec<Partial>,
+    turn: AssistantTurn,
+    completed: bool,
+}
+
+impl OpenAiResponsesStream {
+    /// An empty assembler.
+    ///
+    /// ```
+    /// assert!(tool_core::provider::OpenAiResponsesStream::new().finish().is_err());
+    /// ```
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Feeds one event (the JSON of one `data:` line).
+    ///
+    /// ```
+    /// let mut s = tool_core::provider::OpenAiResponsesStream::new();
+    /// assert!(s.push(&serde_json::json!({"type": "response.output_text.delta", "output_index": 0, "delta": "Hi"})).is_ok());
+    /// assert!(s.push(&serde_json::json!({"type": "response.function_call_arguments.delta", "output_index": 3, "delta": "x"})).is_err());
+    /// ```
+    pub fn push(&mut self, event: &Value) -> Result<(), ProviderError> {
+        let event = At::root(event);
+        match event.get("type")?.str()? {
+            "response.output_text.delta" => self.turn.text.push_str(event.get("delta")?.str()?),
+            "response.output_item.added" => {
+                let item = event.get("item")?;
+                if item.get("type")?.str()? == "function_call" {
+                    self.open.push(Partial {
+                        output_index: output_index(&event)?,
+                        item_id: item
+                            .opt("id")
+                            .and_then(|i| i.value.as_str().map(str::to_owned)),
+                        call_id: item.get("call_id")?.str()?.to_owned(),
+                        name: item.get("name")?.str()?.to_owned(),
+                        arguments: item
+                            .opt("arguments")
+                            .and_then(|a| a.value.as_str())
+                            .unwrap_or("")
+                            .to_owned(),
+                    });
+                }
+            }
+            "response.function_call_arguments.delta" => {
+                let index = output_index(&event)?;
+                let delta = event.get("delta")?.str()?;
+                match self.open.iter_mut().find(|p| p.output_index == index) {
+                    Some(partial) => partial.arguments.push_str(delta),
+                    None => {
+                        return Err(ProviderError::new(
+                            "output_index",
+                            format!("arguments for unknown output item {index}"),
+                        ))
+                    }
+                }
+            }
+            "response.output_item.done" => {
+                let index = output_index(&event)?;
+                let item = event.get("item")?;
+                if item.get("type")?.str()? != "function_call" {
+                    return Ok(());
+                }
+                let Some(pos) = self.open.iter().position(|p| p.output_index == index) else {
+                    return Err(ProviderError::new(
+                        "output_index",
+                        format!("done for unknown output item {index}"),
+                    ));
+                };
+                let partial = self.open.remove(pos);
+                // The done item carries the full arguments; prefer them over the fragments.
+                let arguments = match item.opt("arguments") {
+                    Some(a) => a.str()?.to_owned(),
+                    None => partial.arguments,
+                };
+                self.turn.calls.push(ToolCall {
+                    id: partial.call_id,
+                    name: partial.name,
+                    arguments,
+                });
+                self.turn.item_ids.push(partial.item_id);
+            }
+            "response.completed" | "response.incomplete" => {
+                self.completed = true;
+                self.turn.stop_reason = event
+                    .opt("response")
+                    .and_then(|r| r.opt("status"))
+                    .and_then(|s| s.value.as_str().map(str::to_owned));
+            }
+            "error" | "response.failed" => {
+                return Err(ProviderError::new(
+                    "type",
+                    "the response failed while streaming",
+                ));
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The assembled turn; fails when the stream ended before `response.completed` or with a
+    /// function call still open.
+    ///
+    /// ```
+    /// let mut s = tool_core::provider::OpenAiResponsesStream::new();
+    /// s.push(&serde_json::json!({"type": "response.completed", "response": {"status": "completed"}})).unwrap();
+    /// assert_eq!(s.finish().unwrap().stop_reason.as_deref(), Some("completed"));
+    /// ```
+    pub fn finish(self) -> Result<AssistantTurn, ProviderError> {
+        if !self.open.is_empty() {
+            return Err(ProviderError::new(
+                "stream",
+                format!(
+                    "ended with {} function call(s) still open; not dispatched",
+                    self.open.len()
+                ),
+            ));
+        }
+        if !self.completed {
+            return Err(ProviderError::new(
+                "stream",
+                "ended before response.completed",
+            ));
+        }
+        Ok(self.turn)
+    }
+}
+
+fn output_index(event: &At<'_>) -> Result<u64, ProviderError> {
+    let index = event.get("output_index")?;
+    index
+        .value
+        .as_u64()
+        .ok_or_else(|| index.expected("a non-negative integer"))
+}

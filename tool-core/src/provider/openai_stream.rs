@@ -1,0 +1,193 @@
+//! Assembling OpenAI Chat Completions tool calls from streamed deltas.
+
+use serde_json::Value;
+
+use super::error::At;
+use super::{AssistantTurn, ProviderError};
+use crate::call::ToolCall;
+
+#[derive(Debug, Default)]
+struct Partial {
+    id: String,
+    name: String,
+    arguments: String,
+}
+
+/// Collects `chat.completion.chunk` deltas into an [`AssistantTurn`].
+///
+/// Tool-call deltas are keyed by `index`, not `id`: only the first delta of a call carries
+/// its id and name, later ones carry argument fragments and the index alone (Chat
+/// Completions streaming reference). Calls are handed out only by [`OpenAiStream::finish`],
+/// after a `finish_reason`, so a partial call is never dispatched. Each chunk costs time
+/// proportional to its own size.
+///
+/// ```
+/// use serde_json::json;
+/// let mut stream = tool_core::provider::OpenAiStream::new();
+/// stream.push(&json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "call_1", "type": "function", "function": {"name": "f", "arguments": ""}}]}}]})).unwrap();
+/// stream.push(&json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "function": {"arguments": "{\"x\":1}"}}]}}]})).unwrap();
+/// assert!(stream.finish().is_err()); // no finish_reason yet: nothing is dispatched
+/// ```
+#[derive(Debug, Default)]
+pub struct OpenAiStream {
+    text: String,
+    calls: Vec<Partial>,
+    stop_reason: Option<String>,
+}
+
+impl OpenAiStream {
+    /// An empty assembler.
+    ///
+    /// ```
+    /// assert!(!tool_core::provider::OpenAiStream::new().is_finished());
+    /// ```
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Feeds one chunk (the JSON of one `data:` line).
+    ///
+    /// ```
+    /// let mut s = tool_core::provider::OpenAiStream::new();
+    /// s.push(&serde_json::json!({"choices": [{"index": 0, "delta": {"content": "Hi"}}]})).unwrap();
+    /// assert!(s.push(&serde_json::json!({"choices": 1})).is_err());
+    /// ```
+    pub fn push(&mut self, chunk: &Value) -> Result<(), ProviderError> {
+        let root = At::root(chunk);
+        let Some(choices) = root.opt("choices") else {
+            // Usage-only chunks have no choices.
+            return Ok(());
+        };
+        for choice in choices.array()? {
+            if let Some(reason) = choice.opt("finish_reason") {
+                self.stop_reason = Some(reason.str()?.to_owned());
+            }
+            let Some(delta) = choice.opt("delta") else {
+                continue;
+            };
+            if let Some(content) = delta.opt("content") {
+                self.text.push_str(content.str()?);
+            }
+            if let Some(tool_calls) = delta.opt("tool_calls") {
+                for call in tool_calls.array()? {
+                    self.push_call(&call)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Feeds one SSE `data:` payload as text; `[DONE]` is accepted and ignored.
+    ///
+    /// ```
+    /// let mut s = tool_core::provider::OpenAiStream::new();
+    /// assert!(s.push_data("[DONE]").is_ok());
+    /// assert!(s.push_data("{not json").is_err());
+    /// ```
+    pub fn push_data(&mut self, data: &str) -> Result<(), ProviderError> {
+        let data = data.trim();
+        if data == "[DONE]" || data.is_empty() {
+            return Ok(());
+        }
+        let chunk: Value = serde_json::from_str(data)
+            .map_err(|e| ProviderError::new("data", format!("not JSON: {e}")))?;
+        self.push(&chunk)
+    }
+
+    fn push_call(&mut self, call: &At<'_>) -> Result<(), ProviderError> {
+        let index = call
+            .get("index")?
+            .value
+            .as_u64()
+            .and_then(|i| usize::try_from(i).ok())
+            .ok_or_else(|| {
+                call.get("index")
+                    .map_or_else(|e| e, |i| i.expected("a small non-negative integer"))
+            })?;
+        // Indexes arrive in order; a gap would mean a lost chunk.
+        if index > self.calls.len() {
+            return Err(ProviderError::new(
+                call.path.clone(),
+                format!("tool call index {index} skips {}", self.calls.len()),
+            ));
+        }
+        if index == self.calls.len() {
+            self.calls.push(Partial::default());
+        }
+        let Some(slot) = self.calls.get_mut(index) else {
+            return Err(ProviderError::new(
+                call.path.clone(),
+                "tool call index out of range",
+            ));
+        };
+        // The id and name come whole in a call's first delta; some compatible servers repeat
+        // them in later deltas, so they are set once, never appended.
+        if let Some(id) = call.opt("id") {
+            if slot.id.is_empty() {
+                slot.id = id.str()?.to_owned();
+            }
+        }
+        if let Some(function) = call.opt("function") {
+            if let Some(name) = function.opt("name") {
+                if slot.name.is_empty() {
+                    slot.name = name.str()?.to_owned();
+                }
+            }
+            if let Some(arguments) = function.opt("arguments") {
+                slot.arguments.push_str(arguments.str()?);
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether a `finish_reason` has arrived.
+    ///
+    /// ```
+    /// let mut s = tool_core::provider::OpenAiStream::new();
+    /// s.push(&serde_json::json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})).unwrap();
+    /// assert!(s.is_finished());
+    /// ```
+    pub fn is_finished(&self) -> bool {
+        self.stop_reason.is_some()
+    }
+
+    /// The assembled turn. Fails when the stream ended before a `finish_reason`, or when a
+    /// call is missing its id or name: such calls are never handed out.
+    ///
+    /// ```
+    /// let mut s = tool_core::provider::OpenAiStream::new();
+    /// s.push(&serde_json::json!({"choices": [{"index": 0, "delta": {"content": "Hi"}, "finish_reason": "stop"}]})).unwrap();
+    /// assert_eq!(s.finish().unwrap().text, "Hi");
+    /// ```
+    pub fn finish(self) -> Result<AssistantTurn, ProviderError> {
+        if self.stop_reason.is_none() {
+            return Err(ProviderError::new(
+                "stream",
+                format!(
+                    "ended before a finish_reason; {} partial tool call(s) not dispatched",
+                    self.calls.len()
+                ),
+            ));
+        }
+        let mut calls = Vec::with_capacity(self.calls.len());
+        for (i, call) in self.calls.into_iter().enumerate() {
+            if call.id.is_empty() || call.name.is_empty() {
+                return Err(ProviderError::new(
+                    format!("tool_calls[{i}]"),
+                    "a streamed tool call never received its id or name",
+                ));
+            }
+            calls.push(ToolCall {
+                id: call.id,
+                name: call.name,
+                arguments: call.arguments,
+            });
+        }
+        Ok(AssistantTurn {
+            text: self.text,
+            calls,
+            stop_reason: self.stop_reason,
+            ..AssistantTurn::default()
+        })
+    }
+}

@@ -1,0 +1,108 @@
+//! [`AssistantTurn`] (what a model said in one response) and [`ToolChoice`].
+
+use serde::de::DeserializeOwned;
+
+use crate::args::decode_arguments;
+use crate::call::ToolCall;
+use crate::response::{ToolErrorCode, ToolResponse};
+
+/// Whether and which tool the model must call; each provider module spells it its own way
+/// (`openai::tool_choice`, `anthropic::tool_choice`, `gemini::tool_config`).
+///
+/// ```
+/// use tool_core::provider::{anthropic, ToolChoice};
+/// assert_eq!(anthropic::tool_choice(&ToolChoice::Required, true)["type"], "any");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ToolChoice {
+    /// The model decides.
+    Auto,
+    /// The model must call at least one tool (Anthropic `any`, Gemini `ANY`).
+    Required,
+    /// The model must not call tools.
+    None,
+    /// The model must call this tool: the way to get structured output through a tool.
+    Tool(String),
+}
+
+impl ToolChoice {
+    /// Forces one tool by name.
+    ///
+    /// ```
+    /// assert_eq!(tool_core::provider::ToolChoice::tool("extract"), tool_core::provider::ToolChoice::Tool("extract".into()));
+    /// ```
+    pub fn tool(name: impl Into<String>) -> Self {
+        ToolChoice::Tool(name.into())
+    }
+}
+
+/// One assistant response as read from a provider: the text that came with the calls
+/// (providers may send both in one response), the calls in the order the model made them,
+/// and the provider's stop reason.
+///
+/// ```
+/// use tool_core::provider::AssistantTurn;
+/// use tool_core::ToolCall;
+/// let turn = AssistantTurn { text: "Checking.".into(), calls: vec![ToolCall::new("1", "f", "{}")], ..Default::default() };
+/// assert!(turn.has_calls());
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AssistantTurn {
+    /// The text parts, concatenated in order (empty when there were none).
+    pub text: String,
+    /// The tool calls, in order.
+    pub calls: Vec<ToolCall>,
+    /// `finish_reason` / `stop_reason` / `finishReason` as the provider spelled it.
+    pub stop_reason: Option<String>,
+    /// Gemini `thoughtSignature`s, one slot per call (`None` when the part had none); they
+    /// must be sent back with the calls in the history. Empty for other providers.
+    pub thought_signatures: Vec<Option<String>>,
+    /// Provider item ids that differ from the call ids (OpenAI Responses `fc_…` ids), one
+    /// slot per call. Empty for other providers.
+    pub item_ids: Vec<Option<String>>,
+}
+
+impl AssistantTurn {
+    /// Whether the model called any tool.
+    ///
+    /// ```
+    /// assert!(!tool_core::provider::AssistantTurn::default().has_calls());
+    /// ```
+    pub fn has_calls(&self) -> bool {
+        !self.calls.is_empty()
+    }
+
+    /// Structured output through a forced tool: the arguments of the first call of `tool`,
+    /// decoded into `T`. Send the tool with `ToolChoice::Tool(name)` so the model must call
+    /// it, then read its arguments here. Errors are `ToolResponse`s that can go back to the
+    /// model as the tool's result so it can try again.
+    ///
+    /// ```
+    /// use tool_core::provider::{anthropic, ToolChoice};
+    ///
+    /// #[tool_core::tool_type]
+    /// struct Card { title: String, score: f64 }
+    ///
+    /// let choice = anthropic::tool_choice(&ToolChoice::tool("show_cards"), true);
+    /// assert_eq!(choice, serde_json::json!({"type": "tool", "name": "show_cards"}));
+    ///
+    /// let response = serde_json::json!({"stop_reason": "tool_use", "content": [
+    ///     {"type": "tool_use", "id": "toolu_1", "name": "show_cards", "input": {"title": "Dune", "score": 0.9}}]});
+    /// let turn = anthropic::read_response(&response).unwrap();
+    /// let card: Card = turn.arguments_of("show_cards").unwrap();
+    /// assert_eq!(card.title, "Dune");
+    /// ```
+    // Same error type as `decode_arguments`: the response goes back to the model unchanged.
+    #[allow(clippy::result_large_err)]
+    pub fn arguments_of<T: DeserializeOwned>(&self, tool: &str) -> Result<T, ToolResponse> {
+        match self.calls.iter().find(|c| c.name == tool) {
+            Some(call) => decode_arguments(tool, &call.arguments),
+            None => Err(ToolResponse::error(
+                ToolErrorCode::NotFound,
+                format!(
+                    "the model did not call '{tool}'; force it with ToolChoice::Tool(\"{tool}\")"
+                ),
+            )),
+        }
+    }
+}

@@ -1,0 +1,142 @@
+//! Name and description rules per provider, checked before a definition is sent.
+
+use serde_json::Value;
+
+use crate::definition::ToolDefinition;
+
+/// A provider whose tool definition rules differ.
+///
+/// ```
+/// use tool_core::schema::Dialect;
+/// assert_eq!(Dialect::Gemini.as_str(), "gemini");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Dialect {
+    /// OpenAI Chat Completions and Responses.
+    OpenAi,
+    /// Anthropic Messages.
+    Anthropic,
+    /// Gemini `generateContent`.
+    Gemini,
+    /// Model Context Protocol `tools/list`.
+    Mcp,
+}
+
+impl Dialect {
+    /// Every dialect, in a fixed order.
+    ///
+    /// ```
+    /// assert_eq!(tool_core::schema::Dialect::ALL.len(), 4);
+    /// ```
+    pub const ALL: [Dialect; 4] = [
+        Dialect::OpenAi,
+        Dialect::Anthropic,
+        Dialect::Gemini,
+        Dialect::Mcp,
+    ];
+
+    /// A short lowercase name.
+    ///
+    /// ```
+    /// assert_eq!(tool_core::schema::Dialect::OpenAi.as_str(), "openai");
+    /// ```
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Dialect::OpenAi => "openai",
+            Dialect::Anthropic => "anthropic",
+            Dialect::Gemini => "gemini",
+            Dialect::Mcp => "mcp",
+        }
+    }
+}
+
+/// The longest description OpenAI accepts for a function (the issue's rule; the API reference
+/// documents 1024 characters for tool descriptions).
+///
+/// ```
+/// assert_eq!(tool_core::schema::OPENAI_MAX_DESCRIPTION, 1024);
+/// ```
+pub const OPENAI_MAX_DESCRIPTION: usize = 1024;
+
+/// Problems with a definition's name, description or parameter names for one provider; empty
+/// when it is fine.
+///
+/// - OpenAI and Anthropic: name `^[a-zA-Z0-9_-]{1,64}$` (API references); OpenAI description
+///   at most 1024 characters.
+/// - Gemini: name starts with a letter or `_`, then letters, digits, `_`, `.`, `:` or `-`, at
+///   most 64 (API reference, `FunctionDeclaration.name`); parameter names start with a letter
+///   or `_` and hold only letters, digits and `_`, at most 64.
+/// - MCP: name 1 to 128 characters of letters, digits, `_`, `-` and `.` (specification,
+///   tool names).
+///
+/// ```
+/// use tool_core::schema::{check_definition, Dialect};
+/// use tool_core::ToolDefinition;
+/// let def = ToolDefinition {
+///     name: "get_weather".into(),
+///     description: "x".repeat(2000),
+///     input_schema: std::sync::Arc::new(serde_json::json!({"type": "object", "properties": {}})),
+///     annotations: Default::default(),
+/// };
+/// assert_eq!(check_definition(Dialect::OpenAi, &def).len(), 1);
+/// assert!(check_definition(Dialect::Anthropic, &def).is_empty());
+/// ```
+pub fn check_definition(dialect: Dialect, def: &ToolDefinition) -> Vec<String> {
+    let mut out = Vec::new();
+    let name = def.name.as_str();
+    let chars = name.chars().count();
+    let ok = match dialect {
+        Dialect::OpenAi | Dialect::Anthropic => {
+            (1..=64).contains(&chars)
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        }
+        Dialect::Gemini => {
+            (1..=64).contains(&chars)
+                && name
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '-'))
+        }
+        Dialect::Mcp => {
+            (1..=128).contains(&chars)
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+        }
+    };
+    if !ok {
+        out.push(format!(
+            "{}: tool name '{name}' is not valid for this provider",
+            dialect.as_str()
+        ));
+    }
+    if dialect == Dialect::OpenAi && def.description.chars().count() > OPENAI_MAX_DESCRIPTION {
+        out.push(format!(
+            "openai: the description of '{name}' has {} characters; at most {OPENAI_MAX_DESCRIPTION} are accepted",
+            def.description.chars().count()
+        ));
+    }
+    if dialect == Dialect::Gemini {
+        if let Some(Value::Object(props)) = def.input_schema.get("properties") {
+            for key in props.keys() {
+                let valid = key.len() <= 64
+                    && key
+                        .chars()
+                        .next()
+                        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                    && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                if !valid {
+                    out.push(format!(
+                        "gemini: parameter name '{key}' of '{name}' is not valid"
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
