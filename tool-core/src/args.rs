@@ -27,9 +27,6 @@ use crate::suggest::{closest, quoted_list};
 /// let err = tool_core::args::decode_arguments::<Args>("search", r#"{"qurey":"rust"}"#).unwrap_err();
 /// assert!(err.error_message().unwrap().contains("Did you mean 'query'?"));
 /// ```
-// The error is the response the caller returns as is; boxing it would add an allocation to
-// every failed call for no gain.
-#[allow(clippy::result_large_err)]
 pub fn decode_arguments<T: DeserializeOwned>(tool: &str, raw: &str) -> Result<T, ToolResponse> {
     let trimmed = raw.trim();
     let text = if trimmed.is_empty() || trimmed == "null" {
