@@ -155,19 +155,13 @@ pub fn is_valid_name(name: &str) -> bool {
 
 /// Rules on the model: names, descriptions, annotations, parameters.
 pub fn tool(model: &ToolModel, for_struct: bool, cx: &mut Ctxt) {
-    if !for_struct {
-        for key in [&model.attr.event, &model.attr.reply].into_iter().flatten() {
-            cx.error_at(
-                key.span,
-                "`event` and `reply` belong to #[derive(Tool)] side-channel structs",
-            );
-        }
-    } else if let (Some(reply), None) = (&model.attr.reply, &model.attr.event) {
+    if let (true, Some(reply), None) = (for_struct, &model.attr.reply, &model.attr.event) {
         cx.error_at(
             reply.span,
             "`reply` needs `event = \"...\"`: it is the confirmation of a side-channel tool",
         );
     }
+
     let name = &model.name;
     if !is_valid_name(&name.value) {
         cx.error_at(

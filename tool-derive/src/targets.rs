@@ -173,7 +173,7 @@ pub fn toolbox(attr: TokenStream, item: TokenStream) -> TokenStream {
         tidy(&mut method.sig, &mut method.attrs);
         models.push(model);
     }
-    if models.is_empty() {
+    if models.is_empty() && imp.trait_.is_none() {
         cx.error_at(
             imp.self_ty.as_ref().span_start(),
             "#[toolbox] impl has no #[tool] methods: mark the methods the model may call with #[tool]",
