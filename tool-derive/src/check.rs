@@ -33,7 +33,7 @@ pub fn signature(sig: &Signature, receiver: Receiver, cx: &mut Ctxt) {
     if let Some(where_clause) = &sig.generics.where_clause {
         cx.error_spanned_by(where_clause, "#[tool] functions cannot have a where clause");
     }
-    if let Some(unsafety) = &sig.unsafety {
+    if let syn::Safety::Unsafe(unsafety) = &sig.safety {
         cx.error_spanned_by(unsafety, "#[tool] functions cannot be `unsafe`: a model must not be able to trigger undefined behaviour");
     }
     if let Some(abi) = &sig.abi {
@@ -65,7 +65,7 @@ pub fn signature(sig: &Signature, receiver: Receiver, cx: &mut Ctxt) {
                 "`self` is not allowed in a free-function #[tool]: a tool method needs its impl block marked #[toolbox]",
             ),
             FnArg::Receiver(r) => {
-                let shared_ref = r.reference.is_some() && r.mutability.is_none() && r.colon_token.is_none();
+                let shared_ref = matches!(r.kind, syn::ReceiverKind::Reference(_, _, None));
                 if !shared_ref {
                     cx.error_spanned_by(
                         r,
@@ -113,7 +113,7 @@ fn check_param_type(ty: &Type, cx: &mut Ctxt) {
         Type::Reference(r) if matches!(&*r.elem, Type::Reference(_)) => {
             cx.error_spanned_by(ty, "nested references cannot be #[tool] parameters")
         }
-        Type::BareFn(_) | Type::TraitObject(_) | Type::Never(_) | Type::Ptr(_) => cx.error_spanned_by(
+        Type::FnPtr(_) | Type::TraitObject(_) | Type::Never(_) | Type::Ptr(_) => cx.error_spanned_by(
             ty,
             "this type cannot be a #[tool] parameter: it must be decodable from JSON (Deserialize + JsonSchema)",
         ),

@@ -87,6 +87,16 @@ fn describe(attrs: &[Attribute], attr: &ToolAttr, cx: &mut Ctxt) -> Described {
     }
 }
 
+impl Described {
+    /// The `# Arguments` bullets as (name, text) pairs, for the parameter readers.
+    fn bullets(&self) -> Vec<(String, String)> {
+        self.arg_docs
+            .iter()
+            .map(|a| (a.name.clone(), a.text.clone()))
+            .collect()
+    }
+}
+
 impl ToolModel {
     fn new(ident: &Ident, default_name: String, attr: ToolAttr, described: Described) -> ToolModel {
         let name = match &attr.name {
@@ -130,11 +140,7 @@ impl ToolModel {
         cx: &mut Ctxt,
     ) -> ToolModel {
         let described = describe(attrs, &attr, cx);
-        let arg_docs: Vec<(String, String)> = described
-            .arg_docs
-            .iter()
-            .map(|a| (a.name.clone(), a.text.clone()))
-            .collect();
+        let arg_docs = described.bullets();
         let default_name = unraw(&sig.ident);
         let mut model = ToolModel::new(&sig.ident, default_name, attr, described);
         for input in &sig.inputs {
@@ -164,11 +170,7 @@ impl ToolModel {
         cx: &mut Ctxt,
     ) -> ToolModel {
         let described = describe(attrs, &attr, cx);
-        let arg_docs: Vec<(String, String)> = described
-            .arg_docs
-            .iter()
-            .map(|a| (a.name.clone(), a.text.clone()))
-            .collect();
+        let arg_docs = described.bullets();
         let mut model = ToolModel::new(ident, snake_case(&unraw(ident)), attr, described);
         for field in &fields.named {
             if let Some(field_ident) = &field.ident {

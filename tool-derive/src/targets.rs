@@ -127,7 +127,7 @@ pub fn toolbox(attr: TokenStream, item: TokenStream) -> TokenStream {
     };
     let mut cx = Ctxt::default();
     let default_crate = parse_toolbox_attr(attr, &mut cx);
-    if let Some((_, path, _)) = &imp.trait_ {
+    if let Some((path, _)) = &imp.trait_ {
         cx.error_spanned_by(
             path,
             "#[toolbox] goes on an inherent impl block (`impl Type { .. }`), not a trait impl",
