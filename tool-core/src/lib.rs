@@ -38,6 +38,8 @@ mod executor;
 mod into_response;
 pub mod provider;
 mod raw_json;
+pub mod parse;
+pub mod prompt;
 mod registry;
 mod response;
 pub mod schema;

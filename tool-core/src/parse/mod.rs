@@ -1,0 +1,599 @@
+//! The incremental `<use_tool>` parser for models that call tools in text (seed 000).
+//!
+//! [`XmlParser`] is a byte-level state machine: [`XmlParser::feed`] takes each chunk as it
+//! streams in and appends [`Event`]s; [`XmlParser::finish`] ends the reply. A complete parse is
+//! literally feed-everything-then-finish ([`XmlParser::parse_all`]).
+//!
+//! Per chunk the work is O(chunk): prose is skipped with `memchr` for `<`, `<arguments>` is
+//! scanned once byte by byte for JSON depth and string state, nothing earlier is re-read, and
+//! the arguments are parsed by serde_json once, when the call closes.
+//!
+//! ```
+//! use tool_core::parse::{EndReason, Event, XmlParser};
+//!
+//! let reply = "I'll look it up.\n<use_tool>\n  <tool_name>search</tool_name>\n  <arguments>{\"q\": \"</arguments> in a string\"}</arguments>\n</use_tool>";
+//! let mut parser = XmlParser::new();
+//! let mut events = Vec::new();
+//! for chunk in reply.as_bytes().chunks(5) {
+//!     parser.feed_bytes(chunk, &mut events);
+//! }
+//! parser.finish(EndReason::Stop, &mut events);
+//! let text: String = events.iter().filter_map(Event::as_text).collect();
+//! assert_eq!(text, "I'll look it up.\n");
+//! assert!(events.iter().any(|e| matches!(e, Event::CallComplete { call, .. }
+//!     if call.arguments == r#"{"q": "</arguments> in a string"}"#)));
+//! ```
+
+mod call;
+mod event;
+mod fence;
+mod json_scan;
+mod repair;
+mod tag;
+mod utf8;
+
+pub use event::{Diagnostic, DiagnosticKind, EndReason, Event};
+
+use call::OpenCall;
+use fence::FenceTracker;
+use json_scan::ArgScan;
+use tag::{Step, TagBuf, ARGS_CLOSE, CHILD_OPEN, IN_CALL, NAME_CLOSE, USE_TOOL};
+
+/// How much whitespace may separate `<use_tool>` from its first child before it is prose.
+const MAX_GAP: usize = 256;
+
+/// Settings for an [`XmlParser`].
+///
+/// ```
+/// use tool_core::parse::{ParserOptions, XmlParser};
+/// let parser = XmlParser::with_options(ParserOptions { run_fenced_calls: true, ..ParserOptions::default() });
+/// # let _ = parser;
+/// ```
+#[derive(Debug, Clone)]
+pub struct ParserOptions {
+    /// Run `<use_tool>` blocks that appear inside a markdown code fence. Off by default: a
+    /// model showing an example is not asking for a call. Either way it is reported.
+    pub run_fenced_calls: bool,
+    /// Call ids are this prefix followed by the call index (`"xml_call_0"`).
+    pub id_prefix: String,
+    /// Known tool names: a call to any other name is a `NOT_FOUND` error with a suggestion.
+    pub known_tools: Option<Vec<String>>,
+}
+
+impl Default for ParserOptions {
+    fn default() -> Self {
+        ParserOptions {
+            run_fenced_calls: false,
+            id_prefix: "xml_call_".to_string(),
+            known_tools: None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// Prose.
+    Text,
+    /// After `<use_tool>`, waiting for a child tag to decide whether a call starts.
+    Opened,
+    /// Inside a call, between children.
+    Children,
+    /// Inside `<tool_name>`.
+    Name,
+    /// Inside `<arguments>`.
+    Args,
+}
+
+/// Streaming parser for `<use_tool>` calls in a model's text reply. See the module docs.
+///
+/// ```
+/// use tool_core::parse::{EndReason, Event, XmlParser};
+/// let mut parser = XmlParser::new();
+/// let mut events = Vec::new();
+/// parser.feed("a < b and <div> stay text <use_t", &mut events);
+/// assert_eq!(events, [Event::Text("a < b and <div> stay text ".into())]);
+/// ```
+#[derive(Debug)]
+pub struct XmlParser {
+    options: ParserOptions,
+    state: State,
+    /// A tag being matched (held back from output until it matches or cannot).
+    tag: TagBuf,
+    /// Stream offset of the current tag's `<`.
+    tag_at: usize,
+    /// `<use_tool>` and the whitespace after it, held while undecided.
+    held: String,
+    held_at: usize,
+    fence: FenceTracker,
+    /// Bytes of text fed before the current chunk.
+    offset: usize,
+    next_index: usize,
+    call: Option<OpenCall>,
+    utf8: utf8::Carry,
+    /// `out.len()` when the current feed began: text merges only into events of this feed.
+    out_start: usize,
+}
+
+impl Default for XmlParser {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl XmlParser {
+    /// A parser with default options.
+    ///
+    /// ```
+    /// let _ = tool_core::parse::XmlParser::new();
+    /// ```
+    pub fn new() -> Self {
+        Self::with_options(ParserOptions::default())
+    }
+
+    /// A parser with the given options.
+    ///
+    /// ```
+    /// use tool_core::parse::{ParserOptions, XmlParser};
+    /// let _ = XmlParser::with_options(ParserOptions { known_tools: Some(vec!["search".into()]), ..Default::default() });
+    /// ```
+    pub fn with_options(options: ParserOptions) -> Self {
+        XmlParser {
+            options,
+            state: State::Text,
+            tag: TagBuf::default(),
+            tag_at: 0,
+            held: String::new(),
+            held_at: 0,
+            fence: FenceTracker::default(),
+            offset: 0,
+            next_index: 0,
+            call: None,
+            utf8: utf8::Carry::default(),
+            out_start: 0,
+        }
+    }
+
+    /// Parses a whole reply: `feed(input)` then `finish(reason)`.
+    ///
+    /// ```
+    /// use tool_core::parse::{EndReason, Event, XmlParser};
+    /// let events = XmlParser::parse_all("just prose", EndReason::Stop);
+    /// assert_eq!(events, [Event::Text("just prose".into())]);
+    /// ```
+    pub fn parse_all(input: &str, reason: EndReason) -> Vec<Event> {
+        let mut parser = XmlParser::new();
+        let mut out = Vec::new();
+        parser.feed(input, &mut out);
+        parser.finish(reason, &mut out);
+        out
+    }
+
+    /// Feeds the next chunk of the reply, appending what it completes to `out`.
+    ///
+    /// ```
+    /// use tool_core::parse::{Event, XmlParser};
+    /// let mut p = XmlParser::new();
+    /// let mut out = Vec::new();
+    /// p.feed("Hello ", &mut out);
+    /// p.feed("world", &mut out);
+    /// assert_eq!(out, [Event::Text("Hello ".into()), Event::Text("world".into())]);
+    /// ```
+    pub fn feed(&mut self, chunk: &str, out: &mut Vec<Event>) {
+        self.out_start = out.len();
+        let bytes = chunk.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            i = match self.state {
+                State::Text => self.step_text(chunk, i, out),
+                State::Opened => self.step_opened(chunk, i, out),
+                State::Children => self.step_children(chunk, i, out),
+                State::Name => self.step_name(chunk, i, out),
+                State::Args => self.step_args(chunk, i, out),
+            };
+        }
+        self.flush_delta(out);
+        self.offset += bytes.len();
+    }
+
+    /// Feeds raw bytes: a UTF-8 sequence split across chunks is joined; invalid bytes become
+    /// U+FFFD with a diagnostic. Spans count the decoded text.
+    ///
+    /// ```
+    /// use tool_core::parse::{Event, XmlParser};
+    /// let mut p = XmlParser::new();
+    /// let mut out = Vec::new();
+    /// let snow = "☃".as_bytes();
+    /// p.feed_bytes(&snow[..1], &mut out);
+    /// p.feed_bytes(&snow[1..], &mut out);
+    /// assert_eq!(out, [Event::Text("☃".into())]);
+    /// ```
+    pub fn feed_bytes(&mut self, bytes: &[u8], out: &mut Vec<Event>) {
+        utf8::feed_bytes(self, bytes, out);
+    }
+
+    /// Ends the reply. With [`EndReason::Stop`] a call missing only its closing tags is
+    /// completed (with a diagnostic); with any other reason an open call is reported
+    /// [`Event::CallIncomplete`] and never runs. The parser is reset afterwards.
+    ///
+    /// ```
+    /// use tool_core::parse::{DiagnosticKind, EndReason, Event, XmlParser};
+    /// let mut p = XmlParser::new();
+    /// let mut out = Vec::new();
+    /// p.feed("Let me check <use_to", &mut out);
+    /// p.finish(EndReason::Stop, &mut out);
+    /// assert!(out.iter().any(|e| matches!(e, Event::Diagnostic(d) if d.kind == DiagnosticKind::TruncatedTag)));
+    /// ```
+    pub fn finish(&mut self, reason: EndReason, out: &mut Vec<Event>) {
+        self.out_start = out.len();
+        utf8::finish(self, out);
+        match self.state {
+            State::Text => {
+                if self.tag.len() > 1 {
+                    let partial = self.tag.as_str().to_string();
+                    self.diagnose(
+                        None,
+                        DiagnosticKind::TruncatedTag,
+                        format!("the reply ended inside the tag {partial:?}"),
+                        out,
+                    );
+                }
+                let pending = std::mem::take(&mut self.tag);
+                self.emit_text(pending.as_str(), out);
+            }
+            State::Opened => {
+                let mut pending = std::mem::take(&mut self.held);
+                pending.push_str(self.tag.as_str());
+                self.diagnose(
+                    None,
+                    DiagnosticKind::TruncatedTag,
+                    "the reply ended right after <use_tool>, before the call began".to_string(),
+                    out,
+                );
+                self.emit_text(&pending, out);
+            }
+            State::Children | State::Name | State::Args => self.end_open_call(reason, out),
+        }
+        let options = std::mem::take(&mut self.options);
+        *self = XmlParser::with_options(options);
+    }
+
+    // ---- prose ----
+
+    fn step_text(&mut self, chunk: &str, i: usize, out: &mut Vec<Event>) -> usize {
+        let rest = chunk.get(i..).unwrap_or_default();
+        if !self.tag.is_empty() {
+            let b = rest.as_bytes().first().copied().unwrap_or_default();
+            return match self.tag.push(b, USE_TOOL) {
+                Step::Partial => i + 1,
+                Step::Full(_) => {
+                    self.held.clear();
+                    self.held.push_str(self.tag.as_str());
+                    self.held_at = self.tag_at;
+                    self.tag.clear();
+                    self.state = State::Opened;
+                    i + 1
+                }
+                Step::Mismatch => {
+                    let pending = std::mem::take(&mut self.tag);
+                    self.emit_text(pending.as_str(), out);
+                    i
+                }
+            };
+        }
+        match memchr::memchr(b'<', rest.as_bytes()) {
+            Some(p) => {
+                self.emit_text(rest.get(..p).unwrap_or_default(), out);
+                self.tag_at = self.offset + i + p;
+                self.tag.push(b'<', USE_TOOL);
+                i + p + 1
+            }
+            None => {
+                self.emit_text(rest, out);
+                chunk.len()
+            }
+        }
+    }
+
+    fn step_opened(&mut self, chunk: &str, i: usize, out: &mut Vec<Event>) -> usize {
+        let b = chunk.as_bytes().get(i).copied().unwrap_or_default();
+        if self.tag.is_empty() {
+            if b.is_ascii_whitespace() && self.held.len() < MAX_GAP {
+                self.held.push(char::from(b));
+                return i + 1;
+            }
+            if b == b'<' {
+                self.tag.push(b, CHILD_OPEN);
+                return i + 1;
+            }
+            self.abandon_open(out);
+            return i;
+        }
+        match self.tag.push(b, CHILD_OPEN) {
+            Step::Partial => i + 1,
+            Step::Mismatch => {
+                self.abandon_open(out);
+                i
+            }
+            Step::Full(k) => {
+                if self.fence.inside && !self.options.run_fenced_calls {
+                    self.diagnose(
+                        None,
+                        DiagnosticKind::CallInCodeFence,
+                        "a <use_tool> block inside a code fence was shown as text, not run"
+                            .to_string(),
+                        out,
+                    );
+                    self.abandon_open(out);
+                    return i + 1;
+                }
+                let index = self.next_index;
+                self.next_index += 1;
+                self.held.clear();
+                self.tag.clear();
+                out.push(Event::CallStarted { index });
+                self.call = Some(OpenCall::new(index, self.held_at));
+                self.open_child(k, out);
+                i + 1
+            }
+        }
+    }
+
+    /// `<use_tool>` was prose after all: emit what was held and rescan the current byte.
+    fn abandon_open(&mut self, out: &mut Vec<Event>) {
+        let mut pending = std::mem::take(&mut self.held);
+        pending.push_str(self.tag.as_str());
+        self.tag.clear();
+        self.state = State::Text;
+        self.emit_text(&pending, out);
+    }
+
+    // ---- inside a call ----
+
+    fn step_children(&mut self, chunk: &str, i: usize, out: &mut Vec<Event>) -> usize {
+        let rest = chunk.get(i..).unwrap_or_default();
+        if self.tag.is_empty() {
+            let p = memchr::memchr(b'<', rest.as_bytes()).unwrap_or(rest.len());
+            let gap = rest.get(..p).unwrap_or_default();
+            if let Some(call) = self.call.as_mut() {
+                call.stray(gap);
+            }
+            if p < rest.len() {
+                self.tag.push(b'<', IN_CALL);
+                return i + p + 1;
+            }
+            return chunk.len();
+        }
+        let b = rest.as_bytes().first().copied().unwrap_or_default();
+        match self.tag.push(b, IN_CALL) {
+            Step::Partial => i + 1,
+            Step::Mismatch => {
+                let pending = std::mem::take(&mut self.tag);
+                if let Some(call) = self.call.as_mut() {
+                    call.stray(pending.as_str());
+                }
+                i
+            }
+            Step::Full(4) => {
+                self.tag.clear();
+                self.close_call(self.offset + i + 1, out);
+                i + 1
+            }
+            Step::Full(k) => {
+                self.tag.clear();
+                self.open_child(k, out);
+                i + 1
+            }
+        }
+    }
+
+    /// Enters child `k` of `CHILD_OPEN`/`IN_CALL` (0, 1: name; 2, 3: arguments).
+    fn open_child(&mut self, k: usize, out: &mut Vec<Event>) {
+        let Some(call) = self.call.as_mut() else {
+            return;
+        };
+        let index = call.index;
+        if k == 0 || k == 1 {
+            call.begin_name();
+            self.state = State::Name;
+        } else {
+            call.begin_args();
+            self.state = State::Args;
+        }
+        if k == 1 || k == 3 {
+            let (alias, canonical) = if k == 1 {
+                ("<name>", "<tool_name>")
+            } else {
+                ("<argument>", "<arguments>")
+            };
+            self.diagnose(
+                Some(index),
+                DiagnosticKind::AliasTag,
+                format!("accepted {alias} as {canonical}"),
+                out,
+            );
+        }
+    }
+
+    fn step_name(&mut self, chunk: &str, i: usize, out: &mut Vec<Event>) -> usize {
+        let rest = chunk.get(i..).unwrap_or_default();
+        if self.tag.is_empty() {
+            let p = memchr::memchr(b'<', rest.as_bytes()).unwrap_or(rest.len());
+            if let Some(call) = self.call.as_mut() {
+                call.push_name(rest.get(..p).unwrap_or_default());
+            }
+            if p < rest.len() {
+                self.tag.push(b'<', NAME_CLOSE);
+                return i + p + 1;
+            }
+            return chunk.len();
+        }
+        let b = rest.as_bytes().first().copied().unwrap_or_default();
+        match self.tag.push(b, NAME_CLOSE) {
+            Step::Partial => i + 1,
+            Step::Mismatch => {
+                let pending = std::mem::take(&mut self.tag);
+                if let Some(call) = self.call.as_mut() {
+                    call.push_name(pending.as_str());
+                }
+                i
+            }
+            Step::Full(k) => {
+                self.tag.clear();
+                if let Some(call) = self.call.as_mut() {
+                    let name = call.end_name();
+                    out.push(Event::Name {
+                        index: call.index,
+                        name,
+                    });
+                }
+                if k == 2 {
+                    if let Some(call) = self.call.as_mut() {
+                        call.structure_error("the <tool_name> element was never closed with </tool_name>");
+                    }
+                    self.close_call(self.offset + i + 1, out);
+                } else {
+                    self.state = State::Children;
+                }
+                i + 1
+            }
+        }
+    }
+
+    fn step_args(&mut self, chunk: &str, i: usize, out: &mut Vec<Event>) -> usize {
+        let rest = chunk.get(i..).unwrap_or_default();
+        let Some(scan) = self.call.as_mut().and_then(|c| c.args.as_mut()) else {
+            self.state = State::Children;
+            return i;
+        };
+        if self.tag.is_empty() {
+            let n = scan.scan(rest);
+            if n < rest.len() {
+                self.tag.push(b'<', ARGS_CLOSE);
+                return i + n + 1;
+            }
+            return chunk.len();
+        }
+        let b = rest.as_bytes().first().copied().unwrap_or_default();
+        match self.tag.push(b, ARGS_CLOSE) {
+            Step::Partial => i + 1,
+            Step::Mismatch => {
+                scan.absorb(self.tag.as_str());
+                self.tag.clear();
+                i
+            }
+            Step::Full(k) => {
+                self.tag.clear();
+                let complete = scan.value_complete() || scan.is_blank();
+                self.flush_delta(out);
+                let index = self.call.as_ref().map(|c| c.index);
+                match k {
+                    2 => {
+                        if complete {
+                            self.diagnose(
+                                index,
+                                DiagnosticKind::MissingArgumentsClose,
+                                "</arguments> was missing; the JSON was complete".to_string(),
+                                out,
+                            );
+                        }
+                        self.close_call(self.offset + i + 1, out);
+                    }
+                    k => {
+                        if k == 1 {
+                            self.diagnose(
+                                index,
+                                DiagnosticKind::AliasTag,
+                                "accepted </argument> as </arguments>".to_string(),
+                                out,
+                            );
+                        }
+                        self.state = State::Children;
+                    }
+                }
+                i + 1
+            }
+        }
+    }
+
+    /// Reports argument bytes not yet sent. Held-back tag bytes are never in the buffer, so a
+    /// delta is never retracted.
+    fn flush_delta(&mut self, out: &mut Vec<Event>) {
+        let Some(call) = self.call.as_mut() else {
+            return;
+        };
+        let index = call.index;
+        if let Some(scan) = call.args.as_mut() {
+            if scan.delta_sent < scan.raw.len() {
+                let delta = scan.raw.get(scan.delta_sent..).unwrap_or_default().to_string();
+                scan.delta_sent = scan.raw.len();
+                out.push(Event::ArgumentsDelta { index, delta });
+            }
+        }
+    }
+
+    fn close_call(&mut self, end: usize, out: &mut Vec<Event>) {
+        self.flush_delta(out);
+        self.state = State::Text;
+        if let Some(call) = self.call.take() {
+            call.close(end, &self.options, out);
+        }
+    }
+
+    fn end_open_call(&mut self, reason: EndReason, out: &mut Vec<Event>) {
+        self.flush_delta(out);
+        let end = self.offset;
+        let Some(mut call) = self.call.take() else {
+            return;
+        };
+        let closable = match self.state {
+            State::Children => true,
+            State::Args => call.args.as_ref().is_some_and(ArgScan::value_complete),
+            _ => false,
+        };
+        if reason != EndReason::Stop {
+            out.push(call.incomplete(reason, end));
+        } else if closable {
+            out.push(Event::Diagnostic(Diagnostic {
+                call: Some(call.index),
+                kind: DiagnosticKind::MissingUseToolClose,
+                message: "the reply ended before </use_tool>; the call was complete".to_string(),
+            }));
+            call.close(end, &self.options, out);
+        } else {
+            call.structure_error(
+                "your reply ended inside the <use_tool> block before the call was complete",
+            );
+            call.close(end, &self.options, out);
+        }
+    }
+
+    // ---- output ----
+
+    fn emit_text(&mut self, text: &str, out: &mut Vec<Event>) {
+        if text.is_empty() {
+            return;
+        }
+        self.fence.observe(text);
+        if out.len() > self.out_start {
+            if let Some(Event::Text(last)) = out.last_mut() {
+                last.push_str(text);
+                return;
+            }
+        }
+        out.push(Event::Text(text.to_string()));
+    }
+
+    fn diagnose(
+        &mut self,
+        call: Option<usize>,
+        kind: DiagnosticKind,
+        message: String,
+        out: &mut Vec<Event>,
+    ) {
+        out.push(Event::Diagnostic(Diagnostic {
+            call,
+            kind,
+            message,
+        }));
+    }
+}
