@@ -20,6 +20,9 @@ pub(crate) struct OpenCall {
     pub(crate) args: Option<ArgScan>,
     /// The first structural problem; the call becomes an error when it closes.
     problem: Option<String>,
+    /// Non-whitespace text found between children (the start of it).
+    stray: String,
+    stray_chars: usize,
 }
 
 impl OpenCall {
@@ -31,6 +34,8 @@ impl OpenCall {
             name_buf: String::new(),
             args: None,
             problem: None,
+            stray: String::new(),
+            stray_chars: 0,
         }
     }
 
@@ -40,14 +45,20 @@ impl OpenCall {
         }
     }
 
-    /// Text between children: whitespace is layout, anything else is a mistake.
+    /// Text between children: whitespace is layout, anything else is a mistake. The first
+    /// 30 characters are collected (whatever the chunking) for the error message.
     pub(crate) fn stray(&mut self, text: &str) {
-        let text = text.trim();
-        if !text.is_empty() {
-            let shown: String = text.chars().take(30).collect();
-            self.structure_error(&format!(
-                "unexpected text {shown:?} inside <use_tool>; only <tool_name> and <arguments> belong there"
-            ));
+        let text = if self.stray.is_empty() {
+            text.trim_start()
+        } else {
+            text
+        };
+        for c in text.chars() {
+            if self.stray_chars >= 30 {
+                break;
+            }
+            self.stray.push(c);
+            self.stray_chars += 1;
         }
     }
 
@@ -114,7 +125,15 @@ impl OpenCall {
                 span: span.clone(),
             });
         };
-        if let Some(problem) = self.problem {
+        let stray = self.stray.trim_end();
+        let problem = if stray.is_empty() {
+            self.problem
+        } else {
+            Some(format!(
+                "unexpected text {stray:?} inside <use_tool>; only <tool_name> and <arguments> belong there"
+            ))
+        };
+        if let Some(problem) = problem {
             let message = format!(
                 "The tool call could not be read: {problem}. Write it as \
                  <use_tool><tool_name>NAME</tool_name><arguments>{{...}}</arguments></use_tool>."

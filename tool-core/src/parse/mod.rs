@@ -25,6 +25,7 @@
 //! ```
 
 mod call;
+mod dispatch;
 mod event;
 mod fence;
 mod json_scan;
@@ -32,6 +33,7 @@ mod repair;
 mod tag;
 mod utf8;
 
+pub use dispatch::XmlCallResult;
 pub use event::{Diagnostic, DiagnosticKind, EndReason, Event};
 
 use call::OpenCall;
