@@ -121,7 +121,7 @@ impl OpenCall {
                 index,
                 id: id.clone(),
                 name,
-                response,
+                response: Box::new(response),
                 span: span.clone(),
             });
         };

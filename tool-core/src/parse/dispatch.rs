@@ -95,7 +95,7 @@ impl ToolRegistry {
                     index: *index,
                     id: id.clone(),
                     name: name.clone().unwrap_or_default(),
-                    response: response.clone(),
+                    response: (**response).clone(),
                 }),
                 _ => {}
             }

@@ -132,7 +132,8 @@ pub enum Event {
         /// The tool name, when one was given.
         name: Option<String>,
         /// `INVALID_FORMAT`, `INVALID_PARAM` or `NOT_FOUND`, with an instructive message.
-        response: ToolResponse,
+        /// Boxed so that the frequent small events (text, deltas) stay small.
+        response: Box<ToolResponse>,
         /// Byte range of the block in the stream.
         span: Range<usize>,
     },
