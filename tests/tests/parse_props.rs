@@ -116,13 +116,23 @@ proptest! {
     }
 
     #[test]
-    fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..200), step in 1usize..9) {
-        let mut parser = XmlParser::new();
-        let mut out = Vec::new();
-        for chunk in bytes.chunks(step) {
-            parser.feed_bytes(chunk, &mut out);
-        }
-        parser.finish(EndReason::Stop, &mut out);
+    fn arbitrary_bytes_decode_like_from_utf8_lossy_whatever_the_chunking(
+        bytes in prop::collection::vec(prop::sample::select(vec![0x3c, 0x61, 0x7b, 0x22, 0x80, 0x98, 0xbf, 0xc3, 0xe2, 0xf0, 0x9f, 0xff, 0x0a]), 0..200),
+        step in 1usize..9,
+    ) {
+        let parse = |step: usize| {
+            let mut parser = XmlParser::new();
+            let mut out = Vec::new();
+            for chunk in bytes.chunks(step) {
+                parser.feed_bytes(chunk, &mut out);
+            }
+            parser.finish(EndReason::Stop, &mut out);
+            out
+        };
+        let whole = parse(bytes.len().max(1));
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        prop_assert_eq!(rebuild(&text, &whole), text.clone());
+        prop_assert_eq!(merged(parse(step)), merged(whole));
     }
 
     #[test]

@@ -49,11 +49,13 @@ pub(crate) fn feed_bytes(parser: &mut XmlParser, mut bytes: &[u8], out: &mut Vec
                 parser.feed(std::str::from_utf8(buf.get(..len).unwrap_or_default()).unwrap_or_default(), out);
             }
             Err(e) if e.error_len().is_some() => {
-                // The carried start was invalid: replace its first byte and reprocess the rest
-                // together with this chunk (rare, so the copy does not matter).
+                // The carried start was invalid: replace the invalid sequence, as
+                // `String::from_utf8_lossy` would, and reprocess what follows it together with
+                // this chunk (rare, so the copy does not matter).
+                let n = e.error_len().unwrap_or(1);
                 parser.utf8 = Carry::default();
                 replace_invalid(parser, out);
-                let mut again = carry.as_slice().get(1..).unwrap_or_default().to_vec();
+                let mut again = carry.as_slice().get(n..).unwrap_or_default().to_vec();
                 again.extend_from_slice(bytes);
                 feed_bytes(parser, &again, out);
                 return;
