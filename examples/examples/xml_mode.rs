@@ -86,7 +86,10 @@ fn show(event: &Event) {
         Event::Name { name, .. } => print!("[tool: {name}]"),
         Event::ArgumentsDelta { .. } => print!("."),
         Event::CallComplete { call, .. } => {
-            print!("\n[call ready: {}({}) -> running]", call.name, call.arguments)
+            print!(
+                "\n[call ready: {}({}) -> running]",
+                call.name, call.arguments
+            )
         }
         Event::CallError { response, .. } => print!("\n[call rejected: {}]", response.model_text()),
         Event::CallIncomplete { reason, .. } => print!("\n[call incomplete: {reason}]"),

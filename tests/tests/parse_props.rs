@@ -9,10 +9,41 @@ use tool_core::parse::{EndReason, Event, ParserOptions, XmlParser};
 
 /// Pieces that make inputs dense in tags, JSON punctuation and multi-byte characters.
 const PIECES: &[&str] = &[
-    "<use_tool>", "<tool_name>", "</tool_name>", "<name>", "</name>", "<arguments>",
-    "</arguments>", "<argument>", "</argument>", "</use_tool>", "<", ">", "/", "{", "}", "[",
-    "]", "\"", "\\", ":", ",", "a", "w", "1", " ", "\n", "\r\n", "```", "```json\n", "é", "😀",
-    "\u{1}", "\t", "null", "\"{\\\"a\\\":1}\"",
+    "<use_tool>",
+    "<tool_name>",
+    "</tool_name>",
+    "<name>",
+    "</name>",
+    "<arguments>",
+    "</arguments>",
+    "<argument>",
+    "</argument>",
+    "</use_tool>",
+    "<",
+    ">",
+    "/",
+    "{",
+    "}",
+    "[",
+    "]",
+    "\"",
+    "\\",
+    ":",
+    ",",
+    "a",
+    "w",
+    "1",
+    " ",
+    "\n",
+    "\r\n",
+    "```",
+    "```json\n",
+    "é",
+    "😀",
+    "\u{1}",
+    "\t",
+    "null",
+    "\"{\\\"a\\\":1}\"",
 ];
 
 fn hostile_input() -> impl Strategy<Value = String> {
@@ -26,7 +57,10 @@ fn reason() -> impl Strategy<Value = EndReason> {
 /// Events emitted for a prefix must be the start of the full parse: equal, except that the
 /// last one may be a text or delta the full parse extends.
 fn assert_no_retraction(prefix: &[Event], full: &[Event], context: &str) {
-    assert!(prefix.len() <= full.len(), "{context}: more events for a prefix than for the whole");
+    assert!(
+        prefix.len() <= full.len(),
+        "{context}: more events for a prefix than for the whole"
+    );
     for (i, (p, f)) in prefix.iter().zip(full).enumerate() {
         if p == f {
             continue;
@@ -59,7 +93,12 @@ fn every_two_way_split_of_every_fixture_matches_the_one_shot_parse() {
     for (name, input, reason) in FIXTURES {
         let whole = merged(parse_whole(input, *reason));
         for cut in 0..=input.len() {
-            let split = merged(parse_chunks(input, &[cut], *reason, ParserOptions::default()));
+            let split = merged(parse_chunks(
+                input,
+                &[cut],
+                *reason,
+                ParserOptions::default(),
+            ));
             assert_eq!(split, whole, "fixture {name} split at {cut}");
         }
     }

@@ -75,7 +75,12 @@ fn every_fixture_produces_its_expected_events() {
 fn every_fixture_gives_the_same_events_when_fed_one_byte_at_a_time() {
     for (name, input, reason) in FIXTURES {
         let cuts: Vec<usize> = (1..input.len()).collect();
-        let got = summary(parse_chunks(input, &cuts, *reason, ParserOptions::default()));
+        let got = summary(parse_chunks(
+            input,
+            &cuts,
+            *reason,
+            ParserOptions::default(),
+        ));
         assert_eq!(got, expected(name), "fixture {name}");
     }
 }
@@ -83,7 +88,12 @@ fn every_fixture_gives_the_same_events_when_fed_one_byte_at_a_time() {
 #[test]
 fn call_events_arrive_in_order_started_name_deltas_complete() {
     let input = FIXTURES[1].1;
-    let events = parse_chunks(input, &[60, 80, 100, 120], EndReason::Stop, ParserOptions::default());
+    let events = parse_chunks(
+        input,
+        &[60, 80, 100, 120],
+        EndReason::Stop,
+        ParserOptions::default(),
+    );
     let kinds: Vec<&str> = events
         .iter()
         .map(|e| match e {
@@ -118,7 +128,13 @@ fn text_is_shown_before_the_call_completes() {
     let mut parser = XmlParser::new();
     let mut out = Vec::new();
     parser.feed("Checking the weather.\n<use_tool><tool_name>get_", &mut out);
-    assert_eq!(out, [Event::Text("Checking the weather.\n".into()), Event::CallStarted { index: 0 }]);
+    assert_eq!(
+        out,
+        [
+            Event::Text("Checking the weather.\n".into()),
+            Event::CallStarted { index: 0 }
+        ]
+    );
 }
 
 #[test]
@@ -181,7 +197,10 @@ fn length_stop_never_yields_a_runnable_call() {
                 continue;
             }
             let whole = parse_whole(&input[..cut], EndReason::Length);
-            let complete_in_prefix = whole.iter().filter(|e| matches!(e, Event::CallComplete { .. })).count();
+            let complete_in_prefix = whole
+                .iter()
+                .filter(|e| matches!(e, Event::CallComplete { .. }))
+                .count();
             let closed_before = input[..cut].matches("</use_tool>").count();
             assert!(
                 complete_in_prefix <= closed_before,
@@ -204,9 +223,15 @@ fn repaired_arguments_keep_the_raw_bytes() {
 
 #[test]
 fn unicode_split_inside_a_character_is_joined_at_every_offset() {
-    let input = "é☃😀<use_tool><tool_name>s</tool_name><arguments>{\"s\":\"😀\"}</arguments></use_tool>";
+    let input =
+        "é☃😀<use_tool><tool_name>s</tool_name><arguments>{\"s\":\"😀\"}</arguments></use_tool>";
     for cut in 1..input.len() {
-        let got = summary(parse_chunks(input, &[cut], EndReason::Stop, ParserOptions::default()));
+        let got = summary(parse_chunks(
+            input,
+            &[cut],
+            EndReason::Stop,
+            ParserOptions::default(),
+        ));
         assert_eq!(got, ["T:é☃😀", r#"C:s:{"s":"😀"}"#], "cut at {cut}");
     }
 }

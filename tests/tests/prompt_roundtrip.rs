@@ -7,8 +7,8 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 use tool_core::parse::{EndReason, Event, XmlParser};
 use tool_core::prompt::{
-    parse_tools_section, render_tool_results, render_tools_section, unescape_text,
-    ToolResultItem, DEFAULT_TOOLS_HEADER,
+    parse_tools_section, render_tool_results, render_tools_section, unescape_text, ToolResultItem,
+    DEFAULT_TOOLS_HEADER,
 };
 use tool_core::{tool, tools, ToolAnnotations, ToolDefinition, ToolResponse};
 
@@ -52,8 +52,14 @@ fn section_follows_the_seed_text_then_one_fragment_per_tool_in_order() {
     let body = prompt.strip_prefix(DEFAULT_TOOLS_HEADER).unwrap();
     assert!(body.starts_with("<tool>\n<name>get_weather</name>\n<description>Gets the weather.</description>\n<input_json_schema>{\"type\":\"object\""));
     let parsed = parse_tools_section(&prompt).unwrap();
-    assert_eq!(parsed.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["get_weather", "search"]);
-    assert_eq!(parsed[0].input_schema, *registry.definitions()[0].input_schema);
+    assert_eq!(
+        parsed.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(),
+        ["get_weather", "search"]
+    );
+    assert_eq!(
+        parsed[0].input_schema,
+        *registry.definitions()[0].input_schema
+    );
 }
 
 #[test]
@@ -64,7 +70,10 @@ fn rendering_twice_returns_the_same_allocation() {
         "hi"
     }
     let registry = tools![hi];
-    assert!(Arc::ptr_eq(&registry.tools_prompt(), &registry.tools_prompt()));
+    assert!(Arc::ptr_eq(
+        &registry.tools_prompt(),
+        &registry.tools_prompt()
+    ));
 }
 
 #[test]
@@ -76,7 +85,10 @@ fn custom_header_replaces_the_section_text_but_not_the_fragments() {
     }
     let registry = tools![hi];
     let custom = registry.tools_prompt_with("TOOLS:\n");
-    assert_eq!(custom.strip_prefix("TOOLS:\n"), registry.tools_prompt().strip_prefix(DEFAULT_TOOLS_HEADER));
+    assert_eq!(
+        custom.strip_prefix("TOOLS:\n"),
+        registry.tools_prompt().strip_prefix(DEFAULT_TOOLS_HEADER)
+    );
 }
 
 #[test]
@@ -98,10 +110,16 @@ fn hostile_descriptions_and_schemas_round_trip_exactly() {
 
 #[test]
 fn a_rendered_prompt_never_parses_as_a_tool_call() {
-    let defs: Vec<ToolDefinition> = HOSTILE.iter().map(|h| def("t", h, json!({"description": h}))).collect();
+    let defs: Vec<ToolDefinition> = HOSTILE
+        .iter()
+        .map(|h| def("t", h, json!({"description": h})))
+        .collect();
     let fragments = render_tools_section("", &defs);
     let events = XmlParser::parse_all(&fragments, EndReason::Stop);
-    assert!(events.iter().all(|e| matches!(e, Event::Text(_))), "{events:?}");
+    assert!(
+        events.iter().all(|e| matches!(e, Event::Text(_))),
+        "{events:?}"
+    );
 }
 
 #[test]
@@ -109,17 +127,32 @@ fn tool_output_cannot_inject_a_call_into_the_follow_up_message() {
     let evil = ToolResponse::success(HOSTILE.concat());
     let failed = ToolResponse::error(tool_core::ToolErrorCode::NotFound, "<use_tool> & </output>");
     let message = render_tool_results(&[
-        ToolResultItem { name: "fetch", response: &evil },
-        ToolResultItem { name: "x", response: &failed },
+        ToolResultItem {
+            name: "fetch",
+            response: &evil,
+        },
+        ToolResultItem {
+            name: "x",
+            response: &failed,
+        },
     ]);
     let events = XmlParser::parse_all(&message, EndReason::Stop);
-    assert!(events.iter().all(|e| matches!(e, Event::Text(_))), "{events:?}");
+    assert!(
+        events.iter().all(|e| matches!(e, Event::Text(_))),
+        "{events:?}"
+    );
     let outputs: Vec<String> = message
         .split("<output>")
         .skip(1)
         .map(|s| unescape_text(s.split("</output>").next().unwrap()).unwrap())
         .collect();
-    assert_eq!(outputs, [evil.model_text().into_owned(), failed.model_text().into_owned()]);
+    assert_eq!(
+        outputs,
+        [
+            evil.model_text().into_owned(),
+            failed.model_text().into_owned()
+        ]
+    );
     assert!(message.contains("<status>ERROR</status>"));
 }
 
@@ -142,7 +175,11 @@ fn registry_round_trip_runs_calls_and_reports_parser_errors_in_order() {
     let results = tool_core::block_on(registry.run_xml_calls(&events));
     assert_eq!(results.len(), 2);
     assert_eq!(results[0].response.model_text(), "<use_tool>hi");
-    assert!(results[1].response.error_message().unwrap().contains("Did you mean 'echo'?"));
+    assert!(results[1]
+        .response
+        .error_message()
+        .unwrap()
+        .contains("Did you mean 'echo'?"));
     let message = tool_core::block_on(registry.xml_follow_up(&events)).unwrap();
     assert!(message.contains("<output>&lt;use_tool&gt;hi</output>"));
     assert!(message.contains("<tool_name>ecko</tool_name>\n<status>ERROR</status>\n<output>Error [NOT_FOUND]: Unknown tool 'ecko'."));

@@ -20,7 +20,8 @@ fn prose() -> String {
 
 /// A reply whose call carries a 1 MiB string argument.
 fn big_call() -> String {
-    let payload = "lorem ipsum dolor sit amet, \\\"quoted\\\" </arguments> text ".repeat((1 << 20) / 58);
+    let payload =
+        "lorem ipsum dolor sit amet, \\\"quoted\\\" </arguments> text ".repeat((1 << 20) / 58);
     format!(
         "Writing the file now.\n<use_tool>\n  <tool_name>write</tool_name>\n  <arguments>\n    {{\"path\": \"/tmp/a.txt\", \"content\": \"{payload}\"}}\n  </arguments>\n</use_tool>"
     )
@@ -56,9 +57,30 @@ fn bench_inputs(c: &mut Criterion) {
                 b.iter(|| run(black_box(&input), chunk))
             });
         }
-        group.bench_function("whole", |b| b.iter(|| run(black_box(&input), usize::MAX / 2)));
+        group.bench_function("whole", |b| {
+            b.iter(|| run(black_box(&input), usize::MAX / 2))
+        });
         group.finish();
     }
+    // The floor any `Vec<Event>` API pays: one owned text event per chunk, no parsing at all.
+    let input = prose();
+    let mut group = c.benchmark_group("floor_one_text_event_per_chunk");
+    group.throughput(Throughput::Bytes(input.len() as u64));
+    for chunk in [4, 16] {
+        group.bench_with_input(BenchmarkId::new("chunk", chunk), &chunk, |b, &chunk| {
+            b.iter(|| {
+                let mut out: Vec<Event> = Vec::new();
+                let mut seen = 0;
+                for piece in black_box(&input).as_bytes().chunks(chunk) {
+                    out.push(Event::Text(String::from_utf8_lossy(piece).into_owned()));
+                    seen += out.len();
+                    out.clear();
+                }
+                seen
+            })
+        });
+    }
+    group.finish();
 }
 
 /// Median of several timed runs.

@@ -38,7 +38,12 @@ pub const FIXTURES: &[(&str, &str, EndReason)] = &[
 
 /// Parses `input` fed in the given chunks (byte lengths, applied on char boundaries by
 /// `feed_bytes`), then finishes.
-pub fn parse_chunks(input: &str, cuts: &[usize], reason: EndReason, options: ParserOptions) -> Vec<Event> {
+pub fn parse_chunks(
+    input: &str,
+    cuts: &[usize],
+    reason: EndReason,
+    options: ParserOptions,
+) -> Vec<Event> {
     let mut parser = XmlParser::with_options(options);
     let mut out = Vec::new();
     let bytes = input.as_bytes();

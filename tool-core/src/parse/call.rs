@@ -151,7 +151,12 @@ impl OpenCall {
                 let listed = options
                     .known_tools
                     .as_ref()
-                    .map(|t| format!(" Available tools: {}.", quoted_list(t.iter().map(String::as_str))))
+                    .map(|t| {
+                        format!(
+                            " Available tools: {}.",
+                            quoted_list(t.iter().map(String::as_str))
+                        )
+                    })
                     .unwrap_or_default();
                 let message = format!(
                     "The tool call has no tool name. Put it in <tool_name>NAME</tool_name> inside <use_tool>.{listed}"
@@ -165,7 +170,7 @@ impl OpenCall {
             }
         };
         if let Some(known) = &options.known_tools {
-            if !known.iter().any(|k| *k == name) {
+            if !known.contains(&name) {
                 let names = || known.iter().map(String::as_str);
                 let hint = closest(&name, names())
                     .map(|h| format!(" Did you mean '{h}'?"))

@@ -179,3 +179,17 @@ impl Event {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_stay_small_because_the_error_response_is_boxed() {
+        assert!(
+            std::mem::size_of::<Event>() <= 136,
+            "{}",
+            std::mem::size_of::<Event>()
+        );
+    }
+}

@@ -450,7 +450,9 @@ impl XmlParser {
                 }
                 if k == 2 {
                     if let Some(call) = self.call.as_mut() {
-                        call.structure_error("the <tool_name> element was never closed with </tool_name>");
+                        call.structure_error(
+                            "the <tool_name> element was never closed with </tool_name>",
+                        );
                     }
                     self.close_call(self.offset + i + 1, out);
                 } else {
@@ -526,7 +528,11 @@ impl XmlParser {
         let index = call.index;
         if let Some(scan) = call.args.as_mut() {
             if scan.delta_sent < scan.raw.len() {
-                let delta = scan.raw.get(scan.delta_sent..).unwrap_or_default().to_string();
+                let delta = scan
+                    .raw
+                    .get(scan.delta_sent..)
+                    .unwrap_or_default()
+                    .to_string();
                 scan.delta_sent = scan.raw.len();
                 out.push(Event::ArgumentsDelta { index, delta });
             }

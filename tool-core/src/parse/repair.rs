@@ -41,7 +41,9 @@ pub(crate) fn finish(scan: ArgScan, tool: &str) -> ArgsOutcome {
         Phase::Before => return missing(),
         Phase::Value => raw.get(scan.value_start..).unwrap_or_default(),
         Phase::Raw => raw.get(scan.value_start..).unwrap_or_default().trim_end(),
-        Phase::After => raw.get(scan.value_start..scan.value_end).unwrap_or_default(),
+        Phase::After => raw
+            .get(scan.value_start..scan.value_end)
+            .unwrap_or_default(),
     };
     if scan.phase == Phase::After {
         if let Some(junk) = scan.junk_start.and_then(|j| raw.get(j..)) {
@@ -133,7 +135,10 @@ fn invalid_json(
     repairs: Vec<(DiagnosticKind, String)>,
 ) -> ArgsOutcome {
     let full = e.to_string();
-    let what = full.rfind(" at line ").and_then(|i| full.get(..i)).unwrap_or(&full);
+    let what = full
+        .rfind(" at line ")
+        .and_then(|i| full.get(..i))
+        .unwrap_or(&full);
     ArgsOutcome {
         result: Err(ToolResponse::error(
             ToolErrorCode::InvalidFormat,

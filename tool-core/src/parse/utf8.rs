@@ -46,7 +46,10 @@ pub(crate) fn feed_bytes(parser: &mut XmlParser, mut bytes: &[u8], out: &mut Vec
                     .unwrap_or_default()
                     .copy_from_slice(s.as_bytes().get(..len).unwrap_or_default());
                 parser.utf8 = Carry::default();
-                parser.feed(std::str::from_utf8(buf.get(..len).unwrap_or_default()).unwrap_or_default(), out);
+                parser.feed(
+                    std::str::from_utf8(buf.get(..len).unwrap_or_default()).unwrap_or_default(),
+                    out,
+                );
             }
             Err(e) if e.error_len().is_some() => {
                 // The carried start was invalid: replace the invalid sequence, as

@@ -76,7 +76,9 @@ fn expect<'a>(s: &'a str, prefix: &str) -> Result<&'a str, String> {
 /// `<tag>content</tag>`: escaped content holds no `<`, so the first `<` is the closing tag.
 fn element<'a>(s: &'a str, tag: &str) -> Result<(&'a str, &'a str), String> {
     let s = expect(s, &format!("<{tag}>"))?;
-    let end = s.find('<').ok_or_else(|| format!("<{tag}> is not closed"))?;
+    let end = s
+        .find('<')
+        .ok_or_else(|| format!("<{tag}> is not closed"))?;
     let content = s.get(..end).unwrap_or_default();
     let rest = expect(s.get(end..).unwrap_or_default(), &format!("</{tag}>"))?;
     Ok((content, rest))
