@@ -28,7 +28,9 @@ impl FenceTracker {
         if bytes.is_empty() {
             return;
         }
-        if memchr::memchr(b'`', bytes).is_none() {
+        // Short texts (small stream chunks) are cheaper to walk once than to search three
+        // times; long prose without backticks takes the memchr path.
+        if bytes.len() > 32 && memchr::memchr(b'`', bytes).is_none() {
             // Fast path for ordinary prose: a pending run ends at the first byte.
             self.end_run();
             self.at_line_start = match memchr::memrchr(b'\n', bytes) {
@@ -47,7 +49,7 @@ impl FenceTracker {
                     self.end_run();
                     self.at_line_start = true;
                 }
-                b' ' | b'\t' => self.end_run(),
+                b' ' | b'\t' | b'\r' => self.end_run(),
                 _ => {
                     self.end_run();
                     self.at_line_start = false;
