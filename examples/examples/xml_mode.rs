@@ -12,11 +12,12 @@ use std::time::Duration;
 use tool_core::parse::{EndReason, Event};
 use tool_core::{block_on, tool, tools, Json};
 
-#[derive(serde::Serialize)]
+/// `#[tool_type]` derives serde and schemars through tool-core, so this crate needs neither.
+#[tool_core::tool_type]
 struct Weather {
     city: String,
     temp_c: f32,
-    conditions: &'static str,
+    conditions: String,
 }
 
 /// Current weather for a city. Returns temperature in Celsius and a short description.
@@ -28,7 +29,7 @@ fn get_weather(
     Json(Weather {
         city,
         temp_c: 21.5,
-        conditions: "light rain later",
+        conditions: "light rain later".to_string(),
     })
 }
 
