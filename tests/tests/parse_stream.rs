@@ -58,6 +58,7 @@ fn expected(name: &str) -> Vec<&'static str> {
             r#"C:say:{"s": "héllo 😀 </arguments>"}"#,
             "T: ✓",
         ],
+        "repeated_open_tag" => vec!["T:Calling.\n<use_tool>\n", "C:a:{}"],
         "nested_json" => vec![r#"C:n:{"a": {"b": [{"c": "}]"}, 2]}, "d": "\\"}"#],
         other => panic!("no expectation for fixture {other}"),
     }

@@ -33,6 +33,7 @@ pub const FIXTURES: &[(&str, &str, EndReason)] = &[
     ("missing_arguments_close", "<use_tool><tool_name>a</tool_name><arguments>{\"x\": 1}\n</use_tool>", EndReason::Stop),
     ("stray_text_in_call", "<use_tool>\n<tool_name>a</tool_name> please <arguments>{}</arguments></use_tool>", EndReason::Stop),
     ("unicode", "Café ☃ 😀 — <use_tool><tool_name>say</tool_name><arguments>{\"s\": \"héllo 😀 </arguments>\"}</arguments></use_tool> ✓", EndReason::Stop),
+    ("repeated_open_tag", "Calling.\n<use_tool>\n<use_tool>\n<tool_name>a</tool_name><arguments>{}</arguments></use_tool>", EndReason::Stop),
     ("nested_json", "<use_tool><tool_name>n</tool_name><arguments>{\"a\": {\"b\": [{\"c\": \"}]\"}, 2]}, \"d\": \"\\\\\"}</arguments></use_tool>", EndReason::Stop),
 ];
 

@@ -304,6 +304,7 @@ impl XmlParser {
                 return i + 1;
             }
             if b == b'<' {
+                self.tag_at = self.offset + i;
                 self.tag.push(b, CHILD_OPEN);
                 return i + 1;
             }
@@ -312,6 +313,16 @@ impl XmlParser {
         }
         match self.tag.push(b, CHILD_OPEN) {
             Step::Partial => i + 1,
+            Step::Mismatch if self.tag.len() == 1 => {
+                // A lone `<` may begin another `<use_tool>` (a repeated opening tag): emit only
+                // what was held and let prose matching continue from that `<`.
+                let held = std::mem::take(&mut self.held);
+                self.state = State::Text;
+                self.emit_text(&held, out);
+                self.tag.clear();
+                self.tag.push(b'<', USE_TOOL);
+                i
+            }
             Step::Mismatch => {
                 self.abandon_open(out);
                 i
