@@ -59,6 +59,8 @@ fn expected(name: &str) -> Vec<&'static str> {
             "T: ✓",
         ],
         "repeated_open_tag" => vec!["T:Calling.\n<use_tool>\n", "C:a:{}"],
+        "unclosed_name" => vec!["E:INVALID_FORMAT:a", "T: after"],
+        "duplicate_arguments" => vec!["E:INVALID_FORMAT:a"],
         "nested_json" => vec![r#"C:n:{"a": {"b": [{"c": "}]"}, 2]}, "d": "\\"}"#],
         other => panic!("no expectation for fixture {other}"),
     }

@@ -34,6 +34,8 @@ pub const FIXTURES: &[(&str, &str, EndReason)] = &[
     ("stray_text_in_call", "<use_tool>\n<tool_name>a</tool_name> please <arguments>{}</arguments></use_tool>", EndReason::Stop),
     ("unicode", "Café ☃ 😀 — <use_tool><tool_name>say</tool_name><arguments>{\"s\": \"héllo 😀 </arguments>\"}</arguments></use_tool> ✓", EndReason::Stop),
     ("repeated_open_tag", "Calling.\n<use_tool>\n<use_tool>\n<tool_name>a</tool_name><arguments>{}</arguments></use_tool>", EndReason::Stop),
+    ("unclosed_name", "<use_tool><tool_name>a</use_tool> after", EndReason::Stop),
+    ("duplicate_arguments", "<use_tool><tool_name>a</tool_name><arguments>{}</arguments><arguments>{}</arguments></use_tool>", EndReason::Stop),
     ("nested_json", "<use_tool><tool_name>n</tool_name><arguments>{\"a\": {\"b\": [{\"c\": \"}]\"}, 2]}, \"d\": \"\\\\\"}</arguments></use_tool>", EndReason::Stop),
 ];
 

@@ -14,7 +14,8 @@ pub(crate) const IN_CALL: &[&[u8]] = &[
     b"<argument>",
     b"</use_tool>",
 ];
-pub(crate) const NAME_CLOSE: &[&[u8]] = &[b"</tool_name>", b"</name>"];
+/// Closers of a name; index 2 (`</use_tool>`) means `</tool_name>` was missing.
+pub(crate) const NAME_CLOSE: &[&[u8]] = &[b"</tool_name>", b"</name>", b"</use_tool>"];
 /// Closers of `<arguments>`; index 2 (`</use_tool>`) means `</arguments>` was missing.
 pub(crate) const ARGS_CLOSE: &[&[u8]] = &[b"</arguments>", b"</argument>", b"</use_tool>"];
 
