@@ -42,7 +42,7 @@ impl FenceTracker {
         for &b in bytes {
             match b {
                 b'`' if self.ticks > 0 || self.at_line_start => {
-                    self.ticks += 1;
+                    self.ticks = self.ticks.saturating_add(1);
                     self.at_line_start = false;
                 }
                 b'\n' => {

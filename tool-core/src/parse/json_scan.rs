@@ -123,7 +123,7 @@ impl ArgScan {
                             self.in_fence_line = false;
                         }
                     } else if b == b'`' {
-                        self.ticks += 1;
+                        self.ticks = self.ticks.saturating_add(1);
                         if self.ticks == 3 {
                             self.ticks = 0;
                             self.fence_open = true;
@@ -158,7 +158,7 @@ impl ArgScan {
                     b'<' => break,
                     b' ' | b'\t' | b'\r' | b'\n' => {}
                     b'`' if self.fence_open && self.junk_start.is_none() => {
-                        self.ticks += 1;
+                        self.ticks = self.ticks.saturating_add(1);
                         if self.ticks == 3 {
                             self.fence_closed = true;
                         } else if self.ticks > 3 {
