@@ -36,6 +36,8 @@ mod context;
 mod definition;
 mod executor;
 mod into_response;
+pub mod parse;
+pub mod prompt;
 pub mod provider;
 mod raw_json;
 mod registry;

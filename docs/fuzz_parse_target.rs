@@ -1,0 +1,73 @@
+//! libFuzzer target for the streaming `<use_tool>` parser.
+//!
+//! To be added to the shared fuzz crate as `fuzz/fuzz_targets/parse.rs` (with a `[[bin]]
+//! name = "parse"` entry, `test = false`, `doc = false`, `bench = false`), then run with:
+//!
+//! ```sh
+//! cargo +nightly fuzz run parse -- -max_total_time=300
+//! ```
+//!
+//! The first input byte chooses the chunk size (1..=64) and the end reason; the rest is fed
+//! as raw bytes. Checked: no panic; chunked and one-shot parses give the same merged events;
+//! text events plus call spans rebuild the (lossily decoded) input; `Length` never completes
+//! a call whose block did not close.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use tool_core::parse::{EndReason, Event, XmlParser};
+
+fn parse(data: &[u8], chunk: usize, reason: EndReason) -> Vec<Event> {
+    let mut parser = XmlParser::new();
+    let mut out = Vec::new();
+    for piece in data.chunks(chunk) {
+        parser.feed_bytes(piece, &mut out);
+    }
+    parser.finish(reason, &mut out);
+    out
+}
+
+fn merged(events: Vec<Event>) -> Vec<Event> {
+    let mut out: Vec<Event> = Vec::new();
+    for e in events {
+        match (out.last_mut(), e) {
+            (Some(Event::Text(a)), Event::Text(b)) => a.push_str(&b),
+            (
+                Some(Event::ArgumentsDelta { index: i, delta: a }),
+                Event::ArgumentsDelta { index: j, delta: b },
+            ) if *i == j => a.push_str(&b),
+            (_, e) => out.push(e),
+        }
+    }
+    out
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&control, input)) = data.split_first() else {
+        return;
+    };
+    let chunk = usize::from(control % 64) + 1;
+    let reason = match control >> 6 {
+        0 | 1 => EndReason::Stop,
+        2 => EndReason::Length,
+        _ => EndReason::Other,
+    };
+    let whole = parse(input, input.len().max(1), reason);
+    let chunked = parse(input, chunk, reason);
+    // Invalid UTF-8 is replaced by U+FFFD before parsing, so compare against the decoded text.
+    let text = String::from_utf8_lossy(input);
+    let mut rebuilt = String::new();
+    for e in &whole {
+        if let Some(t) = e.as_text() {
+            rebuilt.push_str(t);
+        } else if let Some(span) = e.span() {
+            rebuilt.push_str(text.get(span).expect("span on a char boundary"));
+        }
+        if reason != EndReason::Stop {
+            if let (Event::CallComplete { span, .. }, Some(block)) = (e, e.span().and_then(|s| text.get(s))) {
+                assert!(block.ends_with("</use_tool>"), "Length completed an open call at {span:?}");
+            }
+        }
+    }
+    assert_eq!(rebuilt, text, "text is not lossless");
+    assert_eq!(merged(chunked), merged(whole), "chunking changed the result");
+});

@@ -1,0 +1,186 @@
+//! Properties of the streaming parser: chunking never changes the result, a prefix never
+//! retracts what was emitted, and text plus call spans give back the input.
+
+mod parse_support;
+
+use parse_support::{merged, parse_chunks, parse_whole, rebuild, FIXTURES};
+use proptest::prelude::*;
+use tool_core::parse::{EndReason, Event, ParserOptions, XmlParser};
+
+/// Pieces that make inputs dense in tags, JSON punctuation and multi-byte characters.
+const PIECES: &[&str] = &[
+    "<use_tool>",
+    "<tool_name>",
+    "</tool_name>",
+    "<name>",
+    "</name>",
+    "<arguments>",
+    "</arguments>",
+    "<argument>",
+    "</argument>",
+    "</use_tool>",
+    "<",
+    ">",
+    "/",
+    "{",
+    "}",
+    "[",
+    "]",
+    "\"",
+    "\\",
+    ":",
+    ",",
+    "a",
+    "w",
+    "1",
+    " ",
+    "\n",
+    "\r\n",
+    "```",
+    "```json\n",
+    "é",
+    "😀",
+    "\u{1}",
+    "\t",
+    "null",
+    "\"{\\\"a\\\":1}\"",
+];
+
+fn hostile_input() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(PIECES), 0..60).prop_map(|v| v.concat())
+}
+
+fn reason() -> impl Strategy<Value = EndReason> {
+    prop::sample::select(vec![EndReason::Stop, EndReason::Length, EndReason::Other])
+}
+
+/// Events emitted for a prefix must be the start of the full parse: equal, except that the
+/// last one may be a text or delta the full parse extends.
+fn assert_no_retraction(prefix: &[Event], full: &[Event], context: &str) {
+    assert!(
+        prefix.len() <= full.len(),
+        "{context}: more events for a prefix than for the whole"
+    );
+    for (i, (p, f)) in prefix.iter().zip(full).enumerate() {
+        if p == f {
+            continue;
+        }
+        let extends = i + 1 == prefix.len()
+            && match (p, f) {
+                (Event::Text(a), Event::Text(b)) => b.starts_with(a.as_str()),
+                (
+                    Event::ArgumentsDelta { index: i, delta: a },
+                    Event::ArgumentsDelta { index: j, delta: b },
+                ) => i == j && b.starts_with(a.as_str()),
+                _ => false,
+            };
+        assert!(extends, "{context}: event {i} retracted: {p:?} then {f:?}");
+    }
+}
+
+fn check_prefixes(input: &str, reason: EndReason) {
+    let full = merged(parse_whole(input, reason));
+    for cut in (0..=input.len()).filter(|c| input.is_char_boundary(*c)) {
+        let mut parser = XmlParser::new();
+        let mut out = Vec::new();
+        parser.feed(&input[..cut], &mut out);
+        assert_no_retraction(&merged(out), &full, &format!("{input:?} cut at {cut}"));
+    }
+}
+
+#[test]
+fn every_two_way_split_of_every_fixture_matches_the_one_shot_parse() {
+    for (name, input, reason) in FIXTURES {
+        let whole = merged(parse_whole(input, *reason));
+        for cut in 0..=input.len() {
+            let split = merged(parse_chunks(
+                input,
+                &[cut],
+                *reason,
+                ParserOptions::default(),
+            ));
+            assert_eq!(split, whole, "fixture {name} split at {cut}");
+        }
+    }
+}
+
+#[test]
+fn no_fixture_prefix_retracts_an_event() {
+    for (_, input, reason) in FIXTURES {
+        check_prefixes(input, *reason);
+    }
+}
+
+#[test]
+fn every_fixture_is_text_lossless() {
+    for (name, input, reason) in FIXTURES {
+        let events = parse_whole(input, *reason);
+        assert_eq!(rebuild(input, &events), *input, "fixture {name}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_chunkings_of_fixtures_match_the_one_shot_parse(
+        which in 0..FIXTURES.len(),
+        cuts in prop::collection::vec(0usize..400, 0..12),
+    ) {
+        let (_, input, reason) = FIXTURES[which];
+        let mut cuts = cuts;
+        cuts.sort_unstable();
+        let whole = merged(parse_whole(input, reason));
+        let chunked = merged(parse_chunks(input, &cuts, reason, ParserOptions::default()));
+        prop_assert_eq!(chunked, whole);
+    }
+
+    #[test]
+    fn hostile_inputs_are_chunking_invariant_and_lossless(
+        input in hostile_input(),
+        cuts in prop::collection::vec(0usize..300, 0..10),
+        reason in reason(),
+    ) {
+        let mut cuts = cuts;
+        cuts.sort_unstable();
+        let whole = parse_whole(&input, reason);
+        prop_assert_eq!(rebuild(&input, &whole), input.clone());
+        let chunked = merged(parse_chunks(&input, &cuts, reason, ParserOptions::default()));
+        prop_assert_eq!(chunked, merged(whole));
+    }
+
+    #[test]
+    fn hostile_input_prefixes_never_retract(input in hostile_input(), reason in reason()) {
+        check_prefixes(&input, reason);
+    }
+
+    #[test]
+    fn arbitrary_bytes_decode_like_from_utf8_lossy_whatever_the_chunking(
+        bytes in prop::collection::vec(prop::sample::select(vec![0x3c, 0x61, 0x7b, 0x22, 0x80, 0x98, 0xbf, 0xc3, 0xe2, 0xf0, 0x9f, 0xff, 0x0a]), 0..200),
+        step in 1usize..9,
+    ) {
+        let parse = |step: usize| {
+            let mut parser = XmlParser::new();
+            let mut out = Vec::new();
+            for chunk in bytes.chunks(step) {
+                parser.feed_bytes(chunk, &mut out);
+            }
+            parser.finish(EndReason::Stop, &mut out);
+            out
+        };
+        let whole = parse(bytes.len().max(1));
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        prop_assert_eq!(rebuild(&text, &whole), text.clone());
+        prop_assert_eq!(merged(parse(step)), merged(whole));
+    }
+
+    #[test]
+    fn length_stop_never_completes_an_unclosed_call(input in hostile_input()) {
+        let events = parse_whole(&input, EndReason::Length);
+        for e in &events {
+            if let Event::CallComplete { span, .. } = e {
+                prop_assert!(input[span.clone()].ends_with("</use_tool>"));
+            }
+        }
+    }
+}

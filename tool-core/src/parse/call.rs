@@ -1,0 +1,241 @@
+//! One `<use_tool>` block being read, and how it ends: complete, error or incomplete.
+
+use super::event::{Diagnostic, DiagnosticKind, EndReason, Event};
+use super::json_scan::ArgScan;
+use super::repair;
+use super::ParserOptions;
+use crate::call::ToolCall;
+use crate::response::{ToolErrorCode, ToolResponse};
+use crate::suggest::{closest, quoted_list};
+
+/// Names longer than this cannot be valid (the limit is 64); stop buffering there.
+const MAX_NAME: usize = 256;
+
+#[derive(Debug)]
+pub(crate) struct OpenCall {
+    pub(crate) index: usize,
+    start: usize,
+    name: Option<String>,
+    name_buf: String,
+    pub(crate) args: Option<ArgScan>,
+    /// The first structural problem; the call becomes an error when it closes.
+    problem: Option<String>,
+    /// Non-whitespace text found between children (the start of it).
+    stray: String,
+    stray_chars: usize,
+}
+
+impl OpenCall {
+    pub(crate) fn new(index: usize, start: usize) -> Self {
+        OpenCall {
+            index,
+            start,
+            name: None,
+            name_buf: String::new(),
+            args: None,
+            problem: None,
+            stray: String::new(),
+            stray_chars: 0,
+        }
+    }
+
+    pub(crate) fn structure_error(&mut self, message: &str) {
+        if self.problem.is_none() {
+            self.problem = Some(message.to_string());
+        }
+    }
+
+    /// Text between children: whitespace is layout, anything else is a mistake. The first
+    /// 30 characters are collected (whatever the chunking) for the error message.
+    pub(crate) fn stray(&mut self, text: &str) {
+        let text = if self.stray.is_empty() {
+            text.trim_start()
+        } else {
+            text
+        };
+        for c in text.chars() {
+            if self.stray_chars >= 30 {
+                break;
+            }
+            self.stray.push(c);
+            self.stray_chars += 1;
+        }
+    }
+
+    pub(crate) fn begin_name(&mut self) {
+        if self.name.is_some() {
+            self.structure_error("the call has more than one <tool_name>");
+        }
+        self.name_buf.clear();
+    }
+
+    pub(crate) fn push_name(&mut self, text: &str) {
+        if self.name_buf.len() + text.len() <= MAX_NAME {
+            self.name_buf.push_str(text);
+        } else {
+            self.structure_error("the <tool_name> is far too long to be a tool name");
+        }
+    }
+
+    pub(crate) fn end_name(&mut self) -> String {
+        let name = self.name_buf.trim().to_string();
+        self.name_buf.clear();
+        if self.name.is_none() {
+            self.name = Some(name.clone());
+        }
+        name
+    }
+
+    pub(crate) fn begin_args(&mut self) {
+        if self.args.is_some() {
+            self.structure_error("the call has more than one <arguments>");
+        }
+        self.args = Some(ArgScan::new());
+    }
+
+    fn id(&self, options: &ParserOptions) -> String {
+        format!("{}{}", options.id_prefix, self.index)
+    }
+
+    pub(crate) fn incomplete(self, reason: EndReason, end: usize) -> Event {
+        let why = match reason {
+            EndReason::Length => "the reply hit the length limit inside <use_tool>",
+            _ => "the reply was cut off inside <use_tool>",
+        };
+        Event::CallIncomplete {
+            index: self.index,
+            name: self.name,
+            reason: format!("{why}; the call was not run"),
+            span: self.start..end,
+        }
+    }
+
+    /// Ends the block at stream offset `end`: validates name and arguments (the one JSON
+    /// parse) and emits diagnostics then `CallComplete` or `CallError`.
+    pub(crate) fn close(self, end: usize, options: &ParserOptions, out: &mut Vec<Event>) {
+        let id = self.id(options);
+        let span = self.start..end;
+        let index = self.index;
+        let fail = |name: Option<String>, response: ToolResponse, out: &mut Vec<Event>| {
+            out.push(Event::CallError {
+                index,
+                id: id.clone(),
+                name,
+                response: Box::new(response),
+                span: span.clone(),
+            });
+        };
+        let stray = self.stray.trim_end();
+        let problem = if stray.is_empty() {
+            self.problem
+        } else {
+            Some(format!(
+                "unexpected text {stray:?} inside <use_tool>; only <tool_name> and <arguments> belong there"
+            ))
+        };
+        if let Some(problem) = problem {
+            let message = format!(
+                "The tool call could not be read: {problem}. Write it as \
+                 <use_tool><tool_name>NAME</tool_name><arguments>{{...}}</arguments></use_tool>."
+            );
+            fail(
+                self.name,
+                ToolResponse::error(ToolErrorCode::InvalidFormat, message),
+                out,
+            );
+            return;
+        }
+        let name = match self.name {
+            Some(n) if !n.is_empty() => n,
+            other => {
+                let listed = options
+                    .known_tools
+                    .as_ref()
+                    .map(|t| {
+                        format!(
+                            " Available tools: {}.",
+                            quoted_list(t.iter().map(String::as_str))
+                        )
+                    })
+                    .unwrap_or_default();
+                let message = format!(
+                    "The tool call has no tool name. Put it in <tool_name>NAME</tool_name> inside <use_tool>.{listed}"
+                );
+                fail(
+                    other,
+                    ToolResponse::error(ToolErrorCode::InvalidFormat, message),
+                    out,
+                );
+                return;
+            }
+        };
+        if let Some(known) = &options.known_tools {
+            if !known.contains(&name) {
+                let names = || known.iter().map(String::as_str);
+                let hint = closest(&name, names())
+                    .map(|h| format!(" Did you mean '{h}'?"))
+                    .unwrap_or_default();
+                let message = if known.is_empty() {
+                    format!("Unknown tool '{name}': no tools are available in this conversation.")
+                } else {
+                    format!(
+                        "Unknown tool '{name}'.{hint} Available tools: {}.",
+                        quoted_list(names())
+                    )
+                };
+                fail(
+                    Some(name),
+                    ToolResponse::error(ToolErrorCode::NotFound, message),
+                    out,
+                );
+                return;
+            }
+        }
+        let outcome = match self.args {
+            Some(scan) => repair::finish(scan, &name),
+            None => repair::missing(),
+        };
+        for (kind, message) in outcome.repairs {
+            out.push(Event::Diagnostic(Diagnostic {
+                call: Some(index),
+                kind,
+                message,
+            }));
+        }
+        match outcome.result {
+            Ok(args) => out.push(Event::CallComplete {
+                index,
+                call: ToolCall {
+                    id,
+                    name,
+                    arguments: args.json,
+                },
+                raw_arguments: args.raw,
+                span,
+            }),
+            Err(response) => fail(Some(name), response, out),
+        }
+    }
+}
+
+impl DiagnosticKind {
+    /// Whether this diagnostic means the model's text was changed before use.
+    ///
+    /// ```
+    /// use tool_core::parse::DiagnosticKind;
+    /// assert!(DiagnosticKind::TrailingJunk.is_repair());
+    /// assert!(!DiagnosticKind::CallInCodeFence.is_repair());
+    /// ```
+    pub fn is_repair(self) -> bool {
+        matches!(
+            self,
+            DiagnosticKind::ControlCharactersEscaped
+                | DiagnosticKind::CodeFenceAroundArguments
+                | DiagnosticKind::TrailingJunk
+                | DiagnosticKind::DoubleEncodedArguments
+                | DiagnosticKind::MissingArgumentsClose
+                | DiagnosticKind::MissingUseToolClose
+                | DiagnosticKind::EmptyArguments
+        )
+    }
+}

@@ -1,0 +1,195 @@
+//! What the `<use_tool>` parser reports: [`Event`], [`Diagnostic`], [`EndReason`].
+
+use std::ops::Range;
+
+use crate::call::ToolCall;
+use crate::response::ToolResponse;
+
+/// Why the model's reply ended, as the provider reported it.
+///
+/// ```
+/// use tool_core::parse::{EndReason, Event, XmlParser};
+/// let mut events = Vec::new();
+/// let mut parser = XmlParser::new();
+/// parser.feed("<use_tool><tool_name>a</tool_name><arguments>{\"x\":", &mut events);
+/// parser.finish(EndReason::Length, &mut events);
+/// assert!(events.iter().any(|e| matches!(e, Event::CallIncomplete { .. })));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    /// The model finished (or hit a stop sequence such as `</use_tool>`).
+    Stop,
+    /// The model ran out of tokens: an open call is never run.
+    Length,
+    /// Anything else (content filter, cancellation): an open call is never run.
+    Other,
+}
+
+/// What kind of repair or oddity a [`Diagnostic`] reports.
+///
+/// ```
+/// use tool_core::parse::DiagnosticKind;
+/// assert_ne!(DiagnosticKind::TrailingJunk, DiagnosticKind::CodeFenceAroundArguments);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DiagnosticKind {
+    /// Raw control characters inside JSON strings were escaped.
+    ControlCharactersEscaped,
+    /// A ```` ```json ```` fence around the arguments object was removed.
+    CodeFenceAroundArguments,
+    /// Text after the complete arguments value was dropped.
+    TrailingJunk,
+    /// The arguments were a JSON string holding the object; it was decoded once.
+    DoubleEncodedArguments,
+    /// `</arguments>` was missing but the JSON was complete.
+    MissingArgumentsClose,
+    /// `</use_tool>` was missing at the end of the reply but the call was complete.
+    MissingUseToolClose,
+    /// `<arguments>` was empty or absent; the call gets `{}`.
+    EmptyArguments,
+    /// The alias `<name>` or `<argument>` was used.
+    AliasTag,
+    /// A `<use_tool>` block inside a markdown code fence was left as text, not run.
+    CallInCodeFence,
+    /// The reply ended inside a tag (e.g. `<use_to`); the bytes were emitted as text.
+    TruncatedTag,
+    /// Invalid UTF-8 given to [`XmlParser::feed_bytes`](crate::parse::XmlParser::feed_bytes)
+    /// was replaced by U+FFFD.
+    InvalidUtf8,
+}
+
+/// A repair the parser made or something it noticed, for logs and UIs. Never silent.
+///
+/// ```
+/// use tool_core::parse::{Diagnostic, DiagnosticKind};
+/// let d = Diagnostic { call: Some(0), kind: DiagnosticKind::TrailingJunk, message: "dropped ' ok'".into() };
+/// assert_eq!(d.call, Some(0));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// The index of the call it concerns, if any.
+    pub call: Option<usize>,
+    /// What happened.
+    pub kind: DiagnosticKind,
+    /// A short human-readable explanation.
+    pub message: String,
+}
+
+/// One thing the parser learned from the stream, in stream order.
+///
+/// Text events plus the byte ranges (`span`) of the call events give back the whole input.
+///
+/// ```
+/// use tool_core::parse::{EndReason, Event, XmlParser};
+/// let events = XmlParser::parse_all(
+///     "Checking.\n<use_tool><tool_name>get_weather</tool_name><arguments>{\"city\":\"Paris\"}</arguments></use_tool>",
+///     EndReason::Stop,
+/// );
+/// assert_eq!(events[0], Event::Text("Checking.\n".into()));
+/// let call = events.iter().find_map(|e| match e { Event::CallComplete { call, .. } => Some(call), _ => None }).unwrap();
+/// assert_eq!(call.arguments, r#"{"city":"Paris"}"#);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    /// Prose to show the user. Consecutive text within one `feed` is merged into one event.
+    Text(String),
+    /// A `<use_tool>` block followed by a child tag began: a call is underway.
+    CallStarted {
+        /// 0-based call index within this reply.
+        index: usize,
+    },
+    /// The call's `<tool_name>` closed.
+    Name {
+        /// Call index.
+        index: usize,
+        /// The name, whitespace-trimmed.
+        name: String,
+    },
+    /// Raw bytes of the `<arguments>` element as they arrive (for progress display).
+    ArgumentsDelta {
+        /// Call index.
+        index: usize,
+        /// The new bytes.
+        delta: String,
+    },
+    /// A well-formed call, ready to dispatch.
+    CallComplete {
+        /// Call index.
+        index: usize,
+        /// The call; `arguments` is the JSON object exactly as written unless a repair applied.
+        call: ToolCall,
+        /// When a repair changed the arguments, the bytes the model actually wrote.
+        raw_arguments: Option<String>,
+        /// Byte range of the whole `<use_tool>` block in the stream.
+        span: Range<usize>,
+    },
+    /// A call that cannot run; `response` is the `ERROR` to send back to the model.
+    CallError {
+        /// Call index.
+        index: usize,
+        /// The synthesized call id.
+        id: String,
+        /// The tool name, when one was given.
+        name: Option<String>,
+        /// `INVALID_FORMAT`, `INVALID_PARAM` or `NOT_FOUND`, with an instructive message.
+        /// Boxed so that the frequent small events (text, deltas) stay small.
+        response: Box<ToolResponse>,
+        /// Byte range of the block in the stream.
+        span: Range<usize>,
+    },
+    /// The reply ended (length limit or abort) while a call was open; it must not run.
+    CallIncomplete {
+        /// Call index.
+        index: usize,
+        /// The tool name, when it had been read.
+        name: Option<String>,
+        /// Why it is incomplete.
+        reason: String,
+        /// Byte range of the block in the stream (to the end of input).
+        span: Range<usize>,
+    },
+    /// A repair or oddity.
+    Diagnostic(Diagnostic),
+}
+
+impl Event {
+    /// The text of a [`Event::Text`].
+    ///
+    /// ```
+    /// assert_eq!(tool_core::parse::Event::Text("hi".into()).as_text(), Some("hi"));
+    /// ```
+    pub fn as_text(&self) -> Option<&str> {
+        match self {
+            Event::Text(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The stream byte range of a call-ending event (complete, error or incomplete).
+    ///
+    /// ```
+    /// assert_eq!(tool_core::parse::Event::Text("hi".into()).span(), None);
+    /// ```
+    pub fn span(&self) -> Option<Range<usize>> {
+        match self {
+            Event::CallComplete { span, .. }
+            | Event::CallError { span, .. }
+            | Event::CallIncomplete { span, .. } => Some(span.clone()),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_stay_small_because_the_error_response_is_boxed() {
+        assert!(
+            std::mem::size_of::<Event>() <= 136,
+            "{}",
+            std::mem::size_of::<Event>()
+        );
+    }
+}

@@ -1,0 +1,111 @@
+//! Incremental matching of a fixed set of tags, one byte at a time, across chunk boundaries.
+
+/// The longest tag any context matches (`</tool_name>`, `</arguments>`: 12 bytes).
+pub(crate) const MAX_TAG: usize = 16;
+
+pub(crate) const USE_TOOL: &[&[u8]] = &[b"<use_tool>"];
+/// Tags that open a call after `<use_tool>`; index 1 and 3 are the aliases.
+pub(crate) const CHILD_OPEN: &[&[u8]] = &[b"<tool_name>", b"<name>", b"<arguments>", b"<argument>"];
+/// Between children: the child openers, then `</use_tool>` (index 4).
+pub(crate) const IN_CALL: &[&[u8]] = &[
+    b"<tool_name>",
+    b"<name>",
+    b"<arguments>",
+    b"<argument>",
+    b"</use_tool>",
+];
+/// Closers of a name; index 2 (`</use_tool>`) means `</tool_name>` was missing.
+pub(crate) const NAME_CLOSE: &[&[u8]] = &[b"</tool_name>", b"</name>", b"</use_tool>"];
+/// Closers of `<arguments>`; index 2 (`</use_tool>`) means `</arguments>` was missing.
+pub(crate) const ARGS_CLOSE: &[&[u8]] = &[b"</arguments>", b"</argument>", b"</use_tool>"];
+
+/// Result of adding one byte to a partial tag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// Still a prefix of some candidate.
+    Partial,
+    /// Exactly candidate `n`.
+    Full(usize),
+    /// No candidate starts with these bytes; the last byte was not added.
+    Mismatch,
+}
+
+/// Bytes of a tag seen so far (always ASCII, so always valid UTF-8).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct TagBuf {
+    bytes: [u8; MAX_TAG],
+    len: usize,
+}
+
+impl TagBuf {
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    pub(crate) fn as_str(&self) -> &str {
+        // Only bytes that prefix an ASCII candidate are ever stored.
+        std::str::from_utf8(self.bytes.get(..self.len).unwrap_or_default()).unwrap_or_default()
+    }
+
+    /// Adds `b` if the result still prefixes one of `candidates`.
+    pub(crate) fn push(&mut self, b: u8, candidates: &[&[u8]]) -> Step {
+        let Some(slot) = self.bytes.get_mut(self.len) else {
+            return Step::Mismatch;
+        };
+        *slot = b;
+        let next = self.len + 1;
+        let seen = self.bytes.get(..next).unwrap_or_default();
+        let mut partial = false;
+        for (i, c) in candidates.iter().enumerate() {
+            if c.starts_with(seen) {
+                if c.len() == next {
+                    self.len = next;
+                    return Step::Full(i);
+                }
+                partial = true;
+            }
+        }
+        if partial {
+            self.len = next;
+            Step::Partial
+        } else {
+            Step::Mismatch
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn matches_alias_and_full_name_sharing_a_prefix() {
+        let mut t = TagBuf::default();
+        for b in b"</argument" {
+            assert_eq!(t.push(*b, ARGS_CLOSE), Step::Partial);
+        }
+        assert_eq!(t.push(b'>', ARGS_CLOSE), Step::Full(1));
+        t.clear();
+        for b in b"</argument" {
+            t.push(*b, ARGS_CLOSE);
+        }
+        assert_eq!(t.push(b's', ARGS_CLOSE), Step::Partial);
+        assert_eq!(t.push(b'>', ARGS_CLOSE), Step::Full(0));
+    }
+
+    #[test]
+    fn mismatch_leaves_the_buffer_unchanged() {
+        let mut t = TagBuf::default();
+        assert_eq!(t.push(b'<', USE_TOOL), Step::Partial);
+        assert_eq!(t.push(b'd', USE_TOOL), Step::Mismatch);
+        assert_eq!(t.as_str(), "<");
+    }
+}

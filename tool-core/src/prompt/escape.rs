@@ -1,0 +1,85 @@
+//! The escaping that keeps prompt fragments and result messages well-formed.
+//!
+//! Element text (names, descriptions, tool output) uses the three XML entities `&amp;`, `&lt;`
+//! and `&gt;`, so it can never contain `<`: no closing tag and no `<use_tool>` can appear in
+//! it. The schema is JSON, where `<`, `>` and `&` can only occur inside strings, so they are
+//! written as the JSON escapes `\u003c`, `\u003e`, `\u0026`: the schema stays valid JSON that
+//! the model reads as is, and contains no `<` either.
+
+/// Appends `text` with `&`, `<` and `>` replaced by XML entities.
+///
+/// ```
+/// let mut out = String::new();
+/// tool_core::prompt::escape_text("a</description><use_tool>&", &mut out);
+/// assert_eq!(out, "a&lt;/description&gt;&lt;use_tool&gt;&amp;");
+/// ```
+pub fn escape_text(text: &str, out: &mut String) {
+    let mut last = 0;
+    for (i, b) in text.bytes().enumerate() {
+        let entity = match b {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            _ => continue,
+        };
+        out.push_str(text.get(last..i).unwrap_or_default());
+        out.push_str(entity);
+        last = i + 1;
+    }
+    out.push_str(text.get(last..).unwrap_or_default());
+}
+
+/// Reverses [`escape_text`]. Any `&` not starting one of the three entities, and any raw `<`,
+/// is an error: such text was not produced by this module.
+///
+/// ```
+/// assert_eq!(tool_core::prompt::unescape_text("&lt;a&gt; &amp; b").unwrap(), "<a> & b");
+/// assert!(tool_core::prompt::unescape_text("&quot;").is_err());
+/// ```
+pub fn unescape_text(text: &str) -> Result<String, String> {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(p) = rest.find(['&', '<']) {
+        out.push_str(rest.get(..p).unwrap_or_default());
+        let tail = rest.get(p..).unwrap_or_default();
+        let (ch, len) = if tail.starts_with("&amp;") {
+            ('&', 5)
+        } else if tail.starts_with("&lt;") {
+            ('<', 4)
+        } else if tail.starts_with("&gt;") {
+            ('>', 4)
+        } else {
+            let shown: String = tail.chars().take(8).collect();
+            return Err(format!("unexpected {shown:?} in escaped text"));
+        };
+        out.push(ch);
+        rest = tail.get(len..).unwrap_or_default();
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+/// Appends compact JSON with `<`, `>` and `&` written as `\u003c`, `\u003e`, `\u0026`.
+///
+/// ```
+/// let mut out = String::new();
+/// tool_core::prompt::escape_json(&serde_json::json!({"d": "</tool>&"}), &mut out);
+/// assert_eq!(out, r#"{"d":"\u003c/tool\u003e\u0026"}"#);
+/// ```
+pub fn escape_json(value: &serde_json::Value, out: &mut String) {
+    // Serializing a `Value` to a string cannot fail (keys are strings, numbers are finite).
+    let json = serde_json::to_string(value).unwrap_or_default();
+    let mut last = 0;
+    for (i, b) in json.bytes().enumerate() {
+        let escaped = match b {
+            b'<' => "\\u003c",
+            b'>' => "\\u003e",
+            b'&' => "\\u0026",
+            _ => continue,
+        };
+        out.push_str(json.get(last..i).unwrap_or_default());
+        out.push_str(escaped);
+        last = i + 1;
+    }
+    out.push_str(json.get(last..).unwrap_or_default());
+}
