@@ -72,7 +72,7 @@ fn bench_inputs(c: &mut Criterion) {
                 let mut out: Vec<Event> = Vec::new();
                 let mut seen = 0;
                 for piece in black_box(&input).as_bytes().chunks(chunk) {
-                    out.push(Event::Text(String::from_utf8_lossy(piece).into_owned()));
+                    out.push(Event::Text(String::from_utf8_lossy(piece).as_ref().into()));
                     seen += out.len();
                     out.clear();
                 }

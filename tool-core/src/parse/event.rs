@@ -5,6 +5,8 @@ use std::ops::Range;
 use crate::call::ToolCall;
 use crate::response::ToolResponse;
 
+use super::text_chunk::TextChunk;
+
 /// Why the model's reply ended, as the provider reported it.
 ///
 /// ```
@@ -92,7 +94,7 @@ pub struct Diagnostic {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {
     /// Prose to show the user. Consecutive text within one `feed` is merged into one event.
-    Text(String),
+    Text(TextChunk),
     /// A `<use_tool>` block followed by a child tag began: a call is underway.
     CallStarted {
         /// 0-based call index within this reply.
@@ -110,7 +112,7 @@ pub enum Event {
         /// Call index.
         index: usize,
         /// The new bytes.
-        delta: String,
+        delta: TextChunk,
     },
     /// A well-formed call, ready to dispatch.
     CallComplete {

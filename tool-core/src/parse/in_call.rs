@@ -4,6 +4,7 @@
 use super::event::{Diagnostic, DiagnosticKind, EndReason, Event};
 use super::json_scan::ArgScan;
 use super::tag::{Step, ARGS_CLOSE, IN_CALL, NAME_CLOSE};
+use super::text_chunk::TextChunk;
 use super::{State, XmlParser};
 
 impl XmlParser {
@@ -184,11 +185,7 @@ impl XmlParser {
         let index = call.index;
         if let Some(scan) = call.args.as_mut() {
             if scan.delta_sent < scan.raw.len() {
-                let delta = scan
-                    .raw
-                    .get(scan.delta_sent..)
-                    .unwrap_or_default()
-                    .to_string();
+                let delta = TextChunk::from(scan.raw.get(scan.delta_sent..).unwrap_or_default());
                 scan.delta_sent = scan.raw.len();
                 out.push(Event::ArgumentsDelta { index, delta });
             }

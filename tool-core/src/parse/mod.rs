@@ -32,10 +32,12 @@ mod in_call;
 mod json_scan;
 mod repair;
 mod tag;
+mod text_chunk;
 mod utf8;
 
 pub use dispatch::XmlCallResult;
 pub use event::{Diagnostic, DiagnosticKind, EndReason, Event};
+pub use text_chunk::TextChunk;
 
 use call::OpenCall;
 use fence::FenceTracker;
@@ -282,7 +284,7 @@ impl XmlParser {
                 }
             };
         }
-        match memchr::memchr(b'<', rest.as_bytes()) {
+        match find_lt(rest.as_bytes()) {
             Some(p) => {
                 self.emit_text(rest.get(..p).unwrap_or_default(), out);
                 self.tag_at = self.offset + i + p;
@@ -373,7 +375,7 @@ impl XmlParser {
                 return;
             }
         }
-        out.push(Event::Text(text.to_string()));
+        out.push(Event::Text(TextChunk::from(text)));
     }
 
     pub(super) fn diagnose(
@@ -388,5 +390,15 @@ impl XmlParser {
             kind,
             message,
         }));
+    }
+}
+
+/// The first `<`. memchr's vector setup costs more than a plain loop on the few bytes of a
+/// small stream chunk, so short inputs take the loop.
+fn find_lt(bytes: &[u8]) -> Option<usize> {
+    if bytes.len() < 16 {
+        bytes.iter().position(|&b| b == b'<')
+    } else {
+        memchr::memchr(b'<', bytes)
     }
 }
