@@ -1,12 +1,19 @@
 //! The main job end to end: define three tools, print what the model is told about them,
 //! dispatch good and bad calls, and print every `ToolResponse` as JSON and as model text.
+//! Then XML mode, for models without native tool calling: print the TOOLS system prompt,
+//! stream a recorded reply in small chunks (its text shows before the call runs), dispatch
+//! the call and print the follow-up message that carries the result back.
 //!
 //! `cargo run --example quickstart`
 
+use std::io::Write;
+
+use tool_core::parse::{EndReason, Event};
 use tool_core::{tool, tools, Json, ToolCall, ToolError, ToolRegistry};
 
-/// Temperature unit. `#[tool_type]` derives serde and schemars through tool-core, so this
-/// crate needs no dependency on them.
+// `#[tool_type]` derives serde and schemars through tool-core, so this crate needs no
+// dependency on them. (A `//` comment: doc comments on types reach the model as descriptions.)
+/// Temperature unit.
 #[tool_core::tool_type]
 #[derive(Debug, Clone, Copy)]
 #[serde(rename_all = "lowercase")]
@@ -117,5 +124,57 @@ fn main() {
         );
         println!("  JSON:  {}", response.to_json());
         println!("  model: {}", response.model_text());
+    }
+
+    xml_mode(&registry);
+}
+
+/// A reply as a model wrote it after reading the TOOLS prompt: intent first, call last.
+const RECORDED_REPLY: &str = "To answer that, I'll check the current weather in Paris first.\n\n\
+<use_tool>\n  <tool_name>get_weather</tool_name>\n  <arguments>\n    {\"location\": \"Paris, France\"}\n  </arguments>\n</use_tool>";
+
+fn xml_mode(registry: &ToolRegistry) {
+    println!("\n== XML mode: the TOOLS section of the system prompt ==");
+    println!("{}", registry.tools_prompt());
+
+    println!("== XML mode: the model's reply, streamed in 8-byte chunks ==");
+    let mut parser = registry.xml_parser();
+    let mut events = Vec::new();
+    let mut all = Vec::new();
+    for chunk in RECORDED_REPLY.as_bytes().chunks(8) {
+        parser.feed_bytes(chunk, &mut events);
+        for event in events.drain(..) {
+            show(&event);
+            all.push(event);
+        }
+        // Flushing per chunk is what shows the intent before the call exists.
+        let _ = std::io::stdout().flush();
+    }
+    parser.finish(EndReason::Stop, &mut events);
+    for event in events.drain(..) {
+        show(&event);
+        all.push(event);
+    }
+
+    println!("\n\n== XML mode: the follow-up user message ==");
+    match tool_core::block_on(registry.xml_follow_up(&all)) {
+        Some(message) => println!("{message}"),
+        None => println!("(the reply made no tool call)"),
+    }
+}
+
+fn show(event: &Event) {
+    match event {
+        Event::Text(text) => print!("{text}"),
+        Event::CallStarted { index } => print!("\n[call {index} started]"),
+        Event::Name { name, .. } => print!("[tool: {name}]"),
+        Event::ArgumentsDelta { .. } => print!("."),
+        Event::CallComplete { call, .. } => print!(
+            "\n[call ready: {}({}) -> running]",
+            call.name, call.arguments
+        ),
+        Event::CallError { response, .. } => print!("\n[call rejected: {}]", response.model_text()),
+        Event::CallIncomplete { reason, .. } => print!("\n[call incomplete: {reason}]"),
+        Event::Diagnostic(d) => print!("\n[note: {}]", d.message),
     }
 }
