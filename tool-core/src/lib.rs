@@ -34,6 +34,7 @@ mod call;
 mod clock;
 mod context;
 mod definition;
+mod dispatch;
 mod executor;
 mod into_response;
 pub mod parse;
@@ -52,6 +53,9 @@ pub use context::{
     CallContext, CallId, CancelFlag, Extension, Extensions, FromToolContext, ToolContext,
 };
 pub use definition::{ToolAnnotations, ToolDefinition};
+pub use dispatch::{
+    Approval, ApprovalHook, BreakerConfig, CallOptions, CircuitState, Limits, RetryPolicy,
+};
 pub use executor::block_on;
 pub use into_response::{IntoToolResponse, Json, ToolError};
 pub use raw_json::RawJson;

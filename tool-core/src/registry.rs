@@ -8,6 +8,7 @@ use crate::call::ToolCall;
 use crate::clock::{self, Stopwatch};
 use crate::context::{CallContext, Extensions};
 use crate::definition::ToolDefinition;
+use crate::dispatch::{Breaker, CallOptions, Policy, RetryPolicy};
 use crate::executor::{block_on, join_all};
 use crate::response::{ToolErrorCode, ToolResponse};
 use crate::suggest::{closest, quoted_list};
@@ -82,8 +83,11 @@ pub const fn is_valid_tool_name(name: &str) -> bool {
     true
 }
 
-struct Entry {
-    tool: Arc<dyn Tool>,
+/// One registered tool and its per-tool dispatch state (both `None` unless configured).
+pub(crate) struct Entry {
+    pub(crate) tool: Arc<dyn Tool>,
+    pub(crate) retry: Option<RetryPolicy>,
+    pub(crate) breaker: Option<Breaker>,
 }
 
 /// An ordered set of tools with unique names: the dispatcher and the source of definitions.
@@ -108,11 +112,13 @@ struct Entry {
 /// ```
 #[derive(Default)]
 pub struct ToolRegistry {
-    entries: Vec<Entry>,
-    definitions: Vec<ToolDefinition>,
+    pub(crate) entries: Vec<Entry>,
+    pub(crate) definitions: Vec<ToolDefinition>,
     index: HashMap<String, usize>,
     /// Values every tool may ask for through its context.
     extensions: Extensions,
+    /// Limits, timeouts, breaker and approval settings (see the `dispatch` module).
+    pub(crate) policy: Policy,
     /// Rendered prompt sections, built on first use (see the `prompt` module).
     pub(crate) prompt_cache: OnceLock<Arc<str>>,
 }
@@ -168,7 +174,11 @@ impl ToolRegistry {
         };
         clock::calibrate();
         self.index.insert(name, self.entries.len());
-        self.entries.push(Entry { tool });
+        self.entries.push(Entry {
+            tool,
+            retry: None,
+            breaker: self.policy.breaker.map(Breaker::new),
+        });
         self.definitions.push(definition);
         self.prompt_cache = OnceLock::new();
         Ok(())
@@ -293,7 +303,7 @@ impl ToolRegistry {
         self.position(name).map(|i| &self.definitions[i])
     }
 
-    fn position(&self, name: &str) -> Option<usize> {
+    pub(crate) fn position(&self, name: &str) -> Option<usize> {
         if self.entries.len() <= LINEAR_LOOKUP_MAX {
             self.definitions.iter().position(|d| d.name == name)
         } else {
@@ -328,10 +338,21 @@ impl ToolRegistry {
     }
 
     /// Runs one call. Never panics on bad input and never fails: an unknown tool is
-    /// `NOT_FOUND`, bad arguments are `INVALID_FORMAT`/`INVALID_PARAM`, and the tool's own
-    /// errors come back as it returned them. `stats.time_ms` is filled.
+    /// `NOT_FOUND`, bad arguments are `INVALID_FORMAT`/`INVALID_PARAM`, a panicking tool is
+    /// `EXECUTION_ERROR`, and the tool's own errors come back as it returned them.
+    /// `stats.time_ms` is filled. For per-request options use [`ToolRegistry::call_with`].
+    ///
+    /// ```
+    /// # use tool_core::{tool, tools, ToolCall, ToolErrorCode};
+    /// /// Always panics.
+    /// #[tool]
+    /// fn broken() -> String { panic!("index out of range") }
+    /// let r = tool_core::block_on(tools![broken].call(&ToolCall::new("1", "broken", "{}")));
+    /// assert_eq!(r.error_code(), Some(ToolErrorCode::ExecutionError));
+    /// assert!(r.error_message().unwrap().contains("index out of range"));
+    /// ```
     pub async fn call(&self, call: &ToolCall) -> ToolResponse {
-        self.dispatch(call, None).await
+        self.call_with(call, &CallOptions::NONE).await
     }
 
     /// [`ToolRegistry::call`] with what the application supplies for this call: extensions

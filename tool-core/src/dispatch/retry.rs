@@ -1,0 +1,194 @@
+//! Optional per-tool retry of transient failures (`TIMEOUT`, `RATE_LIMIT`, `NETWORK_ERROR`,
+//! `SERVICE_UNAVAILABLE`: the codes for which [`ToolErrorCode::is_retryable`] is true) with
+//! exponential back-off. The number of runs is recorded in `stats.attempts`.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll, Waker};
+use std::time::Duration;
+
+use crate::response::{Stats, ToolErrorCode, ToolResponse};
+
+/// How often and how patiently to retry a tool whose call failed with a transient code.
+///
+/// Attach one to a tool with [`ToolRegistry::with_retry`](crate::ToolRegistry::with_retry).
+/// Only retry tools whose calls are safe to repeat (idempotent, or failing before any effect).
+///
+/// ```
+/// use std::time::Duration;
+/// use tool_core::RetryPolicy;
+///
+/// let policy = RetryPolicy::new(3).backoff(Duration::from_millis(100), Duration::from_secs(2));
+/// assert_eq!(policy.max_attempts, 3);
+/// assert_eq!(policy.delay_before(2), Duration::from_millis(100));
+/// assert_eq!(policy.delay_before(3), Duration::from_millis(200));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RetryPolicy {
+    /// Total runs including the first; 1 means no retry.
+    pub max_attempts: u32,
+    /// The wait before the second run; each later wait doubles, up to `max_backoff`.
+    pub initial_backoff: Duration,
+    /// The longest wait between runs.
+    pub max_backoff: Duration,
+}
+
+impl RetryPolicy {
+    /// Up to `max_attempts` runs, waiting 50 ms, 100 ms, 200 ms … (at most 2 s) between them.
+    ///
+    /// ```
+    /// assert_eq!(tool_core::RetryPolicy::new(0).max_attempts, 1);
+    /// ```
+    pub fn new(max_attempts: u32) -> Self {
+        RetryPolicy {
+            max_attempts: max_attempts.max(1),
+            initial_backoff: Duration::from_millis(50),
+            max_backoff: Duration::from_secs(2),
+        }
+    }
+
+    /// Sets the first wait and the longest wait.
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// let p = tool_core::RetryPolicy::new(2).backoff(Duration::ZERO, Duration::ZERO);
+    /// assert_eq!(p.delay_before(2), Duration::ZERO);
+    /// ```
+    pub fn backoff(mut self, initial: Duration, max: Duration) -> Self {
+        self.initial_backoff = initial;
+        self.max_backoff = max.max(initial);
+        self
+    }
+
+    /// The wait before run number `attempt` (2 for the first retry).
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// let p = tool_core::RetryPolicy::new(9).backoff(Duration::from_secs(1), Duration::from_secs(3));
+    /// assert_eq!(p.delay_before(5), Duration::from_secs(3));
+    /// ```
+    pub fn delay_before(&self, attempt: u32) -> Duration {
+        let doublings = attempt.saturating_sub(2).min(31);
+        self.initial_backoff
+            .saturating_mul(1_u32 << doublings)
+            .min(self.max_backoff)
+    }
+}
+
+/// Runs `attempt` until it succeeds, fails with a non-transient code, or the policy is spent.
+/// Records the number of runs in `stats.attempts`.
+pub(crate) async fn run<F, Fut>(policy: &RetryPolicy, mut attempt: F) -> ToolResponse
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = ToolResponse>,
+{
+    let mut runs = 1;
+    let mut response = attempt().await;
+    while runs < policy.max_attempts && is_transient(&response) {
+        runs += 1;
+        sleep(policy.delay_before(runs)).await;
+        response = attempt().await;
+    }
+    response.stats.get_or_insert_with(Stats::default).attempts = Some(runs);
+    response
+}
+
+fn is_transient(response: &ToolResponse) -> bool {
+    response
+        .error_code()
+        .is_some_and(ToolErrorCode::is_retryable)
+}
+
+/// Waits `duration`: on tokio's timer inside a tokio runtime, otherwise on a helper thread
+/// that wakes the task, which works under any executor.
+async fn sleep(duration: Duration) {
+    if duration.is_zero() {
+        return;
+    }
+    #[cfg(feature = "tokio")]
+    if tokio::runtime::Handle::try_current().is_ok() {
+        tokio::time::sleep(duration).await;
+        return;
+    }
+    ThreadSleep::new(duration).await;
+}
+
+struct ThreadSleep {
+    duration: Duration,
+    shared: Option<Arc<Mutex<SleepState>>>,
+}
+
+struct SleepState {
+    done: bool,
+    waker: Option<Waker>,
+}
+
+impl ThreadSleep {
+    fn new(duration: Duration) -> Self {
+        ThreadSleep {
+            duration,
+            shared: None,
+        }
+    }
+}
+
+impl Future for ThreadSleep {
+    type Output = ();
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        let this = self.get_mut();
+        let shared = match &this.shared {
+            Some(shared) => shared,
+            None => {
+                let shared = Arc::new(Mutex::new(SleepState {
+                    done: false,
+                    waker: Some(cx.waker().clone()),
+                }));
+                let theirs = Arc::clone(&shared);
+                let duration = this.duration;
+                let spawned = std::thread::Builder::new()
+                    .name("tool-core-backoff".into())
+                    .spawn(move || {
+                        std::thread::sleep(duration);
+                        let mut state = theirs.lock().unwrap_or_else(|e| e.into_inner());
+                        state.done = true;
+                        if let Some(waker) = state.waker.take() {
+                            waker.wake();
+                        }
+                    });
+                if spawned.is_err() {
+                    // No thread, no timer: retry at once rather than never.
+                    return Poll::Ready(());
+                }
+                this.shared.insert(shared)
+            }
+        };
+        let mut state = shared.lock().unwrap_or_else(|e| e.into_inner());
+        if state.done {
+            Poll::Ready(())
+        } else {
+            state.waker = Some(cx.waker().clone());
+            Poll::Pending
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thread_sleep_waits_and_wakes_a_plain_executor() {
+        let started = std::time::Instant::now();
+        crate::block_on(sleep(Duration::from_millis(20)));
+        assert!(started.elapsed() >= Duration::from_millis(20));
+    }
+
+    #[test]
+    fn backoff_doubles_and_is_capped() {
+        let p = RetryPolicy::new(10).backoff(Duration::from_millis(10), Duration::from_millis(35));
+        let waits: Vec<_> = (2..=5).map(|a| p.delay_before(a).as_millis()).collect();
+        assert_eq!(waits, [10, 20, 35, 35]);
+    }
+}

@@ -1,0 +1,131 @@
+//! Per-request options, and scoping: a model may only call the tools offered in this request.
+
+use crate::dispatch::approval::ApprovalHook;
+use crate::response::{ToolErrorCode, ToolResponse};
+use crate::suggest::{closest, quoted_list};
+
+/// Options for one request (one model turn), passed to
+/// [`ToolRegistry::call_with`](crate::ToolRegistry::call_with) without rebuilding the registry.
+///
+/// ```
+/// use tool_core::{tool, tools, CallOptions, ToolCall, ToolErrorCode};
+///
+/// /// Reads a file.
+/// #[tool(read_only)]
+/// fn read_file(path: String) -> String { path }
+/// /// Deletes a file.
+/// #[tool(destructive)]
+/// fn delete_file(path: String) -> String { path }
+///
+/// let registry = tools![read_file, delete_file];
+/// // This turn the model was only offered `read_file`.
+/// let options = CallOptions::new().offer(&["read_file"]);
+/// let call = ToolCall::new("1", "delete_file", r#"{"path":"a"}"#);
+/// let reply = tool_core::block_on(registry.call_with(&call, &options));
+/// assert_eq!(reply.error_code(), Some(ToolErrorCode::PermissionDenied));
+/// ```
+#[derive(Clone, Copy, Default)]
+pub struct CallOptions<'a> {
+    offered: Option<&'a [&'a str]>,
+    approval: Option<&'a dyn ApprovalHook>,
+}
+
+impl std::fmt::Debug for CallOptions<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CallOptions")
+            .field("offered", &self.offered)
+            .field("approval", &self.approval.map(|_| "<hook>"))
+            .finish()
+    }
+}
+
+impl<'a> CallOptions<'a> {
+    /// No restrictions beyond the registry's own configuration.
+    pub const NONE: CallOptions<'static> = CallOptions {
+        offered: None,
+        approval: None,
+    };
+
+    /// The same as [`CallOptions::NONE`].
+    ///
+    /// ```
+    /// assert!(tool_core::CallOptions::new().offered().is_none());
+    /// ```
+    pub const fn new() -> Self {
+        CallOptions {
+            offered: None,
+            approval: None,
+        }
+    }
+
+    /// Only these tools were offered to the model this turn; a call of any other registered
+    /// tool answers `PERMISSION_DENIED` and does not run.
+    ///
+    /// ```
+    /// let o = tool_core::CallOptions::new().offer(&["search"]);
+    /// assert_eq!(o.offered(), Some(&["search"][..]));
+    /// ```
+    pub const fn offer(mut self, names: &'a [&'a str]) -> Self {
+        self.offered = Some(names);
+        self
+    }
+
+    /// The offered subset, if one was set.
+    pub const fn offered(&self) -> Option<&'a [&'a str]> {
+        self.offered
+    }
+
+    /// Reviews calls of destructive tools with this hook for this request, instead of the
+    /// registry's hook.
+    ///
+    /// ```
+    /// use tool_core::{Approval, CallOptions, ToolCall, ToolDefinition};
+    /// let deny_all = |_: &ToolCall, _: &ToolDefinition| Approval::Denied("read-only session".into());
+    /// let options = CallOptions::new().approval(&deny_all);
+    /// # let _ = options;
+    /// ```
+    pub fn approval(mut self, hook: &'a dyn ApprovalHook) -> Self {
+        self.approval = Some(hook);
+        self
+    }
+
+    pub(crate) fn approval_hook(&self) -> Option<&'a dyn ApprovalHook> {
+        self.approval
+    }
+}
+
+/// `PERMISSION_DENIED` for a registered tool that was not offered this turn.
+pub(crate) fn not_offered(name: &str, offered: &[&str]) -> ToolResponse {
+    ToolResponse::error(
+        ToolErrorCode::PermissionDenied,
+        format!(
+            "The tool '{name}' is not available in this turn. {}",
+            available(offered)
+        ),
+    )
+}
+
+/// `NOT_FOUND` for a name no tool has, listing only what was offered (the rest of the registry
+/// is none of the model's business).
+pub(crate) fn unknown_among_offered(name: &str, offered: &[&str]) -> ToolResponse {
+    let hint = closest(name, offered.iter().copied())
+        .map(|h| format!(" Did you mean '{h}'?"))
+        .unwrap_or_default();
+    let shown = if name.is_empty() {
+        "(empty name)"
+    } else {
+        name
+    };
+    ToolResponse::error(
+        ToolErrorCode::NotFound,
+        format!("Unknown tool '{shown}'.{hint} {}", available(offered)),
+    )
+}
+
+fn available(offered: &[&str]) -> String {
+    if offered.is_empty() {
+        "No tools are available in this turn.".to_string()
+    } else {
+        format!("Available tools: {}.", quoted_list(offered.iter().copied()))
+    }
+}
