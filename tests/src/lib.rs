@@ -1,1 +1,92 @@
-//! Integration tests for tool-core live in `tests/`.
+//! Integration tests for tool-core live in `tests/`. This library holds the hand-written tools
+//! they share: tools whose behaviour a test scripts and whose runs it counts.
+
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use tool_core::{CallFuture, Tool, ToolAnnotations, ToolContext, ToolErrorCode, ToolResponse};
+
+/// A tool that fails with a chosen code while told to, counts its runs, and echoes the call id
+/// on success.
+///
+/// ```
+/// use tool_core::{ToolCall, ToolErrorCode, ToolRegistry};
+/// let flaky = tool_tests::Scripted::new("flaky");
+/// let registry = ToolRegistry::new().with(flaky.clone());
+/// flaky.fail_next(1, ToolErrorCode::RateLimit);
+/// assert!(registry.call_blocking(&ToolCall::new("1", "flaky", "{}")).is_error());
+/// assert_eq!(registry.call_blocking(&ToolCall::new("2", "flaky", "{}")).model_text(), "ok 2");
+/// assert_eq!(flaky.runs(), 2);
+/// ```
+#[derive(Clone)]
+pub struct Scripted {
+    name: &'static str,
+    annotations: ToolAnnotations,
+    state: Arc<State>,
+}
+
+struct State {
+    runs: AtomicUsize,
+    failures_left: AtomicU32,
+    code: std::sync::Mutex<ToolErrorCode>,
+}
+
+impl Scripted {
+    /// A tool named `name` that succeeds until told otherwise.
+    pub fn new(name: &'static str) -> Self {
+        Scripted {
+            name,
+            annotations: ToolAnnotations::NONE,
+            state: Arc::new(State {
+                runs: AtomicUsize::new(0),
+                failures_left: AtomicU32::new(0),
+                code: std::sync::Mutex::new(ToolErrorCode::ServiceUnavailable),
+            }),
+        }
+    }
+
+    /// The same tool, annotated `destructive`.
+    pub fn destructive(mut self) -> Self {
+        self.annotations.destructive = Some(true);
+        self
+    }
+
+    /// Fails the next `n` runs with `code`.
+    pub fn fail_next(&self, n: u32, code: ToolErrorCode) {
+        *self.state.code.lock().unwrap_or_else(|e| e.into_inner()) = code;
+        self.state.failures_left.store(n, Ordering::SeqCst);
+    }
+
+    /// How many times the tool body has run.
+    pub fn runs(&self) -> usize {
+        self.state.runs.load(Ordering::SeqCst)
+    }
+}
+
+impl Tool for Scripted {
+    fn name(&self) -> &str {
+        self.name
+    }
+    fn description(&self) -> &str {
+        "A scripted test tool."
+    }
+    fn annotations(&self) -> ToolAnnotations {
+        self.annotations
+    }
+    fn input_schema(&self) -> serde_json::Value {
+        serde_json::json!({"type": "object", "properties": {}})
+    }
+    fn call<'a>(&'a self, _arguments: &'a str, ctx: ToolContext<'a>) -> CallFuture<'a> {
+        self.state.runs.fetch_add(1, Ordering::SeqCst);
+        let fail = self
+            .state
+            .failures_left
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+            .is_ok();
+        if fail {
+            let code = *self.state.code.lock().unwrap_or_else(|e| e.into_inner());
+            return CallFuture::ready(ToolResponse::error(code, "scripted failure"));
+        }
+        CallFuture::ready(ToolResponse::success(format!("ok {}", ctx.call_id())))
+    }
+}
