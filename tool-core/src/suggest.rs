@@ -16,12 +16,19 @@ where
     let folded = fold(wrong);
     let mut best: Option<(usize, &'a str)> = None;
     for candidate in candidates {
-        let distance = if fold(candidate) == folded {
+        let (wrong_len, candidate_len) = (wrong.chars().count(), candidate.chars().count());
+        let limit = (wrong_len.max(candidate_len) / 3).max(1);
+        // The distance is at least the difference in length: skip hopeless candidates without
+        // the quadratic comparison (a model can send a megabyte-long name).
+        let same_folded = fold(candidate) == folded;
+        if wrong_len.abs_diff(candidate_len) > limit && !same_folded {
+            continue;
+        }
+        let distance = if same_folded {
             0
         } else {
             edit_distance(wrong, candidate)
         };
-        let limit = (wrong.chars().count().max(candidate.chars().count()) / 3).max(1);
         if distance <= limit && best.is_none_or(|(d, _)| distance < d) {
             best = Some((distance, candidate));
         }

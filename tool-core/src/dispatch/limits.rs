@@ -189,6 +189,6 @@ mod tests {
         let mut r = ToolResponse::success("list").with_data(&[1, 2, 3, 4, 5]);
         cap_output(&mut r, 8);
         assert!(r.data.is_none());
-        assert_eq!(r.text, "list\n[1,2");
+        assert_eq!(r.text, "list\n[1,");
     }
 }

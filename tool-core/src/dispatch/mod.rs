@@ -111,22 +111,26 @@ impl ToolRegistry {
         arguments: &[u8],
         options: &CallOptions<'_>,
     ) -> ToolResponse {
+        let started = Instant::now();
         let name = String::from_utf8_lossy(name);
         let arguments = match std::str::from_utf8(arguments) {
             Ok(text) => text,
             Err(e) => {
                 let call = ToolCall::new(id, name.as_ref(), "");
-                if let Err(refusal) = self.admit(&call, options) {
-                    return refusal;
-                }
-                return ToolResponse::error(
-                    ToolErrorCode::InvalidFormat,
-                    format!(
-                        "The arguments for '{name}' are not valid UTF-8 (bad byte at offset {}). \
-                         Send the arguments as JSON text.",
-                        e.valid_up_to()
+                let mut refusal = match self.admit(&call, options) {
+                    Err(refusal) => refusal,
+                    Ok(_) => ToolResponse::error(
+                        ToolErrorCode::InvalidFormat,
+                        format!(
+                            "The arguments for '{name}' are not valid UTF-8 (bad byte at offset \
+                             {}). Send the arguments as JSON text.",
+                            e.valid_up_to()
+                        ),
                     ),
-                );
+                };
+                let elapsed = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+                refusal.stats.get_or_insert_with(Stats::default).time_ms = Some(elapsed);
+                return refusal;
             }
         };
         self.call_with(&ToolCall::new(id, name.as_ref(), arguments), options)
