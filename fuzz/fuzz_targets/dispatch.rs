@@ -9,7 +9,9 @@ use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use tool_core::{block_on, tool, tools, CallOptions, Limits, ToolErrorCode, ToolRegistry, ToolStatus};
+use tool_core::{
+    block_on, tool, tools, CallOptions, Limits, ToolErrorCode, ToolRegistry, ToolStatus,
+};
 
 /// Adds two integers.
 #[tool]
@@ -29,7 +31,11 @@ fn search(
     /// Weights per field.
     weights: Option<BTreeMap<String, f64>>,
 ) -> String {
-    format!("{query} {limit:?} {} {}", tags.len(), weights.map_or(0, |w| w.len()))
+    format!(
+        "{query} {limit:?} {} {}",
+        tags.len(),
+        weights.map_or(0, |w| w.len())
+    )
 }
 
 /// Panics when told to.
