@@ -29,7 +29,9 @@ where
         } else {
             edit_distance(wrong, candidate)
         };
-        if distance <= limit && best.is_none_or(|(d, _)| distance < d) {
+        // Replacing every character is no typo: `c` must not suggest `a`.
+        let plausible = same_folded || distance < wrong_len.min(candidate_len);
+        if plausible && distance <= limit && best.is_none_or(|(d, _)| distance < d) {
             best = Some((distance, candidate));
         }
     }
@@ -110,5 +112,6 @@ mod tests {
     #[test]
     fn far_names_get_no_suggestion() {
         assert_eq!(closest("completely_else", ["query", "tags"]), None);
+        assert_eq!(closest("c", ["a", "b"]), None);
     }
 }

@@ -137,6 +137,12 @@ impl Breaker {
 
     fn open_response(&self, tool: &str, wait_ms: Option<u128>) -> ToolResponse {
         let when = match wait_ms {
+            Some(ms) if ms >= 1000 => {
+                format!(
+                    "it will accept a trial call in about {} s",
+                    ms.div_ceil(1000)
+                )
+            }
             Some(ms) => format!("it will accept a trial call in about {ms} ms"),
             None => "a trial call is running now".to_string(),
         };
