@@ -23,6 +23,21 @@
 //! let reply = registry.call_blocking(&ToolCall::new("c1", "get_weather", r#"{"city":"Paris"}"#));
 //! assert_eq!(reply.model_text(), r#"{"city":"Paris","temp_c":21.5}"#);
 //! ```
+//!
+//! # Failures
+//!
+//! Dispatch never panics and answers every call with exactly one response: panicking tools,
+//! hostile arguments (oversized, too deeply nested, not UTF-8), unoffered or unapproved tools,
+//! time-outs and open circuits each have a code and an instructive message. See
+//! [`ToolRegistry::call_with`], [`CallOptions`], [`Limits`], [`BreakerConfig`], [`RetryPolicy`]
+//! and `docs/failure-behaviour.md`.
+//!
+//! # Cargo features
+//!
+//! - `tokio` (off): enforces `#[tool(timeout_ms = N)]` and
+//!   [`ToolRegistry::with_default_timeout`] on tokio's timer; without it the core is
+//!   executor-agnostic and time limits are not enforced.
+//! - `tracing` (off): one `tool_call` span per call with tool, call id, status, code, duration.
 
 #![warn(missing_docs)]
 // Failures are `ToolResponse`s by design: the caller hands them back to the model as they

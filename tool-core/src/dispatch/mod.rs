@@ -264,6 +264,10 @@ impl ToolRegistry {
     }
 
     /// The registry-wide time limit for async tools, if set.
+    ///
+    /// ```
+    /// assert_eq!(tool_core::ToolRegistry::new().default_timeout(), None);
+    /// ```
     pub fn default_timeout(&self) -> Option<Duration> {
         self.policy.default_timeout
     }
@@ -287,6 +291,14 @@ impl ToolRegistry {
     }
 
     /// The state of a tool's circuit; `None` for an unknown tool or without a breaker.
+    ///
+    /// ```
+    /// # use tool_core::{tool, tools};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// assert_eq!(tools![hi].circuit_state("hi"), None, "no breaker configured");
+    /// ```
     pub fn circuit_state(&self, name: &str) -> Option<CircuitState> {
         let entry = self.position(name).and_then(|i| self.entries.get(i))?;
         entry.breaker.as_ref().map(Breaker::state)
@@ -333,6 +345,14 @@ impl ToolRegistry {
     }
 
     /// A tool's retry policy, if it has one.
+    ///
+    /// ```
+    /// # use tool_core::{tool, tools};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// assert_eq!(tools![hi].retry_policy("hi"), None);
+    /// ```
     pub fn retry_policy(&self, tool: &str) -> Option<&RetryPolicy> {
         let entry = self.position(tool).and_then(|i| self.entries.get(i))?;
         entry.retry.as_ref()
