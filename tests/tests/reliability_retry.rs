@@ -21,7 +21,7 @@ fn transient_failures_are_retried_until_success_and_attempts_recorded() {
     flaky.fail_next(2, ToolErrorCode::RateLimit);
     let r = registry.call_blocking(&ToolCall::new("7", "flaky", "{}"));
     assert_eq!(r.model_text(), "ok 7");
-    assert_eq!(r.stats.as_ref().unwrap().attempts, Some(3));
+    assert_eq!(r.stats.attempts(), Some(3));
     assert!(r.time_ms().is_some());
     assert_eq!(flaky.runs(), 3);
 }
@@ -32,7 +32,7 @@ fn retries_stop_when_the_policy_is_spent() {
     flaky.fail_next(10, ToolErrorCode::NetworkError);
     let r = registry.call_blocking(&ToolCall::new("1", "flaky", "{}"));
     assert_eq!(r.error_code(), Some(ToolErrorCode::NetworkError));
-    assert_eq!(r.stats.as_ref().unwrap().attempts, Some(3));
+    assert_eq!(r.stats.attempts(), Some(3));
     assert_eq!(flaky.runs(), 3);
 }
 
@@ -57,7 +57,7 @@ fn non_transient_failures_are_not_retried() {
     flaky.fail_next(1, ToolErrorCode::InvalidParam);
     let r = registry.call_blocking(&ToolCall::new("1", "flaky", "{}"));
     assert_eq!(r.error_code(), Some(ToolErrorCode::InvalidParam));
-    assert_eq!(r.stats.as_ref().unwrap().attempts, Some(1));
+    assert_eq!(r.stats.attempts(), Some(1));
     assert_eq!(flaky.runs(), 1);
 }
 
@@ -68,7 +68,7 @@ fn tools_without_a_policy_report_no_attempts() {
     plain.fail_next(1, ToolErrorCode::RateLimit);
     let r = registry.call_blocking(&ToolCall::new("1", "plain", "{}"));
     assert_eq!(r.error_code(), Some(ToolErrorCode::RateLimit));
-    assert_eq!(r.stats.as_ref().unwrap().attempts, None);
+    assert_eq!(r.stats.attempts(), None);
 }
 
 #[tokio::test]

@@ -146,8 +146,8 @@ pub(crate) fn cap_output(response: &mut ToolResponse, max: usize) {
          fewer fields or a smaller page) to see the rest"
     );
     response.reason = Some(match response.reason.take() {
-        Some(earlier) => format!("{earlier}; {cut}"),
-        None => cut,
+        Some(earlier) => format!("{earlier}; {cut}").into(),
+        None => cut.into(),
     });
     response.status = ToolStatus::Partial;
 }

@@ -24,7 +24,7 @@ mod timeout;
 mod trace;
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 pub use approval::{Approval, ApprovalHook};
 pub use breaker::{BreakerConfig, CircuitState};
@@ -35,9 +35,10 @@ pub use scope::CallOptions;
 pub(crate) use breaker::Breaker;
 
 use crate::call::ToolCall;
+use crate::clock::Stopwatch;
 use crate::executor::join_all;
 use crate::registry::{Entry, ToolRegistry};
-use crate::response::{Stats, ToolErrorCode, ToolResponse};
+use crate::response::{ToolErrorCode, ToolResponse};
 use crate::tool::ToolContext;
 
 /// Registry-wide dispatch settings. Cheap to check: every optional mechanism is an `Option`.
@@ -111,7 +112,7 @@ impl ToolRegistry {
         arguments: &[u8],
         options: &CallOptions<'_>,
     ) -> ToolResponse {
-        let started = Instant::now();
+        let watch = Stopwatch::start();
         let name = String::from_utf8_lossy(name);
         let arguments = match std::str::from_utf8(arguments) {
             Ok(text) => text,
@@ -128,8 +129,7 @@ impl ToolRegistry {
                         ),
                     ),
                 };
-                let elapsed = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-                refusal.stats.get_or_insert_with(Stats::default).time_ms = Some(elapsed);
+                refusal.stats.time_ms = Some(watch.elapsed_ms());
                 return refusal;
             }
         };
@@ -138,10 +138,9 @@ impl ToolRegistry {
     }
 
     async fn timed(&self, call: &ToolCall, options: &CallOptions<'_>) -> ToolResponse {
-        let started = Instant::now();
+        let watch = Stopwatch::start();
         let mut response = self.run(call, options).await;
-        let elapsed = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-        response.stats.get_or_insert_with(Stats::default).time_ms = Some(elapsed);
+        response.stats.time_ms = Some(watch.elapsed_ms());
         response
     }
 

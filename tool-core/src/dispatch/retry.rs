@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
-use crate::response::{Stats, ToolErrorCode, ToolResponse};
+use crate::response::{ToolErrorCode, ToolResponse};
 
 /// How often and how patiently to retry a tool whose call failed with a transient code.
 ///
@@ -90,7 +90,7 @@ where
         sleep(policy.delay_before(runs)).await;
         response = attempt().await;
     }
-    response.stats.get_or_insert_with(Stats::default).attempts = Some(runs);
+    response.stats = std::mem::take(&mut response.stats).with_attempts(runs);
     response
 }
 
