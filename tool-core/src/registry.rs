@@ -5,7 +5,7 @@ use std::fmt;
 use std::sync::{Arc, OnceLock};
 
 use crate::call::ToolCall;
-use crate::clock::{self, Stopwatch};
+use crate::clock;
 use crate::context::{CallContext, Extensions};
 use crate::definition::ToolDefinition;
 use crate::dispatch::{Breaker, CallOptions, Policy, RetryPolicy};
@@ -13,7 +13,6 @@ use crate::executor::{block_on, join_all};
 use crate::response::{ToolErrorCode, ToolResponse};
 use crate::suggest::{closest, quoted_list};
 use crate::tool::{Tool, ToolSet};
-use crate::ToolContext;
 
 /// Registries up to this size find a tool by comparing names, which beats hashing.
 const LINEAR_LOOKUP_MAX: usize = 12;
@@ -116,7 +115,7 @@ pub struct ToolRegistry {
     pub(crate) definitions: Vec<ToolDefinition>,
     index: HashMap<String, usize>,
     /// Values every tool may ask for through its context.
-    extensions: Extensions,
+    pub(crate) extensions: Extensions,
     /// Limits, timeouts, breaker and approval settings (see the `dispatch` module).
     pub(crate) policy: Policy,
     /// Rendered prompt sections, built on first use (see the `prompt` module).
@@ -352,26 +351,15 @@ impl ToolRegistry {
     /// assert!(r.error_message().unwrap().contains("index out of range"));
     /// ```
     pub async fn call(&self, call: &ToolCall) -> ToolResponse {
-        self.call_with(call, &CallOptions::NONE).await
+        self.dispatch(call, &CallOptions::NONE).await
     }
 
     /// [`ToolRegistry::call`] with what the application supplies for this call: extensions
     /// (the caller's identity …) and a cancellation flag, for tools that take context
-    /// parameters.
+    /// parameters. [`CallOptions::context`] carries the same together with other options.
     pub async fn call_in(&self, call: &ToolCall, context: &CallContext) -> ToolResponse {
-        self.dispatch(call, Some(context)).await
-    }
-
-    async fn dispatch(&self, call: &ToolCall, context: Option<&CallContext>) -> ToolResponse {
-        let Some(index) = self.position(&call.name) else {
-            return self.unknown_tool(&call.name);
-        };
-        let tool = &self.entries[index].tool;
-        let ctx = ToolContext::new(&call.id, &call.name).with_sources(context, &self.extensions);
-        let watch = Stopwatch::start();
-        let mut response = tool.call(&call.arguments, ctx).await;
-        response.stats.time_ms = Some(watch.elapsed_ms());
-        response
+        self.dispatch(call, &CallOptions::new().context(context))
+            .await
     }
 
     /// Runs calls concurrently (interleaved on the calling task, executor-agnostic) and returns

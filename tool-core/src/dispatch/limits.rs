@@ -58,9 +58,10 @@ impl Limits {
                 ),
             ));
         }
-        // Every level of nesting needs at least one byte, so short text cannot be too deep:
-        // the common small call skips the scan entirely.
-        if len > self.max_depth {
+        // Every level of nesting needs its own `{` or `[`, so text with no more of them than
+        // the limit cannot be too deep: short text skips even the count, and the count (a
+        // SIMD search) spares typical calls the exact, string-aware scan.
+        if len > self.max_depth && more_openers_than(arguments.as_bytes(), self.max_depth) {
             if let Some(offset) = too_deep_at(arguments.as_bytes(), self.max_depth) {
                 return Err(ToolResponse::error(
                     ToolErrorCode::InvalidParam,
@@ -74,6 +75,24 @@ impl Limits {
         }
         Ok(())
     }
+}
+
+/// Whether there are more than `max` `{` and `[` bytes, wherever they are (strings included).
+fn more_openers_than(bytes: &[u8], max: usize) -> bool {
+    let mut count = 0usize;
+    // Byte-wide counters over chunks that cannot overflow them: LLVM turns the inner loop
+    // into 16- or 32-lane SIMD compares and adds. `b | 0x20 == b'{'` holds exactly for `{`
+    // (0x7B) and `[` (0x5B).
+    for chunk in bytes.chunks(255) {
+        let in_chunk: u8 = chunk
+            .iter()
+            .fold(0u8, |n, &b| n.wrapping_add(u8::from(b | 0x20 == b'{')));
+        count += usize::from(in_chunk);
+        if count > max {
+            return true;
+        }
+    }
+    false
 }
 
 /// The byte offset where nesting first exceeds `max`, skipping brackets inside strings. One

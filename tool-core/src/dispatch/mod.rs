@@ -20,10 +20,15 @@ mod limits;
 mod panic;
 mod retry;
 mod scope;
+#[cfg(feature = "tokio")]
 mod timeout;
+#[cfg(feature = "tracing")]
 mod trace;
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
 pub use approval::{Approval, ApprovalHook};
@@ -34,12 +39,22 @@ pub use scope::CallOptions;
 
 pub(crate) use breaker::Breaker;
 
+/// How far [`ToolRegistry::start`] got: finished, an async tool to await, or a boxed future
+/// for the configured mechanisms.
+enum Started<'a> {
+    Done(ToolResponse),
+    Running(panic::CatchUnwind<'a, CallFuture<'a>>),
+    Boxed(Pin<Box<dyn Future<Output = ToolResponse> + Send + 'a>>),
+}
+
 use crate::call::ToolCall;
 use crate::clock::Stopwatch;
+use crate::context::CallContext;
+use crate::context::ToolContext;
 use crate::executor::join_all;
 use crate::registry::{Entry, ToolRegistry};
 use crate::response::{ToolErrorCode, ToolResponse};
-use crate::tool::ToolContext;
+use crate::tool::CallFuture;
 
 /// Registry-wide dispatch settings. Cheap to check: every optional mechanism is an `Option`.
 #[derive(Clone, Default)]
@@ -71,7 +86,7 @@ impl ToolRegistry {
     /// assert_eq!(no.error_code(), Some(ToolErrorCode::PermissionDenied));
     /// ```
     pub async fn call_with(&self, call: &ToolCall, options: &CallOptions<'_>) -> ToolResponse {
-        trace::in_span(call, self.timed(call, options)).await
+        self.dispatch(call, options).await
     }
 
     /// [`ToolRegistry::call_all`] with per-request options; responses in call order.
@@ -137,11 +152,52 @@ impl ToolRegistry {
             .await
     }
 
-    async fn timed(&self, call: &ToolCall, options: &CallOptions<'_>) -> ToolResponse {
+    /// The whole dispatch of one call. Shaped for the plain path: refusals and synchronous
+    /// tools finish in [`ToolRegistry::start`] without an await point, an async tool is awaited
+    /// in place, and only configured mechanisms (breaker, retry, enforced time limit) run in a
+    /// boxed future, so their state does not bloat every call's future.
+    pub(crate) async fn dispatch(
+        &self,
+        call: &ToolCall,
+        options: &CallOptions<'_>,
+    ) -> ToolResponse {
+        #[cfg(feature = "tracing")]
+        {
+            trace::in_span(call, self.dispatch_untraced(call, options)).await
+        }
+        #[cfg(not(feature = "tracing"))]
+        {
+            self.dispatch_untraced(call, options).await
+        }
+    }
+
+    async fn dispatch_untraced(&self, call: &ToolCall, options: &CallOptions<'_>) -> ToolResponse {
         let watch = Stopwatch::start();
-        let mut response = self.run(call, options).await;
+        let mut response = match self.start(call, options) {
+            Started::Done(response) => response,
+            Started::Running(future) => future.await,
+            Started::Boxed(future) => future.await,
+        };
+        if let Some(max) = self.policy.limits.max_output_bytes {
+            limits::cap_output(&mut response, max);
+        }
         response.stats.time_ms = Some(watch.elapsed_ms());
         response
+    }
+
+    fn start<'a>(&'a self, call: &'a ToolCall, options: &CallOptions<'a>) -> Started<'a> {
+        let entry = match self.admit(call, options) {
+            Ok(entry) => entry,
+            Err(refusal) => return Started::Done(refusal),
+        };
+        if entry.breaker.is_some() || entry.retry.is_some() {
+            return Started::Boxed(Box::pin(self.run_guarded(
+                entry,
+                call,
+                options.call_context(),
+            )));
+        }
+        self.launch(entry, call, options.call_context())
     }
 
     /// Steps 1–3 of the module docs: everything decided from the call alone.
@@ -179,11 +235,13 @@ impl ToolRegistry {
         Ok(entry)
     }
 
-    async fn run(&self, call: &ToolCall, options: &CallOptions<'_>) -> ToolResponse {
-        let entry = match self.admit(call, options) {
-            Ok(entry) => entry,
-            Err(refusal) => return refusal,
-        };
+    /// A call through the tool's breaker and retry policy.
+    async fn run_guarded(
+        &self,
+        entry: &Entry,
+        call: &ToolCall,
+        context: Option<&CallContext>,
+    ) -> ToolResponse {
         let permit = match &entry.breaker {
             Some(breaker) => match breaker.acquire(&call.name) {
                 Ok(permit) => Some(permit),
@@ -191,37 +249,68 @@ impl ToolRegistry {
             },
             None => None,
         };
-        let mut response = match &entry.retry {
-            None => self.attempt(entry, call).await,
-            Some(policy) => retry::run(policy, || self.attempt(entry, call)).await,
+        let response = match &entry.retry {
+            None => self.attempt(entry, call, context).await,
+            Some(policy) => retry::run(policy, || self.attempt(entry, call, context)).await,
         };
         if let Some(permit) = permit {
             permit.record(&response);
         }
-        if let Some(max) = self.policy.limits.max_output_bytes {
-            limits::cap_output(&mut response, max);
-        }
         response
     }
 
-    /// One run of the tool: panics contained, async tools under their time limit.
-    async fn attempt(&self, entry: &Entry, call: &ToolCall) -> ToolResponse {
-        let ctx = ToolContext::new(&call.id, &call.name);
-        let future = match panic::catch(&call.name, || entry.tool.call(&call.arguments, ctx)) {
+    async fn attempt(
+        &self,
+        entry: &Entry,
+        call: &ToolCall,
+        context: Option<&CallContext>,
+    ) -> ToolResponse {
+        match self.launch(entry, call, context) {
+            Started::Done(response) => response,
+            Started::Running(future) => future.await,
+            Started::Boxed(future) => future.await,
+        }
+    }
+
+    /// Starts one run of the tool: panics contained, a synchronous result taken at once, an
+    /// async tool under its time limit where one is enforced.
+    fn launch<'a>(
+        &'a self,
+        entry: &'a Entry,
+        call: &'a ToolCall,
+        context: Option<&'a CallContext>,
+    ) -> Started<'a> {
+        let ctx = ToolContext::new(&call.id, &call.name).with_sources(context, &self.extensions);
+        let mut future = match panic::catch(&call.name, || entry.tool.call(&call.arguments, ctx)) {
             Ok(future) => future,
-            Err(crashed) => return crashed,
+            Err(crashed) => return Started::Done(crashed),
         };
         if future.is_ready() {
-            // A synchronous tool (or a decoding error): already done, nothing to time out.
-            return future.await;
+            // A synchronous tool (or a decoding error): the response is already there. A ready
+            // `CallFuture` never looks at the waker, so the no-op waker is enough.
+            let mut cx = Context::from_waker(Waker::noop());
+            if let Poll::Ready(response) = Pin::new(&mut future).poll(&mut cx) {
+                return Started::Done(response);
+            }
         }
-        let limit = entry
-            .tool
-            .timeout_ms()
-            .map(Duration::from_millis)
-            .or(self.policy.default_timeout);
         let guarded = panic::CatchUnwind::new(future, &call.name);
-        timeout::with_limit(guarded, limit, &call.name).await
+        #[cfg(feature = "tokio")]
+        {
+            let limit = entry
+                .tool
+                .timeout_ms()
+                .map(Duration::from_millis)
+                .or(self.policy.default_timeout);
+            // tokio's timer panics outside a runtime (e.g. under `call_blocking`): check first.
+            if let Some(limit) = limit {
+                if tokio::runtime::Handle::try_current().is_ok() {
+                    return Started::Boxed(Box::pin(timeout::with_limit(
+                        guarded, limit, &call.name,
+                    )));
+                }
+            }
+        }
+        Started::Running(guarded)
     }
 
     /// Sets the size and depth limits on arguments and the optional output cap.

@@ -1,6 +1,7 @@
 //! Optional per-tool retry of transient failures (`TIMEOUT`, `RATE_LIMIT`, `NETWORK_ERROR`,
 //! `SERVICE_UNAVAILABLE`: the codes for which [`ToolErrorCode::is_retryable`] is true) with
-//! exponential back-off. The number of runs is recorded in `stats.attempts`.
+//! exponential back-off. The number of runs is recorded as the `attempts` statistic
+//! ([`Stats::attempts`](crate::Stats::attempts)).
 
 use std::future::Future;
 use std::pin::Pin;
@@ -77,7 +78,7 @@ impl RetryPolicy {
 }
 
 /// Runs `attempt` until it succeeds, fails with a non-transient code, or the policy is spent.
-/// Records the number of runs in `stats.attempts`.
+/// Records the number of runs as the `attempts` statistic.
 pub(crate) async fn run<F, Fut>(policy: &RetryPolicy, mut attempt: F) -> ToolResponse
 where
     F: FnMut() -> Fut,

@@ -1,5 +1,6 @@
 //! Per-request options, and scoping: a model may only call the tools offered in this request.
 
+use crate::context::CallContext;
 use crate::dispatch::approval::ApprovalHook;
 use crate::response::{ToolErrorCode, ToolResponse};
 use crate::suggest::{closest, quoted_list};
@@ -28,6 +29,7 @@ use crate::suggest::{closest, quoted_list};
 pub struct CallOptions<'a> {
     offered: Option<&'a [&'a str]>,
     approval: Option<&'a dyn ApprovalHook>,
+    context: Option<&'a CallContext>,
 }
 
 impl std::fmt::Debug for CallOptions<'_> {
@@ -35,6 +37,7 @@ impl std::fmt::Debug for CallOptions<'_> {
         f.debug_struct("CallOptions")
             .field("offered", &self.offered)
             .field("approval", &self.approval.map(|_| "<hook>"))
+            .field("context", &self.context)
             .finish()
     }
 }
@@ -44,6 +47,7 @@ impl<'a> CallOptions<'a> {
     pub const NONE: CallOptions<'static> = CallOptions {
         offered: None,
         approval: None,
+        context: None,
     };
 
     /// The same as [`CallOptions::NONE`].
@@ -55,6 +59,7 @@ impl<'a> CallOptions<'a> {
         CallOptions {
             offered: None,
             approval: None,
+            context: None,
         }
     }
 
@@ -87,6 +92,23 @@ impl<'a> CallOptions<'a> {
     pub fn approval(mut self, hook: &'a dyn ApprovalHook) -> Self {
         self.approval = Some(hook);
         self
+    }
+
+    /// Hands tools that take context parameters this call's extensions and cancellation flag
+    /// (what [`ToolRegistry::call_in`](crate::ToolRegistry::call_in) does).
+    ///
+    /// ```
+    /// let ctx = tool_core::CallContext::new().with_extension(42_u32);
+    /// let options = tool_core::CallOptions::new().context(&ctx);
+    /// # let _ = options;
+    /// ```
+    pub const fn context(mut self, context: &'a CallContext) -> Self {
+        self.context = Some(context);
+        self
+    }
+
+    pub(crate) fn call_context(&self) -> Option<&'a CallContext> {
+        self.context
     }
 
     pub(crate) fn approval_hook(&self) -> Option<&'a dyn ApprovalHook> {
