@@ -184,3 +184,25 @@ proptest! {
         }
     }
 }
+
+/// Found by fuzzing: an over-long tool name full of multi-byte characters was cut at a
+/// different place depending on how the stream was chunked.
+#[test]
+fn overlong_tool_name_is_cut_the_same_however_it_is_chunked() {
+    let name = "é".repeat(200);
+    let input = format!(
+        "<use_tool><tool_name>get_{name}_weather</tool_name><arguments>{{}}</arguments></use_tool>"
+    );
+    let whole = merged(parse_whole(&input, EndReason::Stop));
+    for split in 1..input.len() {
+        if !input.is_char_boundary(split) {
+            continue;
+        }
+        let mut parser = XmlParser::new();
+        let mut out = Vec::new();
+        parser.feed(&input[..split], &mut out);
+        parser.feed(&input[split..], &mut out);
+        parser.finish(EndReason::Stop, &mut out);
+        assert_eq!(merged(out), whole, "split at byte {split}");
+    }
+}

@@ -72,9 +72,18 @@ impl OpenCall {
     pub(crate) fn push_name(&mut self, text: &str) {
         if self.name_buf.len() + text.len() <= MAX_NAME {
             self.name_buf.push_str(text);
-        } else {
-            self.structure_error("the <tool_name> is far too long to be a tool name");
+            return;
         }
+        // Keep the longest prefix that fits, cut at a char boundary: the kept name is then the
+        // whole name cut at MAX_NAME bytes however the stream was chunked. Dropping the whole
+        // piece instead made the result depend on where the chunks split (found by fuzzing).
+        let room = MAX_NAME.saturating_sub(self.name_buf.len());
+        let mut cut = room.min(text.len());
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        self.name_buf.push_str(text.get(..cut).unwrap_or_default());
+        self.structure_error("the <tool_name> is far too long to be a tool name");
     }
 
     pub(crate) fn end_name(&mut self) -> String {

@@ -1,10 +1,9 @@
 //! libFuzzer target for the streaming `<use_tool>` parser.
 //!
-//! To be added to the shared fuzz crate as `fuzz/fuzz_targets/parse.rs` (with a `[[bin]]
-//! name = "parse"` entry, `test = false`, `doc = false`, `bench = false`), then run with:
+//! Run from `fuzz/` with:
 //!
 //! ```sh
-//! cargo +nightly fuzz run parse -- -max_total_time=300
+//! cargo +nightly fuzz run parse -- -max_total_time=600
 //! ```
 //!
 //! The first input byte chooses the chunk size (1..=64) and the end reason; the rest is fed
