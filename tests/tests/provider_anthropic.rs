@@ -203,3 +203,26 @@ fn a_stream_cut_inside_a_tool_use_block_dispatches_nothing() {
     assert!(stream.take_completed().is_empty());
     assert!(stream.finish().unwrap_err().message.contains("still open"));
 }
+
+/// Found by fuzzing: when a streamed `input_json_delta` was lost, the truncated input was
+/// handed out as a completed call. Anthropic's input is always an object, so the stream must
+/// report the gap instead of releasing a partial call.
+#[test]
+fn stream_with_lost_input_fragments_never_releases_a_call() {
+    let mut stream = AnthropicStream::new();
+    let events = [
+        json!({"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {}}}),
+        json!({"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": "{\"city\": "}}),
+        // The fragment `"Paris"}` never arrives.
+    ];
+    for event in &events {
+        stream.push(event).unwrap();
+    }
+    let stop = stream.push(&json!({"type": "content_block_stop", "index": 0}));
+    let error = stop.unwrap_err();
+    assert!(
+        error.to_string().contains("not a complete JSON object"),
+        "{error}"
+    );
+    assert!(stream.take_completed().is_empty());
+}

@@ -125,6 +125,20 @@ impl AnthropicStream {
                     } else {
                         json
                     };
+                    // Anthropic guarantees `input` is an object, so fragments that do not add up
+                    // to one mean some were lost: never hand out a partial call (found by
+                    // fuzzing).
+                    let complete =
+                        serde_json::from_str::<Value>(&arguments).is_ok_and(|v| v.is_object());
+                    if !complete {
+                        return Err(ProviderError::new(
+                            "delta.partial_json",
+                            format!(
+                                "the streamed input of tool_use block {index} ('{name}') is not a complete JSON object; \
+                                 the stream lost fragments, so the call is not run"
+                            ),
+                        ));
+                    }
                     self.calls.push(ToolCall {
                         id,
                         name,
