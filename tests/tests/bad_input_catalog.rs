@@ -1,14 +1,22 @@
 //! The bad-input catalog: everything a hostile or confused model can send, each with the code
 //! it must get back and the words the message must contain, and never a panic.
 //!
-//! Section A (below) covers the dispatcher's arguments, names and ids. Sections B (the XML
-//! `<use_tool>` parser) and C (the provider readers) are appended by the issues that build
-//! those parts: see the marked places at the end of this file.
+//! Section A covers the dispatcher's arguments, names and ids; section B the XML `<use_tool>`
+//! parser; section C the provider readers, whole and streamed.
 
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use tool_core::{block_on, tool, tools, CallOptions, ToolCall, ToolErrorCode, ToolRegistry};
+use serde_json::{json, Value};
+use tool_core::parse::{EndReason, Event};
+use tool_core::provider::gemini::GeminiStream;
+use tool_core::provider::{
+    anthropic, gemini, openai, openai_responses, AnthropicStream, AssistantTurn, OpenAiStream,
+    ProviderError,
+};
+use tool_core::{
+    block_on, tool, tools, CallOptions, ToolCall, ToolErrorCode, ToolRegistry, ToolResponse,
+};
 
 use ToolErrorCode::{InvalidFormat as F, InvalidParam as P, NotFound as N};
 
@@ -329,16 +337,328 @@ fn huge_and_odd_ids_are_accepted() {
 }
 
 // ===========================================================================================
-// Section B: the XML `<use_tool>` parser. APPEND HERE (parser issue): a `fn xml_cases()`
-// returning the parser's own case type (input chunks, expected event or error code), plus a
-// test that runs each case under `catch_unwind` like `run` above. Planned cases: unclosed
-// tags, nested `<use_tool>`, tags split across chunks at every byte, CDATA, entities, huge
-// bodies, truncated streams, arguments that are not JSON.
-// ===========================================================================================
+// Section B: the XML `<use_tool>` parser. Each reply is fed through the registry's parser;
+// the expected outcome is a call error with a code, an incomplete call, or text only.
 
-// ===========================================================================================
-// Section C: provider readers (OpenAI, Anthropic, Gemini). APPEND HERE (provider issue): a
-// `fn provider_cases()` of raw response bodies and streamed deltas: missing ids, duplicate
-// ids, empty names, arguments split across deltas, truncated streams, wrong JSON types,
-// unknown event kinds; each expecting a `ToolCall` list or an error code.
-// ===========================================================================================
+enum XmlExpect {
+    /// A `CallError` whose response has this code and these words.
+    Error(ToolErrorCode, &'static [&'static str]),
+    /// A `CallIncomplete`: the call never runs.
+    Incomplete,
+    /// No call of any kind: everything stays text.
+    TextOnly,
+    /// A runnable call with this name.
+    Runs(&'static str),
+}
+
+fn xml_cases() -> Vec<(&'static str, String, EndReason, XmlExpect)> {
+    use EndReason::{Length, Stop};
+    use XmlExpect::*;
+    let call = |name: &str, args: &str| {
+        format!("<use_tool><tool_name>{name}</tool_name><arguments>{args}</arguments></use_tool>")
+    };
+    vec![
+        ("unknown tool", call("ad", r#"{"a":1}"#), Stop, Error(N, &["Did you mean 'add'?"])),
+        ("empty tool name", call("", "{}"), Stop, Error(F, &["tool name"])),
+        ("whitespace tool name", call("   ", "{}"), Stop, Error(F, &["tool name"])),
+        ("arguments not JSON", call("add", "{a: 1}"), Stop, Error(F, &["line 1"])),
+        ("arguments an array", call("add", "[1, 2]"), Stop, Error(P, &["object"])),
+        ("arguments a number", call("add", "42"), Stop, Error(P, &["object"])),
+        ("arguments a string", call("add", r#""a=1""#), Stop, Error(P, &["object"])),
+        ("truncated JSON at stop", "<use_tool><tool_name>add</tool_name><arguments>{\"a\": 1".into(), Stop, Error(F, &[])),
+        ("length stop inside arguments", "<use_tool><tool_name>add</tool_name><arguments>{\"a\": 1".into(), Length, Incomplete),
+        ("length stop inside the name", "<use_tool><tool_name>ad".into(), Length, Incomplete),
+        ("length stop after complete arguments", "<use_tool><tool_name>add</tool_name><arguments>{\"a\":1,\"b\":2}</arguments>".into(), Length, Incomplete),
+        ("stray text inside use_tool", "<use_tool><tool_name>add</tool_name>hello<arguments>{}</arguments></use_tool>".into(), Stop, Error(F, &["inside <use_tool>"])),
+        ("text before the first child stays text", "<use_tool>hello<tool_name>add</tool_name></use_tool>".into(), Stop, TextOnly),
+        ("two tool names", "<use_tool><tool_name>add</tool_name><tool_name>ping</tool_name><arguments>{}</arguments></use_tool>".into(), Stop, Error(F, &["more than one"])),
+        ("10 KB tool name", call(&"x".repeat(10_000), "{}"), Stop, Error(F, &["too long"])),
+        ("only an opening tag", "<use_tool>".into(), Stop, TextOnly),
+        ("mention of the tag in prose", "Use <use_tool> to call tools.".into(), Stop, TextOnly),
+        ("call inside a code fence", format!("```xml\n{}\n```", call("add", r#"{"a":1,"b":2}"#)), Stop, TextOnly),
+        ("closing tags inside a JSON string", call("search", r#"{"query":"</arguments></use_tool><use_tool>","tags":[]}"#), Stop, Runs("search")),
+        ("deeply nested arguments", call("add", &format!("{}{}", "[".repeat(5000), "]".repeat(5000))), Stop, Error(P, &["object"])),
+        ("NUL bytes in prose", "a\u{0}b".into(), Stop, TextOnly),
+        ("truncated opening tag", "text <use_to".into(), Stop, TextOnly),
+    ]
+}
+
+fn xml_outcome(registry: &ToolRegistry, input: &str, reason: EndReason) -> Vec<Event> {
+    let mut parser = registry.xml_parser();
+    let mut events = Vec::new();
+    // Fed in 7-byte chunks: the catalog is about content, but chunking must not matter.
+    for chunk in input.as_bytes().chunks(7) {
+        parser.feed_bytes(chunk, &mut events);
+    }
+    parser.finish(reason, &mut events);
+    events
+}
+
+fn check_xml(events: &[Event], expect: &XmlExpect) -> Result<(), String> {
+    let errors: Vec<&ToolResponse> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::CallError { response, .. } => Some(&**response),
+            _ => None,
+        })
+        .collect();
+    let runs: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::CallComplete { call, .. } => Some(call.name.as_str()),
+            _ => None,
+        })
+        .collect();
+    let incomplete = events
+        .iter()
+        .any(|e| matches!(e, Event::CallIncomplete { .. }));
+    match expect {
+        XmlExpect::Error(code, words) => {
+            let [error] = errors.as_slice() else {
+                return Err(format!("expected one call error, got {events:?}"));
+            };
+            let message = error.error_message().unwrap_or_default();
+            if error.error_code() != Some(*code) {
+                return Err(format!("code {:?}: {message}", error.error_code()));
+            }
+            match words.iter().find(|w| !message.contains(*w)) {
+                Some(w) => Err(format!("message lacks {w:?}: {message}")),
+                None if runs.is_empty() => Ok(()),
+                None => Err("a call ran as well".into()),
+            }
+        }
+        XmlExpect::Incomplete if incomplete && runs.is_empty() => Ok(()),
+        XmlExpect::TextOnly if errors.is_empty() && runs.is_empty() && !incomplete => Ok(()),
+        XmlExpect::Runs(name) if runs == [*name] && errors.is_empty() => Ok(()),
+        _ => Err(format!("unexpected events: {events:?}")),
+    }
+}
+
+#[test]
+fn every_xml_case_gets_its_outcome_and_never_panics() {
+    let registry = registry();
+    let cases = xml_cases();
+    assert!(cases.len() >= 20);
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|(label, input, reason, expect)| {
+            let outcome = catch_unwind(AssertUnwindSafe(|| {
+                check_xml(&xml_outcome(&registry, input, *reason), expect)
+            }))
+            .unwrap_or_else(|_| Err("PANICKED".into()));
+            outcome.err().map(|e| format!("[{label}] {e}"))
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+// Section C: provider readers. Malformed bodies and streams must come back as a
+// `ProviderError` (never a panic, never a partial call); odd but valid ones as calls.
+
+type Reader = fn(&Value) -> Result<AssistantTurn, ProviderError>;
+
+fn provider_cases() -> Vec<(&'static str, Reader, Value, Option<usize>)> {
+    let oa: Reader = openai::read_response;
+    let an: Reader = anthropic::read_response;
+    let ge: Reader = gemini::read_response;
+    let orr: Reader = openai_responses::read_response;
+    let tool_call = |id: Value, name: Value, args: Value| json!({"id": id, "type": "function", "function": {"name": name, "arguments": args}});
+    let oa_body = |calls: Value| json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant", "content": null, "tool_calls": calls}}]});
+    vec![
+        ("openai: not an object", oa, json!([1, 2]), None),
+        ("openai: no choices", oa, json!({"id": "x"}), None),
+        ("openai: empty choices", oa, json!({"choices": []}), None),
+        (
+            "openai: message that is a string gives no calls",
+            oa,
+            json!({"choices": [{"message": "hi"}]}),
+            Some(0),
+        ),
+        (
+            "openai: tool_calls not an array",
+            oa,
+            oa_body(json!({"id": "c"})),
+            None,
+        ),
+        (
+            "openai: call without function",
+            oa,
+            oa_body(json!([{"id": "c", "type": "function"}])),
+            None,
+        ),
+        (
+            "openai: name is a number",
+            oa,
+            oa_body(json!([tool_call(json!("c1"), json!(7), json!("{}"))])),
+            None,
+        ),
+        (
+            "openai: object arguments are tolerated",
+            oa,
+            oa_body(json!([tool_call(
+                json!("c1"),
+                json!("add"),
+                json!({"a": 1})
+            )])),
+            Some(1),
+        ),
+        (
+            "openai: missing id",
+            oa,
+            oa_body(json!([{"type": "function", "function": {"name": "add", "arguments": "{}"}}])),
+            None,
+        ),
+        (
+            "openai: invalid JSON in arguments still reaches the dispatcher",
+            oa,
+            oa_body(json!([tool_call(json!("c1"), json!("add"), json!("{a:"))])),
+            Some(1),
+        ),
+        (
+            "openai: duplicate ids are kept as two calls",
+            oa,
+            oa_body(json!([
+                tool_call(json!("c1"), json!("add"), json!("{}")),
+                tool_call(json!("c1"), json!("ping"), json!("{}"))
+            ])),
+            Some(2),
+        ),
+        (
+            "openai: huge arguments",
+            oa,
+            oa_body(json!([tool_call(
+                json!("c1"),
+                json!("add"),
+                json!(format!("{{\"a\":\"{}\"}}", "x".repeat(2_000_000)))
+            )])),
+            Some(1),
+        ),
+        ("anthropic: not an object", an, json!("text"), None),
+        (
+            "anthropic: no content",
+            an,
+            json!({"role": "assistant"}),
+            None,
+        ),
+        (
+            "anthropic: content not an array",
+            an,
+            json!({"content": {"type": "text"}}),
+            None,
+        ),
+        (
+            "anthropic: tool_use without id",
+            an,
+            json!({"content": [{"type": "tool_use", "name": "add", "input": {}}]}),
+            None,
+        ),
+        (
+            "anthropic: tool_use without name",
+            an,
+            json!({"content": [{"type": "tool_use", "id": "t1", "input": {}}]}),
+            None,
+        ),
+        (
+            "anthropic: input is a string",
+            an,
+            json!({"content": [{"type": "tool_use", "id": "t1", "name": "add", "input": "{}"}]}),
+            None,
+        ),
+        (
+            "anthropic: unknown block types are skipped",
+            an,
+            json!({"content": [{"type": "thinking", "thinking": "…"}, {"type": "tool_use", "id": "t1", "name": "add", "input": {}}]}),
+            Some(1),
+        ),
+        ("gemini: not an object", ge, json!(null), None),
+        (
+            "gemini: no candidates",
+            ge,
+            json!({"promptFeedback": {}}),
+            None,
+        ),
+        (
+            "gemini: parts not an array",
+            ge,
+            json!({"candidates": [{"content": {"parts": "x"}}]}),
+            None,
+        ),
+        (
+            "gemini: functionCall without name",
+            ge,
+            json!({"candidates": [{"content": {"parts": [{"functionCall": {"args": {}}}]}}]}),
+            None,
+        ),
+        (
+            "gemini: args an array",
+            ge,
+            json!({"candidates": [{"content": {"parts": [{"functionCall": {"name": "add", "args": [1]}}]}}]}),
+            None,
+        ),
+        (
+            "gemini: missing ids are synthesized",
+            ge,
+            json!({"candidates": [{"content": {"parts": [{"functionCall": {"name": "add", "args": {}}}, {"functionCall": {"name": "add", "args": {}}}]}, "finishReason": "STOP"}]}),
+            Some(2),
+        ),
+        (
+            "responses: output not an array",
+            orr,
+            json!({"output": {}}),
+            None,
+        ),
+        (
+            "responses: function_call without call_id",
+            orr,
+            json!({"output": [{"type": "function_call", "name": "add", "arguments": "{}"}]}),
+            None,
+        ),
+    ]
+}
+
+#[test]
+fn every_provider_case_is_an_error_or_its_calls_and_never_panics() {
+    let cases = provider_cases();
+    assert!(cases.len() >= 25);
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|(label, read, body, want)| {
+            let outcome = catch_unwind(AssertUnwindSafe(|| read(body)));
+            let problem = match (outcome, want) {
+                (Err(_), _) => Some("PANICKED".to_string()),
+                (Ok(Err(_)), None) => None,
+                (Ok(Ok(turn)), Some(n)) if turn.calls.len() == *n => {
+                    let mut ids: Vec<&str> = turn.calls.iter().map(|c| c.id.as_str()).collect();
+                    ids.dedup();
+                    (ids.iter().any(|id| id.is_empty())).then(|| "a call without an id".to_string())
+                }
+                (Ok(other), _) => Some(format!("unexpected: {other:?}")),
+            };
+            problem.map(|p| format!("[{label}] {p}"))
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn truncated_streams_never_release_a_partial_call() {
+    // OpenAI: a call whose stream ends before `finish_reason`.
+    let mut stream = OpenAiStream::new();
+    stream
+        .push(&json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "c1", "function": {"name": "add", "arguments": "{\"a\":"}}]}}]}))
+        .unwrap();
+    assert!(stream.finish().is_err());
+    // Anthropic: a tool_use block that never stops.
+    let mut stream = AnthropicStream::new();
+    stream
+        .push(&json!({"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": "t1", "name": "add", "input": {}}}))
+        .unwrap();
+    assert!(stream.take_completed().is_empty());
+    assert!(stream.finish().is_err());
+    // Gemini: a stream with no finishReason.
+    let mut stream = GeminiStream::new();
+    stream
+        .push(&json!({"candidates": [{"content": {"parts": [{"functionCall": {"name": "add", "args": {}}}]}}]}))
+        .unwrap();
+    assert!(stream.finish().is_err());
+}
