@@ -127,7 +127,7 @@ fn a_model_cannot_supply_an_injected_parameter() {
 }
 
 #[test]
-fn injected_parameters_never_appear_in_definitions_or_dialects() {
+fn injected_parameters_never_appear_in_definitions_dialects_or_the_prompt() {
     let registry = registry();
     let defs = registry.definitions();
     let rendered = [
@@ -138,6 +138,7 @@ fn injected_parameters_never_appear_in_definitions_or_dialects() {
         gemini::tools(defs).to_string(),
         gemini::tools_json_schema(defs).to_string(),
         mcp::tools_list_result(defs).to_string(),
+        registry.tools_prompt().to_string(),
     ];
     for (i, text) in rendered.iter().enumerate() {
         for name in INJECTED {
