@@ -206,3 +206,24 @@ fn overlong_tool_name_is_cut_the_same_however_it_is_chunked() {
         assert_eq!(merged(out), whole, "split at byte {split}");
     }
 }
+
+/// Found by fuzzing (this is the fuzzer's input): after a name was cut short of the limit at
+/// a char boundary, a later small piece still fitted and was appended only when the chunks
+/// happened to deliver it separately.
+#[test]
+fn a_cut_tool_name_takes_nothing_more_however_it_is_chunked() {
+    let input: &[u8] = b"I'll c(eck.\x0a<use_tool>\x0a  <tool_name>\x08`a`x}l\x0a<use_tool><tool_name>x\x00\x04><arguments\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xdf\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe4\xe4\xe4\xe4\xe4\xe4\xe4\xe4\xe4\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1>{}</\x9f\x8d\x98\x8a\x92\x9a\xd1\x8bs\xc6\xc3\xd0\x8a\x8c\x9a\xa0\x8b\xff4get_weeool\x0a>``ather</tool_name>se`";
+    let parse = |chunk: usize| {
+        let mut parser = XmlParser::new();
+        let mut out = Vec::new();
+        for piece in input.chunks(chunk) {
+            parser.feed_bytes(piece, &mut out);
+        }
+        parser.finish(EndReason::Stop, &mut out);
+        merged(out)
+    };
+    let whole = parse(input.len());
+    for chunk in 1..16 {
+        assert_eq!(parse(chunk), whole, "{chunk}-byte chunks");
+    }
+}

@@ -17,6 +17,8 @@ pub(crate) struct OpenCall {
     start: usize,
     name: Option<String>,
     name_buf: String,
+    /// The name reached `MAX_NAME` and was cut: nothing more is appended.
+    name_cut: bool,
     pub(crate) args: Option<ArgScan>,
     /// The first structural problem; the call becomes an error when it closes.
     problem: Option<String>,
@@ -32,6 +34,7 @@ impl OpenCall {
             start,
             name: None,
             name_buf: String::new(),
+            name_cut: false,
             args: None,
             problem: None,
             stray: String::new(),
@@ -67,9 +70,15 @@ impl OpenCall {
             self.structure_error("the call has more than one <tool_name>");
         }
         self.name_buf.clear();
+        self.name_cut = false;
     }
 
     pub(crate) fn push_name(&mut self, text: &str) {
+        if self.name_cut {
+            // Once cut, a later piece small enough to fit the gap left by a char boundary must
+            // not be appended: that too would depend on the chunking (found by fuzzing).
+            return;
+        }
         if self.name_buf.len() + text.len() <= MAX_NAME {
             self.name_buf.push_str(text);
             return;
@@ -83,6 +92,7 @@ impl OpenCall {
             cut -= 1;
         }
         self.name_buf.push_str(text.get(..cut).unwrap_or_default());
+        self.name_cut = true;
         self.structure_error("the <tool_name> is far too long to be a tool name");
     }
 
