@@ -14,6 +14,23 @@ use crate::response::{ToolErrorCode, ToolResponse};
 use crate::suggest::{closest, quoted_list};
 use crate::tool::{Tool, ToolSet};
 
+/// `Unknown tool 'x'. Did you mean 'y'?`: the part of every unknown-tool message that names the
+/// mistake; callers add which tools are available (all, or only those offered this turn).
+pub(crate) fn unknown_name<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> String {
+    let hint = closest(name, candidates)
+        .map(|h| format!(" Did you mean '{h}'?"))
+        .unwrap_or_default();
+    let shown = if name.is_empty() {
+        "(empty name)"
+    } else {
+        name
+    };
+    format!("Unknown tool '{shown}'.{hint}")
+}
+
 /// Registries up to this size find a tool by comparing names, which beats hashing.
 const LINEAR_LOOKUP_MAX: usize = 12;
 
@@ -320,16 +337,9 @@ impl ToolRegistry {
         let message = if self.is_empty() {
             format!("Unknown tool '{name}': no tools are available in this conversation.")
         } else {
-            let hint = closest(name, self.names())
-                .map(|h| format!(" Did you mean '{h}'?"))
-                .unwrap_or_default();
-            let shown = if name.is_empty() {
-                "(empty name)"
-            } else {
-                name
-            };
             format!(
-                "Unknown tool '{shown}'.{hint} Available tools: {}.",
+                "{} Available tools: {}.",
+                unknown_name(name, self.names()),
                 quoted_list(self.names())
             )
         };

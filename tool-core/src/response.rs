@@ -256,7 +256,7 @@ impl ToolEvent {
 /// let err = ToolResponse::error(ToolErrorCode::NotFound, "file 'config.py' does not exist");
 /// assert_eq!(err.model_text(), "Error [NOT_FOUND]: file 'config.py' does not exist");
 /// ```
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolResponse {
     /// SUCCESS, PARTIAL or ERROR.
     pub status: ToolStatus,
@@ -283,19 +283,6 @@ pub struct ToolResponse {
     /// [`ToolResponse::with_event`].
     #[serde(default, skip_serializing_if = "<[ToolEvent]>::is_empty")]
     pub events: Box<[ToolEvent]>,
-}
-
-impl PartialEq for ToolResponse {
-    fn eq(&self, other: &Self) -> bool {
-        self.status == other.status
-            && self.text == other.text
-            && self.data == other.data
-            && self.reason == other.reason
-            && self.error_info == other.error_info
-            && self.stats == other.stats
-            && self.context == other.context
-            && self.events == other.events
-    }
 }
 
 impl ToolResponse {

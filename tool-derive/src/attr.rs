@@ -43,19 +43,8 @@ pub const TOOL_KEYS: &[&str] = &[
     "crate",
 ];
 
-/// `#[tool_def(..)]` on a `#[derive(Tool)]` struct also takes `event` and `reply`.
-pub const STRUCT_TOOL_KEYS: &[&str] = &[
-    "name",
-    "description",
-    "read_only",
-    "destructive",
-    "idempotent",
-    "open_world",
-    "timeout_ms",
-    "crate",
-    "event",
-    "reply",
-];
+/// The keys `#[tool_def(..)]` on a `#[derive(Tool)]` struct takes besides `TOOL_KEYS`.
+pub const STRUCT_ONLY_KEYS: &[&str] = &["event", "reply"];
 
 /// `#[arg(rename = "...", default = EXPR, description = "...")]`
 #[derive(Default)]
@@ -69,11 +58,12 @@ pub const ARG_KEYS: &[&str] = &["rename", "default", "description"];
 
 /// Parses `#[tool(..)]` (`for_struct == false`) or `#[tool_def(..)]` on a derive.
 pub fn parse_tool_attr(tokens: TokenStream, for_struct: bool, cx: &mut Ctxt) -> ToolAttr {
-    let (attr_name, valid) = if for_struct {
-        ("#[tool_def]", STRUCT_TOOL_KEYS)
+    let (attr_name, extra) = if for_struct {
+        ("#[tool_def]", STRUCT_ONLY_KEYS)
     } else {
-        ("#[tool]", TOOL_KEYS)
+        ("#[tool]", &[][..])
     };
+    let valid: Vec<&str> = TOOL_KEYS.iter().chain(extra).copied().collect();
     let mut attr = ToolAttr::default();
     let parser = syn::meta::parser(|meta| {
         let key = meta_key(&meta);
@@ -132,7 +122,7 @@ pub fn parse_tool_attr(tokens: TokenStream, for_struct: bool, cx: &mut Ctxt) -> 
             "event" if for_struct => set(cx, &meta, &mut attr.event, "event", parse_string(&meta)?),
             "reply" if for_struct => set(cx, &meta, &mut attr.reply, "reply", parse_string(&meta)?),
             _ => {
-                unknown_key(cx, &meta, &key, attr_name, valid);
+                unknown_key(cx, &meta, &key, attr_name, &valid);
                 skip_value(&meta)?;
             }
         }

@@ -244,8 +244,15 @@ pub fn tool_type(attr: TokenStream, item: TokenStream) -> TokenStream {
     let krate: syn::Path = if attr.is_empty() {
         syn::parse_quote!(::tool_core)
     } else {
-        match parse_crate_arg(attr) {
-            Ok(p) => p,
+        match parse_crate_arg(
+            attr,
+            "unknown key in #[tool_type]; the only key is `crate = path`",
+        ) {
+            Ok(Some(p)) => p,
+            Ok(None) => {
+                return syn::Error::new(proc_macro2::Span::call_site(), "expected `crate = path`")
+                    .to_compile_error()
+            }
             Err(e) => return e.to_compile_error(),
         }
     };
@@ -259,7 +266,9 @@ pub fn tool_type(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
 }
 
-fn parse_crate_arg(attr: TokenStream) -> syn::Result<syn::Path> {
+/// `crate = path`, the one key of `#[tool_type(..)]` and `#[toolbox(..)]`; `unknown` is the
+/// error for any other key. Empty input gives `None`.
+pub fn parse_crate_arg(attr: TokenStream, unknown: &str) -> syn::Result<Option<syn::Path>> {
     let mut krate = None;
     syn::parse::Parser::parse2(
         syn::meta::parser(|meta| {
@@ -267,10 +276,10 @@ fn parse_crate_arg(attr: TokenStream) -> syn::Result<syn::Path> {
                 krate = Some(meta.value()?.parse()?);
                 Ok(())
             } else {
-                Err(meta.error("unknown key in #[tool_type]; the only key is `crate = path`"))
+                Err(meta.error(unknown))
             }
         }),
         attr,
     )?;
-    krate.ok_or_else(|| syn::Error::new(proc_macro2::Span::call_site(), "expected `crate = path`"))
+    Ok(krate)
 }

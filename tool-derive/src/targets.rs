@@ -15,7 +15,9 @@ use syn::{ImplItem, ItemFn, ItemImpl};
 use crate::attr::parse_tool_attr;
 use crate::check::{self, Receiver};
 use crate::ctxt::Ctxt;
-use crate::expand::{self, call_args, facts, finish, params_struct, prepare, strip_param_attrs};
+use crate::expand::{
+    self, call_args, facts, finish, params_struct, parse_crate_arg, prepare, strip_param_attrs,
+};
 use crate::model::{unraw, ToolModel};
 
 /// `#[tool]` on a free function.
@@ -175,7 +177,7 @@ pub fn toolbox(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
     if models.is_empty() && imp.trait_.is_none() {
         cx.error_at(
-            imp.self_ty.as_ref().span_start(),
+            syn::spanned::Spanned::span(&*imp.self_ty),
             "#[toolbox] impl has no #[tool] methods: mark the methods the model may call with #[tool]",
         );
     }
@@ -191,33 +193,15 @@ pub fn toolbox(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
 }
 
-trait SpanStart {
-    fn span_start(&self) -> Span;
-}
-
-impl SpanStart for syn::Type {
-    fn span_start(&self) -> Span {
-        syn::spanned::Spanned::span(self)
-    }
-}
-
 fn parse_toolbox_attr(attr: TokenStream, cx: &mut Ctxt) -> Option<syn::Path> {
-    let mut krate = None;
-    let result = syn::parse::Parser::parse2(
-        syn::meta::parser(|meta| {
-            if meta.path.is_ident("crate") {
-                krate = Some(meta.value()?.parse()?);
-                Ok(())
-            } else {
-                Err(meta.error("unknown key in #[toolbox]; the only key is `crate = path` (tool options go on each #[tool] method)"))
-            }
-        }),
+    parse_crate_arg(
         attr,
-    );
-    if let Err(e) = result {
+        "unknown key in #[toolbox]; the only key is `crate = path` (tool options go on each #[tool] method)",
+    )
+    .unwrap_or_else(|e| {
         cx.push(e);
-    }
-    krate
+        None
+    })
 }
 
 fn toolbox_tools(

@@ -2,8 +2,9 @@
 
 use crate::context::CallContext;
 use crate::dispatch::approval::ApprovalHook;
+use crate::registry::unknown_name;
 use crate::response::{ToolErrorCode, ToolResponse};
-use crate::suggest::{closest, quoted_list};
+use crate::suggest::quoted_list;
 
 /// Options for one request (one model turn), passed to
 /// [`ToolRegistry::call_with`](crate::ToolRegistry::call_with) without rebuilding the registry.
@@ -130,17 +131,13 @@ pub(crate) fn not_offered(name: &str, offered: &[&str]) -> ToolResponse {
 /// `NOT_FOUND` for a name no tool has, listing only what was offered (the rest of the registry
 /// is none of the model's business).
 pub(crate) fn unknown_among_offered(name: &str, offered: &[&str]) -> ToolResponse {
-    let hint = closest(name, offered.iter().copied())
-        .map(|h| format!(" Did you mean '{h}'?"))
-        .unwrap_or_default();
-    let shown = if name.is_empty() {
-        "(empty name)"
-    } else {
-        name
-    };
     ToolResponse::error(
         ToolErrorCode::NotFound,
-        format!("Unknown tool '{shown}'.{hint} {}", available(offered)),
+        format!(
+            "{} {}",
+            unknown_name(name, offered.iter().copied()),
+            available(offered)
+        ),
     )
 }
 
