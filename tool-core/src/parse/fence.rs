@@ -58,6 +58,18 @@ impl FenceTracker {
         }
     }
 
+    /// [`observe`](Self::observe) for text known to hold no backtick and no newline: a pending
+    /// backtick run ends at its first byte, and a line start survives only blank text.
+    pub(crate) fn observe_plain(&mut self, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        self.end_run();
+        if self.at_line_start {
+            self.at_line_start = blank(text.as_bytes());
+        }
+    }
+
     fn end_run(&mut self) {
         if self.ticks >= 3 {
             self.inside = !self.inside;
@@ -84,6 +96,31 @@ mod tests {
         assert!(f.inside);
         f.observe("```\n");
         assert!(!f.inside);
+    }
+
+    #[test]
+    fn the_plain_fast_path_agrees_with_the_byte_walk() {
+        let starts = ["", "\n", "``", "\n``", "\n ", "x"];
+        let texts = ["a", " ", " \t", "\r", "ab c", "   x"];
+        for start in starts {
+            for text in texts {
+                for then in ["`", "``x", "\n```", "\n", "y"] {
+                    let mut walked = FenceTracker::default();
+                    let mut fast = FenceTracker::default();
+                    walked.observe(start);
+                    fast.observe(start);
+                    walked.observe(text);
+                    fast.observe_plain(text);
+                    walked.observe(then);
+                    fast.observe(then);
+                    assert_eq!(
+                        (walked.inside, walked.at_line_start, walked.ticks),
+                        (fast.inside, fast.at_line_start, fast.ticks),
+                        "{start:?} then {text:?} then {then:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -30,6 +30,7 @@ mod event;
 mod fence;
 mod in_call;
 mod json_scan;
+mod prose;
 mod repair;
 mod tag;
 mod text_chunk;
@@ -185,6 +186,16 @@ impl XmlParser {
     pub fn feed(&mut self, chunk: &str, out: &mut Vec<Event>) {
         self.out_start = out.len();
         let bytes = chunk.as_bytes();
+        if self.state == State::Text && self.tag.is_empty() {
+            // The common case of a streamed reply, a chunk of plain prose, skips the state
+            // machine's loop.
+            let run = prose::scan(bytes);
+            if !run.at_lt {
+                self.emit_prose(chunk, run.plain, out);
+                self.offset += bytes.len();
+                return;
+            }
+        }
         let mut i = 0;
         while i < bytes.len() {
             i = match self.state {
@@ -195,7 +206,9 @@ impl XmlParser {
                 State::Args => self.step_args(chunk, i, out),
             };
         }
-        self.flush_delta(out);
+        if self.call.is_some() {
+            self.flush_delta(out);
+        }
         self.offset += bytes.len();
     }
 
@@ -284,18 +297,14 @@ impl XmlParser {
                 }
             };
         }
-        match find_lt(rest.as_bytes()) {
-            Some(p) => {
-                self.emit_text(rest.get(..p).unwrap_or_default(), out);
-                self.tag_at = self.offset + i + p;
-                self.tag.push(b'<', USE_TOOL);
-                i + p + 1
-            }
-            None => {
-                self.emit_text(rest, out);
-                chunk.len()
-            }
+        let run = prose::scan(rest.as_bytes());
+        self.emit_prose(rest.get(..run.len).unwrap_or_default(), run.plain, out);
+        if !run.at_lt {
+            return chunk.len();
         }
+        self.tag_at = self.offset + i + run.len;
+        self.tag.push(b'<', USE_TOOL);
+        i + run.len + 1
     }
 
     fn step_opened(&mut self, chunk: &str, i: usize, out: &mut Vec<Event>) -> usize {
@@ -365,10 +374,19 @@ impl XmlParser {
     // ---- output ----
 
     pub(super) fn emit_text(&mut self, text: &str, out: &mut Vec<Event>) {
+        self.emit_prose(text, false, out);
+    }
+
+    /// Emits text; `plain` says it holds no backtick or newline (see `prose::scan`).
+    fn emit_prose(&mut self, text: &str, plain: bool, out: &mut Vec<Event>) {
         if text.is_empty() {
             return;
         }
-        self.fence.observe(text);
+        if plain {
+            self.fence.observe_plain(text);
+        } else {
+            self.fence.observe(text);
+        }
         if out.len() > self.out_start {
             if let Some(Event::Text(last)) = out.last_mut() {
                 last.push_str(text);
@@ -390,15 +408,5 @@ impl XmlParser {
             kind,
             message,
         }));
-    }
-}
-
-/// The first `<`. memchr's vector setup costs more than a plain loop on the few bytes of a
-/// small stream chunk, so short inputs take the loop.
-fn find_lt(bytes: &[u8]) -> Option<usize> {
-    if bytes.len() < 16 {
-        bytes.iter().position(|&b| b == b'<')
-    } else {
-        memchr::memchr(b'<', bytes)
     }
 }
