@@ -176,6 +176,33 @@ impl XmlParser {
         }
     }
 
+    /// Scans `chunk` as `<arguments>` content up to a possible closing tag and returns how far
+    /// it got; when that is the whole chunk, its delta is reported straight from the chunk.
+    /// Stopping at a `<` changes no scanner state, so the state machine resumes there.
+    pub(super) fn feed_args_content(&mut self, chunk: &str, out: &mut Vec<Event>) -> usize {
+        let Some(call) = self.call.as_mut() else {
+            return 0;
+        };
+        let Some(scan) = call.args.as_mut() else {
+            return 0;
+        };
+        let unsent = scan.delta_sent != scan.raw.len();
+        let n = scan.scan(chunk);
+        if n < chunk.len() {
+            return n;
+        }
+        if unsent {
+            self.flush_delta(out);
+        } else {
+            scan.delta_sent = scan.raw.len();
+            out.push(Event::ArgumentsDelta {
+                index: call.index,
+                delta: TextChunk::from(chunk),
+            });
+        }
+        n
+    }
+
     /// Reports argument bytes not yet sent. Held-back tag bytes are never in the buffer, so a
     /// delta is never retracted.
     pub(super) fn flush_delta(&mut self, out: &mut Vec<Event>) {

@@ -86,7 +86,22 @@ impl ArgScan {
     /// Scans `s` from its start; returns how many bytes belong to the content. Stops early
     /// (before the byte) only at a `<` outside a string. The scanned bytes are appended to
     /// `raw`.
+    #[inline]
     pub(crate) fn scan(&mut self, s: &str) -> usize {
+        // The bulk of a long argument is string content: a chunk with no quote, backslash or
+        // control character changes no state at all.
+        if self.phase == Phase::Value && self.in_str && !self.escaped {
+            let bytes = s.as_bytes();
+            if !bytes.iter().any(|&c| STRING_STOP[usize::from(c)]) {
+                self.raw.push_str(s);
+                return bytes.len();
+            }
+        }
+        self.scan_stateful(s)
+    }
+
+    /// [`scan`](Self::scan) byte by byte, tracking every state change.
+    fn scan_stateful(&mut self, s: &str) -> usize {
         let bytes = s.as_bytes();
         let base = self.raw.len();
         let mut i = 0;

@@ -197,6 +197,14 @@ impl XmlParser {
             }
         }
         let mut i = 0;
+        if self.state == State::Args && self.tag.is_empty() {
+            // Inside a long argument most chunks are pure JSON content.
+            i = self.feed_args_content(chunk, out);
+            if i == bytes.len() {
+                self.offset += bytes.len();
+                return;
+            }
+        }
         while i < bytes.len() {
             i = match self.state {
                 State::Text => self.step_text(chunk, i, out),
