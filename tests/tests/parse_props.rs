@@ -227,3 +227,30 @@ fn a_cut_tool_name_takes_nothing_more_however_it_is_chunked() {
         assert_eq!(parse(chunk), whole, "{chunk}-byte chunks");
     }
 }
+
+/// Found by fuzzing: an empty chunk inside `<arguments>` (which `feed_bytes` produces while it
+/// holds back half of a UTF-8 sequence) reported an empty argument delta, so the events depended
+/// on the chunking.
+#[test]
+fn an_empty_chunk_inside_arguments_reports_nothing() {
+    let mut parser = XmlParser::new();
+    let mut out = Vec::new();
+    parser.feed(
+        "<use_tool><tool_name>t</tool_name><arguments>{\"a\": \"x",
+        &mut out,
+    );
+    out.clear();
+    parser.feed("", &mut out);
+    assert_eq!(out, []);
+    // Half of "é" is held back; nothing else in that chunk.
+    parser.feed_bytes(&"é".as_bytes()[..1], &mut out);
+    assert_eq!(out, []);
+    parser.feed_bytes(&"é".as_bytes()[1..], &mut out);
+    assert_eq!(
+        out,
+        [Event::ArgumentsDelta {
+            index: 0,
+            delta: "é".into()
+        }]
+    );
+}

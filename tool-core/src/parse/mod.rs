@@ -186,6 +186,10 @@ impl XmlParser {
     pub fn feed(&mut self, chunk: &str, out: &mut Vec<Event>) {
         self.out_start = out.len();
         let bytes = chunk.as_bytes();
+        if bytes.is_empty() {
+            // Nothing to report (the fast paths below would report an empty delta).
+            return;
+        }
         if self.state == State::Text && self.tag.is_empty() {
             // The common case of a streamed reply, a chunk of plain prose, skips the state
             // machine's loop.
