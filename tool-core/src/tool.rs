@@ -68,7 +68,7 @@ pub struct CallFuture<'a>(Inner<'a>);
 
 enum Inner<'a> {
     Ready(Option<ToolResponse>),
-    Boxed(Pin<Box<dyn Future<Output = ToolResponse> + Send + 'a>>),
+    Boxed(BoxedCall<'a>),
 }
 
 impl<'a> CallFuture<'a> {
@@ -91,6 +91,26 @@ impl<'a> CallFuture<'a> {
     pub fn is_ready(&self) -> bool {
         matches!(self.0, Inner::Ready(Some(_)))
     }
+
+    /// The response when it is already there, else the future computing it. The dispatcher
+    /// keeps only the latter across an await, so its own future stays small.
+    pub(crate) fn into_parts(self) -> Result<ToolResponse, BoxedCall<'a>> {
+        match self.0 {
+            Inner::Ready(Some(response)) => Ok(response),
+            Inner::Ready(None) => Ok(polled_after_completion()),
+            Inner::Boxed(future) => Err(future),
+        }
+    }
+}
+
+/// A tool call still being computed.
+pub(crate) type BoxedCall<'a> = Pin<Box<dyn Future<Output = ToolResponse> + Send + 'a>>;
+
+fn polled_after_completion() -> ToolResponse {
+    ToolResponse::error(
+        ToolErrorCode::Unknown,
+        "internal: a tool call future was polled after it completed",
+    )
 }
 
 impl Future for CallFuture<'_> {
@@ -98,12 +118,7 @@ impl Future for CallFuture<'_> {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ToolResponse> {
         match &mut self.get_mut().0 {
-            Inner::Ready(slot) => Poll::Ready(slot.take().unwrap_or_else(|| {
-                ToolResponse::error(
-                    ToolErrorCode::Unknown,
-                    "internal: a tool call future was polled after it completed",
-                )
-            })),
+            Inner::Ready(slot) => Poll::Ready(slot.take().unwrap_or_else(polled_after_completion)),
             Inner::Boxed(future) => future.as_mut().poll(cx),
         }
     }

@@ -28,7 +28,6 @@ mod trace;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
 pub use approval::{Approval, ApprovalHook};
@@ -43,7 +42,7 @@ pub(crate) use breaker::Breaker;
 /// for the configured mechanisms.
 enum Started<'a> {
     Done(ToolResponse),
-    Running(panic::CatchUnwind<'a, CallFuture<'a>>),
+    Running(panic::CatchUnwind<'a, BoxedCall<'a>>),
     Boxed(Pin<Box<dyn Future<Output = ToolResponse> + Send + 'a>>),
 }
 
@@ -54,7 +53,7 @@ use crate::context::ToolContext;
 use crate::executor::join_all;
 use crate::registry::{Entry, ToolRegistry};
 use crate::response::{ToolErrorCode, ToolResponse};
-use crate::tool::CallFuture;
+use crate::tool::BoxedCall;
 
 /// Registry-wide dispatch settings. Cheap to check: every optional mechanism is an `Option`.
 #[derive(Clone, Default)]
@@ -281,18 +280,15 @@ impl ToolRegistry {
         context: Option<&'a CallContext>,
     ) -> Started<'a> {
         let ctx = ToolContext::new(&call.id, &call.name).with_sources(context, &self.extensions);
-        let mut future = match panic::catch(&call.name, || entry.tool.call(&call.arguments, ctx)) {
+        let future = match panic::catch(&call.name, || entry.tool.call(&call.arguments, ctx)) {
             Ok(future) => future,
             Err(crashed) => return Started::Done(crashed),
         };
-        if future.is_ready() {
-            // A synchronous tool (or a decoding error): the response is already there. A ready
-            // `CallFuture` never looks at the waker, so the no-op waker is enough.
-            let mut cx = Context::from_waker(Waker::noop());
-            if let Poll::Ready(response) = Pin::new(&mut future).poll(&mut cx) {
-                return Started::Done(response);
-            }
-        }
+        // A synchronous tool (or a decoding error) has its response already.
+        let future = match future.into_parts() {
+            Ok(response) => return Started::Done(response),
+            Err(future) => future,
+        };
         let guarded = panic::CatchUnwind::new(future, &call.name);
         #[cfg(feature = "tokio")]
         {
