@@ -155,18 +155,21 @@ impl ToolRegistry {
     /// tools finish in [`ToolRegistry::start`] without an await point, an async tool is awaited
     /// in place, and only configured mechanisms (breaker, retry, enforced time limit) run in a
     /// boxed future, so their state does not bloat every call's future.
-    pub(crate) async fn dispatch(
-        &self,
-        call: &ToolCall,
-        options: &CallOptions<'_>,
-    ) -> ToolResponse {
+    ///
+    /// Not an `async fn` itself: that would wrap the inner future in one more state machine
+    /// and make every call's future larger.
+    pub(crate) fn dispatch<'a>(
+        &'a self,
+        call: &'a ToolCall,
+        options: &'a CallOptions<'a>,
+    ) -> impl Future<Output = ToolResponse> + Send + 'a {
         #[cfg(feature = "tracing")]
         {
-            trace::in_span(call, self.dispatch_untraced(call, options)).await
+            trace::in_span(call, self.dispatch_untraced(call, options))
         }
         #[cfg(not(feature = "tracing"))]
         {
-            self.dispatch_untraced(call, options).await
+            self.dispatch_untraced(call, options)
         }
     }
 
