@@ -4,7 +4,8 @@
 //! streams in and appends [`Event`]s; [`XmlParser::finish`] ends the reply. A complete parse is
 //! literally feed-everything-then-finish ([`XmlParser::parse_all`]).
 //!
-//! Per chunk the work is O(chunk): prose is skipped with `memchr` for `<`, `<arguments>` is
+//! Per chunk the work is O(chunk): prose is skipped with `memchr` for `<` (one pass over a byte
+//! table for short chunks, see `prose`), `<arguments>` is
 //! scanned once byte by byte for JSON depth and string state, nothing earlier is re-read, and
 //! the arguments are parsed by serde_json once, when the call closes.
 //!
