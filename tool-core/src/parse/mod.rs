@@ -5,9 +5,9 @@
 //! literally feed-everything-then-finish ([`XmlParser::parse_all`]).
 //!
 //! Per chunk the work is O(chunk): prose is skipped with `memchr` for `<` (one pass over a byte
-//! table for short chunks, see `prose`), `<arguments>` is
-//! scanned once byte by byte for JSON depth and string state, nothing earlier is re-read, and
-//! the arguments are parsed by serde_json once, when the call closes.
+//! table for short chunks, see `prose`), `<arguments>` is scanned once byte by byte for JSON
+//! depth and string state, nothing earlier is re-read, and the arguments are parsed by
+//! serde_json once, when the call closes.
 //!
 //! ```
 //! use tool_core::parse::{EndReason, Event, XmlParser};
