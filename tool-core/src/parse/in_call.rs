@@ -192,6 +192,8 @@ impl XmlParser {
             return n;
         }
         if unsent {
+            // Every feed ends by flushing, so this is defensive: older unsent bytes go out
+            // together with this chunk's, in order.
             self.flush_delta(out);
         } else {
             scan.delta_sent = scan.raw.len();
