@@ -177,7 +177,8 @@ impl XmlParser {
     }
 
     /// Scans `chunk` as `<arguments>` content up to a possible closing tag and returns how far
-    /// it got; when that is the whole chunk, its delta is reported straight from the chunk.
+    /// it got; when that is the whole chunk, its delta is reported straight from the chunk
+    /// (cheaper than slicing it back out of the scanner's buffer).
     /// Stopping at a `<` changes no scanner state, so the state machine resumes there.
     pub(super) fn feed_args_content(&mut self, chunk: &str, out: &mut Vec<Event>) -> usize {
         let Some(call) = self.call.as_mut() else {
@@ -186,16 +187,10 @@ impl XmlParser {
         let Some(scan) = call.args.as_mut() else {
             return 0;
         };
-        let unsent = scan.delta_sent != scan.raw.len();
         let n = scan.scan(chunk);
-        if n < chunk.len() {
-            return n;
-        }
-        if unsent {
-            // Every feed ends by flushing, so this is defensive: older unsent bytes go out
-            // together with this chunk's, in order.
-            self.flush_delta(out);
-        } else {
+        if n == chunk.len() {
+            // Every feed ends with all content reported, so what is unsent now is this chunk.
+            debug_assert_eq!(scan.delta_sent + n, scan.raw.len());
             scan.delta_sent = scan.raw.len();
             out.push(Event::ArgumentsDelta {
                 index: call.index,

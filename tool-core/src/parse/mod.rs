@@ -191,18 +191,19 @@ impl XmlParser {
             // Nothing to report (the fast paths below would report an empty delta).
             return;
         }
+        let mut i = 0;
         if self.state == State::Text && self.tag.is_empty() {
             // The common case of a streamed reply, a chunk of plain prose, skips the state
-            // machine's loop.
+            // machine's loop; a `<` is left to it.
             let run = prose::scan(bytes);
             if !run.at_lt {
                 self.emit_prose(chunk, run.plain, out);
                 self.offset += bytes.len();
                 return;
             }
-        }
-        let mut i = 0;
-        if self.state == State::Args && self.tag.is_empty() {
+            self.emit_prose(chunk.get(..run.len).unwrap_or_default(), run.plain, out);
+            i = run.len;
+        } else if self.state == State::Args && self.tag.is_empty() {
             // Inside a long argument most chunks are pure JSON content.
             i = self.feed_args_content(chunk, out);
             if i == bytes.len() {
