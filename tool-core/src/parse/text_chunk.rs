@@ -52,13 +52,12 @@ impl TextChunk {
             Repr::Inline { len, buf } => {
                 let start = usize::from(*len);
                 let end = start + more.len();
-                match end <= Self::INLINE {
-                    true => {
-                        copy_small(buf, start, more.as_bytes());
-                        // `end <= INLINE` (30), so it fits a u8.
-                        *len = end as u8;
-                    }
-                    false => self.spill(more),
+                if end <= Self::INLINE {
+                    copy_small(buf, start, more.as_bytes());
+                    // `end <= INLINE` (30), so it fits a u8.
+                    *len = end as u8;
+                } else {
+                    self.spill(more);
                 }
             }
             Repr::Heap(s) => s.push_str(more),

@@ -14,16 +14,24 @@
 /// assert_eq!(out, "a&lt;/description&gt;&lt;use_tool&gt;&amp;");
 /// ```
 pub fn escape_text(text: &str, out: &mut String) {
+    replace_bytes(text, out, |b| match b {
+        b'&' => Some("&amp;"),
+        b'<' => Some("&lt;"),
+        b'>' => Some("&gt;"),
+        _ => None,
+    });
+}
+
+/// Appends `text` to `out` with every ASCII byte that `replacement` maps replaced. Only ASCII
+/// bytes are ever mapped, so the slices between them stay on char boundaries.
+fn replace_bytes(text: &str, out: &mut String, replacement: impl Fn(u8) -> Option<&'static str>) {
     let mut last = 0;
     for (i, b) in text.bytes().enumerate() {
-        let entity = match b {
-            b'&' => "&amp;",
-            b'<' => "&lt;",
-            b'>' => "&gt;",
-            _ => continue,
+        let Some(with) = replacement(b) else {
+            continue;
         };
         out.push_str(text.get(last..i).unwrap_or_default());
-        out.push_str(entity);
+        out.push_str(with);
         last = i + 1;
     }
     out.push_str(text.get(last..).unwrap_or_default());
@@ -69,17 +77,10 @@ pub fn unescape_text(text: &str) -> Result<String, String> {
 pub fn escape_json(value: &serde_json::Value, out: &mut String) {
     // Serializing a `Value` to a string cannot fail (keys are strings, numbers are finite).
     let json = serde_json::to_string(value).unwrap_or_default();
-    let mut last = 0;
-    for (i, b) in json.bytes().enumerate() {
-        let escaped = match b {
-            b'<' => "\\u003c",
-            b'>' => "\\u003e",
-            b'&' => "\\u0026",
-            _ => continue,
-        };
-        out.push_str(json.get(last..i).unwrap_or_default());
-        out.push_str(escaped);
-        last = i + 1;
-    }
-    out.push_str(json.get(last..).unwrap_or_default());
+    replace_bytes(&json, out, |b| match b {
+        b'<' => Some("\\u003c"),
+        b'>' => Some("\\u003e"),
+        b'&' => Some("\\u0026"),
+        _ => None,
+    });
 }
