@@ -7,10 +7,14 @@ use libfuzzer_sys::fuzz_target;
 use tool_core::provider::{openai, OpenAiStream};
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&mode, rest)) = data.split_first() else { return };
+    let Some((&mode, rest)) = data.split_first() else {
+        return;
+    };
     let text = String::from_utf8_lossy(rest);
     let turn = if mode % 2 == 0 {
-        let Ok(value) = serde_json::from_str(&text) else { return };
+        let Ok(value) = serde_json::from_str(&text) else {
+            return;
+        };
         openai::read_response(&value)
     } else {
         let mut stream = OpenAiStream::new();

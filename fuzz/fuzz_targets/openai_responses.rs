@@ -6,15 +6,21 @@ use libfuzzer_sys::fuzz_target;
 use tool_core::provider::{openai_responses, OpenAiResponsesStream};
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&mode, rest)) = data.split_first() else { return };
+    let Some((&mode, rest)) = data.split_first() else {
+        return;
+    };
     let text = String::from_utf8_lossy(rest);
     let turn = if mode % 2 == 0 {
-        let Ok(value) = serde_json::from_str(&text) else { return };
+        let Ok(value) = serde_json::from_str(&text) else {
+            return;
+        };
         openai_responses::read_response(&value)
     } else {
         let mut stream = OpenAiResponsesStream::new();
         for line in text.lines() {
-            let Ok(event) = serde_json::from_str(line) else { continue };
+            let Ok(event) = serde_json::from_str(line) else {
+                continue;
+            };
             if stream.push(&event).is_err() {
                 return;
             }

@@ -15,6 +15,13 @@
 use libfuzzer_sys::fuzz_target;
 use tool_core::parse::{EndReason, Event, XmlParser};
 
+// The parser tests' helpers (event merging, input rebuilding), shared so that the fuzzer checks
+// exactly the properties the test suite states.
+#[path = "../../tests/tests/parse_support/mod.rs"]
+mod parse_support;
+
+use parse_support::{merged, rebuild};
+
 fn parse(data: &[u8], chunk: usize, reason: EndReason) -> Vec<Event> {
     let mut parser = XmlParser::new();
     let mut out = Vec::new();
@@ -22,21 +29,6 @@ fn parse(data: &[u8], chunk: usize, reason: EndReason) -> Vec<Event> {
         parser.feed_bytes(piece, &mut out);
     }
     parser.finish(reason, &mut out);
-    out
-}
-
-fn merged(events: Vec<Event>) -> Vec<Event> {
-    let mut out: Vec<Event> = Vec::new();
-    for e in events {
-        match (out.last_mut(), e) {
-            (Some(Event::Text(a)), Event::Text(b)) => a.push_str(&b),
-            (
-                Some(Event::ArgumentsDelta { index: i, delta: a }),
-                Event::ArgumentsDelta { index: j, delta: b },
-            ) if *i == j => a.push_str(&b),
-            (_, e) => out.push(e),
-        }
-    }
     out
 }
 
@@ -54,19 +46,22 @@ fuzz_target!(|data: &[u8]| {
     let chunked = parse(input, chunk, reason);
     // Invalid UTF-8 is replaced by U+FFFD before parsing, so compare against the decoded text.
     let text = String::from_utf8_lossy(input);
-    let mut rebuilt = String::new();
-    for e in &whole {
-        if let Some(t) = e.as_text() {
-            rebuilt.push_str(t);
-        } else if let Some(span) = e.span() {
-            rebuilt.push_str(text.get(span).expect("span on a char boundary"));
-        }
-        if reason != EndReason::Stop {
-            if let (Event::CallComplete { span, .. }, Some(block)) = (e, e.span().and_then(|s| text.get(s))) {
-                assert!(block.ends_with("</use_tool>"), "Length completed an open call at {span:?}");
+    assert_eq!(rebuild(&text, &whole), text, "text is not lossless");
+    if reason != EndReason::Stop {
+        for e in &whole {
+            if let (Event::CallComplete { span, .. }, Some(block)) =
+                (e, e.span().and_then(|s| text.get(s)))
+            {
+                assert!(
+                    block.ends_with("</use_tool>"),
+                    "Length completed an open call at {span:?}"
+                );
             }
         }
     }
-    assert_eq!(rebuilt, text, "text is not lossless");
-    assert_eq!(merged(chunked), merged(whole), "chunking changed the result");
+    assert_eq!(
+        merged(chunked),
+        merged(whole),
+        "chunking changed the result"
+    );
 });
