@@ -39,7 +39,20 @@ fn expected(name: &str) -> Vec<&'static str> {
             "D:AliasTag",
             r#"C:w:{"a": 1}"#,
         ],
-        "reversed" => vec![r#"C:w:{"a": 1}"#],
+        "reversed" => vec!["D:ChildrenReversed", r#"C:w:{"a": 1}"#],
+        "one_line_fence" => vec![
+            "D:CodeFenceAroundArguments",
+            r#"C:get_weather:{"city": "Paris"}"#,
+        ],
+        "one_line_fence_then_prose_and_call" => vec![
+            "D:CodeFenceAroundArguments",
+            r#"C:get_weather:{"city": "Paris"}"#,
+            "T: Then ",
+            "C:a:{}",
+            "T: done.",
+        ],
+        "fence_around_no_value" => vec!["E:INVALID_FORMAT:w", "T: after"],
+        "fence_line_cut_by_tag" => vec!["D:EmptyArguments", "C:w:{}", "T: after"],
         "code_fence" => vec![
             "T:Example:\n```xml\n",
             "D:CallInCodeFence",
@@ -265,4 +278,78 @@ fn call_ids_are_the_prefix_and_index() {
         })
         .collect();
     assert_eq!(ids, ["xml_call_0", "xml_call_1"]);
+}
+
+#[test]
+fn a_one_line_fence_runs_with_exactly_what_the_model_sent_never_with_an_empty_object() {
+    // Issue 10: the fence's info string used to run to the newline whatever it held, so the
+    // object, `</arguments>` and everything after were swallowed and the call ran with `{}`.
+    for tail in ["\n</use_tool>", "</use_tool>"] {
+        let input = format!(
+            "<use_tool><tool_name>get_weather</tool_name><arguments>```{{\"city\": \"Paris\"}}```</arguments>{tail} Then more."
+        );
+        let events = parse_whole(&input, EndReason::Stop);
+        let (call, raw) = events
+            .iter()
+            .find_map(|e| match e {
+                Event::CallComplete {
+                    call,
+                    raw_arguments,
+                    ..
+                } => Some((call, raw_arguments.as_deref())),
+                _ => None,
+            })
+            .expect("the call completes");
+        assert_eq!(call.arguments, r#"{"city": "Paris"}"#);
+        assert_eq!(raw, Some(r#"```{"city": "Paris"}```"#));
+        let kinds: Vec<DiagnosticKind> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Diagnostic(d) => Some(d.kind),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(kinds, [DiagnosticKind::CodeFenceAroundArguments]);
+        assert_eq!(events.last().and_then(Event::as_text), Some(" Then more."));
+    }
+}
+
+#[test]
+fn a_fence_around_no_value_is_an_error_the_model_can_act_on() {
+    let events = parse_whole(
+        "<use_tool><tool_name>w</tool_name><arguments>```city Paris```</arguments></use_tool>",
+        EndReason::Stop,
+    );
+    let response = events
+        .iter()
+        .find_map(|e| match e {
+            Event::CallError { response, .. } => Some(response),
+            _ => None,
+        })
+        .expect("an error, not a call with {}");
+    assert_eq!(response.error_code(), Some(ToolErrorCode::InvalidFormat));
+    let message = response.error_message().unwrap_or_default();
+    assert!(message.contains("not valid JSON"), "{message}");
+    assert!(message.contains("Send one JSON object"), "{message}");
+}
+
+#[test]
+fn reversed_children_are_read_and_reported() {
+    let events = parse_whole(
+        "<use_tool><arguments>{\"a\": 1}</arguments><tool_name>w</tool_name></use_tool>",
+        EndReason::Stop,
+    );
+    let diagnostic = events
+        .iter()
+        .find_map(|e| match e {
+            Event::Diagnostic(d) => Some(d),
+            _ => None,
+        })
+        .expect("a diagnostic");
+    assert_eq!(diagnostic.kind, DiagnosticKind::ChildrenReversed);
+    assert_eq!(diagnostic.call, Some(0));
+    assert!(!diagnostic.kind.is_repair());
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, Event::CallComplete { call, .. } if call.name == "w")));
 }

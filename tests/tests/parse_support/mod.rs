@@ -36,6 +36,10 @@ pub const FIXTURES: &[(&str, &str, EndReason)] = &[
     ("repeated_open_tag", "Calling.\n<use_tool>\n<use_tool>\n<tool_name>a</tool_name><arguments>{}</arguments></use_tool>", EndReason::Stop),
     ("unclosed_name", "<use_tool><tool_name>a</use_tool> after", EndReason::Stop),
     ("duplicate_arguments", "<use_tool><tool_name>a</tool_name><arguments>{}</arguments><arguments>{}</arguments></use_tool>", EndReason::Stop),
+    ("one_line_fence", "<use_tool><tool_name>get_weather</tool_name><arguments>```{\"city\": \"Paris\"}```</arguments>\n</use_tool>", EndReason::Stop),
+    ("one_line_fence_then_prose_and_call", "<use_tool><tool_name>get_weather</tool_name><arguments>```json {\"city\": \"Paris\"}```</arguments></use_tool> Then <use_tool><tool_name>a</tool_name><arguments>{}</arguments></use_tool> done.", EndReason::Stop),
+    ("fence_around_no_value", "<use_tool><tool_name>w</tool_name><arguments>```city Paris```</arguments></use_tool> after", EndReason::Stop),
+    ("fence_line_cut_by_tag", "<use_tool><tool_name>w</tool_name><arguments>```json</arguments></use_tool> after", EndReason::Stop),
     ("nested_json", "<use_tool><tool_name>n</tool_name><arguments>{\"a\": {\"b\": [{\"c\": \"}]\"}, 2]}, \"d\": \"\\\\\"}</arguments></use_tool>", EndReason::Stop),
 ];
 

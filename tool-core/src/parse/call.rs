@@ -65,6 +65,11 @@ impl OpenCall {
         }
     }
 
+    /// Whether `<arguments>` was opened before any `<tool_name>`.
+    pub(crate) fn args_before_name(&self) -> bool {
+        self.args.is_some() && self.name.is_none()
+    }
+
     pub(crate) fn begin_name(&mut self) {
         if self.name.is_some() {
             self.structure_error("the call has more than one <tool_name>");

@@ -51,6 +51,8 @@ pub enum DiagnosticKind {
     EmptyArguments,
     /// The alias `<name>` or `<argument>` was used.
     AliasTag,
+    /// `<arguments>` came before `<tool_name>`; the call was read as written.
+    ChildrenReversed,
     /// A `<use_tool>` block inside a markdown code fence was left as text, not run.
     CallInCodeFence,
     /// The reply ended inside a tag (e.g. `<use_to`); the bytes were emitted as text.

@@ -51,12 +51,22 @@ impl XmlParser {
             return;
         };
         let index = call.index;
+        let reversed = (k == 0 || k == 1) && call.args_before_name();
         if k == 0 || k == 1 {
             call.begin_name();
             self.state = State::Name;
         } else {
             call.begin_args();
             self.state = State::Args;
+        }
+        if reversed {
+            // Accepted (the order carries no meaning), but reported like every tolerance.
+            self.diagnose(
+                Some(index),
+                DiagnosticKind::ChildrenReversed,
+                "<arguments> came before <tool_name>; read the call as written".to_string(),
+                out,
+            );
         }
         if k == 1 || k == 3 {
             let (alias, canonical) = if k == 1 {

@@ -19,6 +19,13 @@ static STRING_STOP: [bool; 256] = {
     table
 };
 
+/// Whether `b` may be part of a fence's info string: a language word such as `json`,
+/// `json5` or `jsonc`, and blanks. Anything else (`{`, `"`, `<`, a backtick) ends it.
+fn is_info_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric()
+        || matches!(b, b'-' | b'_' | b'+' | b'.' | b'#' | b' ' | b'\t' | b'\r')
+}
+
 /// Where in the `<arguments>` content the scanner is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Phase {
@@ -44,8 +51,11 @@ pub(crate) struct ArgScan {
     escaped: bool,
     /// Backticks seen in a row while looking for a fence.
     ticks: u8,
-    /// Skipping a fence's info string (`json`) up to the newline.
+    /// Skipping a fence's info string (`json`) up to the newline or the first byte that cannot
+    /// belong to one.
     in_fence_line: bool,
+    /// Where the opening fence began (for the error message when no value follows).
+    fence_at: usize,
     pub(crate) value_start: usize,
     pub(crate) value_end: usize,
     pub(crate) fence_open: bool,
@@ -67,6 +77,7 @@ impl ArgScan {
             escaped: false,
             ticks: 0,
             in_fence_line: false,
+            fence_at: 0,
             value_start: 0,
             value_end: 0,
             fence_open: false,
@@ -150,11 +161,27 @@ impl ArgScan {
                     if self.in_fence_line {
                         if b == b'\n' {
                             self.in_fence_line = false;
+                        } else if !is_info_byte(b) {
+                            // A one-line fence (```` ```{"a":1}``` ````): the info string ends
+                            // where the value (or a tag, or a backtick) begins, and that byte
+                            // is read again as content. Swallowing it lost the arguments.
+                            self.in_fence_line = false;
+                            continue;
                         }
                     } else if b == b'`' {
+                        if self.ticks == 0 && !self.fence_open {
+                            self.fence_at = base + i;
+                        }
                         self.ticks = self.ticks.saturating_add(1);
                         if self.ticks == 3 {
                             self.ticks = 0;
+                            if self.fence_open {
+                                // A second fence before any value: the block held nothing
+                                // readable, and no guess is made about what was meant.
+                                self.start_raw(self.fence_at);
+                                i += 1;
+                                continue;
+                            }
                             self.fence_open = true;
                             self.in_fence_line = true;
                         }
