@@ -93,7 +93,7 @@ pub mod __private {
     pub use serde;
     pub use serde_json;
 
-    pub use crate::args::decode_arguments;
+    pub use crate::args::{decode_arguments, decode_tool_arguments, ClosedObjects};
     pub use crate::schema::canonical_schema;
     use crate::{IntoToolResponse, ToolResponse};
 

@@ -101,7 +101,9 @@ pub fn prepare(model: &ToolModel) -> TokenStream {
     });
     let name = model.name.value.as_str();
     quote! {
-        let __tool_params = match __tc::decode_arguments::<__ToolParams>(#name, arguments) {
+        // What the canonical schema closes below the root, read once per tool.
+        static __TOOL_CLOSED: ::std::sync::OnceLock<__tc::ClosedObjects> = ::std::sync::OnceLock::new();
+        let __tool_params = match __tc::decode_tool_arguments::<__ToolParams>(#name, arguments, &__TOOL_CLOSED) {
             ::core::result::Result::Ok(params) => params,
             ::core::result::Result::Err(response) => return #krate::CallFuture::ready(response),
         };

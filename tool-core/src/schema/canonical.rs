@@ -27,8 +27,9 @@ pub fn canonical_schema<T: JsonSchema>() -> Value {
     normalize_root(root.to_value())
 }
 
-/// Makes a schemars root schema canonical: object root, no `$schema`/`title`, closed,
-/// `properties` always present, `required` present only when non-empty.
+/// Makes a schemars root schema canonical: object root, no `$schema`/`title`, closed (and
+/// every nested record closed too, see `close_records`), `properties` always present,
+/// `required` present only when non-empty.
 pub(crate) fn normalize_root(value: Value) -> Value {
     let mut map = match value {
         Value::Object(map) => map,
@@ -59,5 +60,63 @@ pub(crate) fn normalize_root(value: Value) -> Value {
     map.remove("additionalProperties");
     // Whatever else schemars put at the root ($defs, examples …) follows, in its order.
     out.extend(map);
-    Value::Object(out)
+    let mut out = Value::Object(out);
+    close_records(&mut out, false);
+    out
+}
+
+/// Closes every record below the root: an object schema with `properties` that says nothing
+/// about other keys gets `additionalProperties: false`, so the model knows its valid keys and
+/// the decoder's nested-key check (`args::ClosedObjects`) rejects the rest.
+///
+/// Left open: maps and flattened maps (their `additionalProperties` is a schema or `true`),
+/// types that opt out with `#[schemars(extend("additionalProperties" = true))]`, objects with
+/// `patternProperties`, and a record merged with a flattened enum (`properties` beside
+/// `oneOf`), whose keys are spread over the node and its branches: closing either part would
+/// reject the other's keys. `flattened` marks such a branch.
+fn close_records(node: &mut Value, flattened: bool) {
+    let Some(map) = node.as_object_mut() else {
+        return;
+    };
+    let has_properties = map.contains_key("properties");
+    let combined = ["allOf", "anyOf", "oneOf"]
+        .iter()
+        .any(|k| map.contains_key(*k));
+    let is_object = match map.get("type") {
+        Some(Value::String(t)) => t == "object",
+        Some(Value::Array(types)) => types.iter().any(|t| t == "object"),
+        _ => false,
+    };
+    if is_object
+        && has_properties
+        && !flattened
+        && !combined
+        && !map.contains_key("additionalProperties")
+        && !map.contains_key("patternProperties")
+    {
+        map.insert("additionalProperties".into(), Value::Bool(false));
+    }
+    for (key, child) in map.iter_mut() {
+        match key.as_str() {
+            "properties" | "$defs" | "definitions" | "patternProperties" => {
+                if let Some(children) = child.as_object_mut() {
+                    children.values_mut().for_each(|c| close_records(c, false));
+                }
+            }
+            "items" | "additionalProperties" | "not" | "contains" => close_records(child, false),
+            "prefixItems" => {
+                if let Some(children) = child.as_array_mut() {
+                    children.iter_mut().for_each(|c| close_records(c, false));
+                }
+            }
+            "allOf" | "anyOf" | "oneOf" => {
+                if let Some(children) = child.as_array_mut() {
+                    children
+                        .iter_mut()
+                        .for_each(|c| close_records(c, has_properties));
+                }
+            }
+            _ => {}
+        }
+    }
 }

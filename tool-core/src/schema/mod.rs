@@ -2,8 +2,9 @@
 //!
 //! The canonical schema is JSON Schema 2020-12 with `type: object` at the root, `properties`
 //! in declaration order, `required` listing the parameters that are neither `Option` nor
-//! defaulted, `additionalProperties: false`, referenced types under `$defs`, and no `$schema`
-//! or `title` at the root.
+//! defaulted, `additionalProperties: false` on the root and on every nested record (a struct or
+//! struct-like enum variant; maps, flattened maps and types that opt out stay open), referenced
+//! types under `$defs`, and no `$schema` or `title` at the root.
 //!
 //! The dialect transforms ([`openai_strict`], [`anthropic_input_schema`],
 //! [`gemini_parameters`], [`gemini_parameters_json_schema`], [`mcp_input_schema`]) are pure
@@ -32,3 +33,4 @@ pub use openai::{
     OPENAI_STRICT_FORMATS, OPENAI_STRICT_KEYWORDS,
 };
 pub use report::{DialectSchema, SchemaNote};
+pub(crate) use walk::ref_target;

@@ -4,11 +4,19 @@
 //! that fails is the input decoded again with path tracking, so the error can name the field
 //! path (`filters.tags[2]`), the expected type, the valid names and the closest match.
 
+mod closed;
+
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
+use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::error::Category;
 
 use crate::response::{ToolErrorCode, ToolResponse};
 use crate::suggest::{closest, quoted_list};
+
+pub use closed::ClosedObjects;
 
 /// Decodes raw argument JSON into `T`. Empty text and `null` mean `{}`; a JSON string that
 /// holds an object (double-encoded arguments) is decoded once more.
@@ -28,6 +36,59 @@ use crate::suggest::{closest, quoted_list};
 /// assert!(err.error_message().unwrap().contains("Did you mean 'query'?"));
 /// ```
 pub fn decode_arguments<T: DeserializeOwned>(tool: &str, raw: &str) -> Result<T, ToolResponse> {
+    decode::<T>(tool, raw).map(|(value, _)| value)
+}
+
+/// [`decode_arguments`], then the check serde cannot make on types without
+/// `deny_unknown_fields`: no key inside a nested object that the schema closes. This is what
+/// `#[tool]` tools call; `closed` caches what [`ClosedObjects`] reads from `T`'s canonical
+/// schema, so the schema is built once per tool.
+///
+/// The check costs nothing for a tool whose schema closes no nested object (primitive
+/// parameters, lists, maps) or for arguments without a nested object; otherwise it parses the
+/// arguments a second time into a `serde_json::Value`.
+///
+/// A nested object is closed unless it is a map, has a `#[serde(flatten)]` map, or opts out
+/// with `#[schemars(extend("additionalProperties" = true))]` on its type; then it takes any
+/// key, and its schema says so.
+///
+/// ```
+/// use std::sync::OnceLock;
+/// use tool_core::args::{decode_tool_arguments, ClosedObjects};
+///
+/// #[tool_core::tool_type]
+/// #[derive(Debug)]
+/// struct Options { verbose: Option<bool>, width: Option<u32> }
+///
+/// #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+/// #[serde(deny_unknown_fields)]
+/// struct Params { opts: Options }
+///
+/// static CLOSED: OnceLock<ClosedObjects> = OnceLock::new();
+/// let err = decode_tool_arguments::<Params>("show", r#"{"opts": {"verbos": true}}"#, &CLOSED).unwrap_err();
+/// assert_eq!(
+///     err.error_message(),
+///     Some("Invalid arguments for 'show': unknown parameter 'opts.verbos'. Did you mean 'verbose'? Valid parameters: 'verbose', 'width'.")
+/// );
+/// ```
+pub fn decode_tool_arguments<T: DeserializeOwned + JsonSchema>(
+    tool: &str,
+    raw: &str,
+    closed: &OnceLock<ClosedObjects>,
+) -> Result<T, ToolResponse> {
+    let (value, text) = decode::<T>(tool, raw)?;
+    let closed =
+        closed.get_or_init(|| ClosedObjects::from_schema(crate::schema::canonical_schema::<T>()));
+    closed.check(tool, &text)?;
+    Ok(value)
+}
+
+/// Decodes, returning the value and the JSON text it was decoded from (the inner text of
+/// double-encoded arguments).
+fn decode<'a, T: DeserializeOwned>(
+    tool: &str,
+    raw: &'a str,
+) -> Result<(T, Cow<'a, str>), ToolResponse> {
     let trimmed = raw.trim();
     let text = if trimmed.is_empty() || trimmed == "null" {
         "{}"
@@ -42,12 +103,14 @@ pub fn decode_arguments<T: DeserializeOwned>(tool: &str, raw: &str) -> Result<T,
         ));
     }
     match serde_json::from_str::<T>(text) {
-        Ok(value) => Ok(value),
+        Ok(value) => Ok((value, Cow::Borrowed(text))),
         Err(first) => {
             if let Some(inner) = double_encoded(text) {
                 // The object was sent as a JSON string: decode it once, no more.
-                return serde_json::from_str::<T>(&inner)
-                    .map_err(|e| explain_failure::<T>(tool, &inner, e));
+                return match serde_json::from_str::<T>(&inner) {
+                    Ok(value) => Ok((value, Cow::Owned(inner))),
+                    Err(e) => Err(explain_failure::<T>(tool, &inner, e)),
+                };
             }
             Err(explain_failure::<T>(tool, text, first))
         }
@@ -186,20 +249,7 @@ fn describe_data_error(path: &str, serde_message: &str) -> String {
             .strip_suffix(wrong)
             .map(|p| p.trim_end_matches('.'))
             .unwrap_or(path);
-        let full = join_path(parent, wrong);
-        return match (valid.is_empty(), closest(wrong, valid.iter().copied())) {
-            (true, _) => {
-                format!("unknown parameter '{full}': this object takes no parameters; remove it.")
-            }
-            (false, Some(hint)) => format!(
-                "unknown parameter '{full}'. Did you mean '{hint}'? Valid parameters: {}.",
-                quoted_list(valid.iter().copied())
-            ),
-            (false, None) => format!(
-                "unknown parameter '{full}'. Valid parameters: {}.",
-                quoted_list(valid.iter().copied())
-            ),
-        };
+        return unknown_parameter(&join_path(parent, wrong), wrong, valid);
     }
     if let Some(rest) = serde_message.strip_prefix("unknown variant ") {
         let names = backticked(rest);
@@ -243,6 +293,26 @@ fn describe_data_error(path: &str, serde_message: &str) -> String {
         );
     }
     format!("{serde_message}{}.", at(path))
+}
+
+/// The sentence for an unknown key `wrong` at `full` (`opts.verbos`) in an object taking
+/// `valid`: the
+/// same words whether serde or the nested-key check found it.
+fn unknown_parameter<S: AsRef<str>>(full: &str, wrong: &str, valid: &[S]) -> String {
+    let names = || valid.iter().map(AsRef::as_ref);
+    match (valid.is_empty(), closest(wrong, names())) {
+        (true, _) => {
+            format!("unknown parameter '{full}': this object takes no parameters; remove it.")
+        }
+        (false, Some(hint)) => format!(
+            "unknown parameter '{full}'. Did you mean '{hint}'? Valid parameters: {}.",
+            quoted_list(names())
+        ),
+        (false, None) => format!(
+            "unknown parameter '{full}'. Valid parameters: {}.",
+            quoted_list(names())
+        ),
+    }
 }
 
 /// Serde's expectation, in JSON terms a model understands.

@@ -1,0 +1,455 @@
+//! Unknown keys inside nested objects, found with the schema the model was shown.
+//!
+//! serde rejects an unknown key only in a type declared `deny_unknown_fields`; the parameters
+//! struct `#[tool]` generates is, but a user's own nested types (plain derives or
+//! `#[tool_type]`) usually are not, and serde then drops `{"opts": {"verbos": true}}`'s key
+//! without a word. The canonical schema closes those objects (`additionalProperties: false`),
+//! so the model is told the valid keys up front; this module holds the decoder to the same
+//! schema: a key is rejected exactly where the schema says the object is closed, and accepted
+//! wherever it is open (a map, a flattened map, an explicit opt-out).
+
+use serde_json::{Map, Value};
+
+use crate::response::{ToolErrorCode, ToolResponse};
+
+/// Following `$ref`s and combinators without entering the value: a bound so a schema whose
+/// references loop on themselves cannot loop the check (schemars never writes one).
+const MAX_HOPS: u32 = 32;
+
+/// The closed objects of a parameters type, read once from its canonical schema; see
+/// [`decode_tool_arguments`](super::decode_tool_arguments), which the `#[tool]` macro calls.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_core::args::ClosedObjects;
+///
+/// let schema = json!({
+///     "type": "object",
+///     "properties": {"opts": {"$ref": "#/$defs/Options"}},
+///     "additionalProperties": false,
+///     "$defs": {"Options": {
+///         "type": "object",
+///         "properties": {"verbose": {"type": "boolean"}, "width": {"type": "integer"}},
+///         "additionalProperties": false
+///     }}
+/// });
+/// let closed = ClosedObjects::from_schema(schema);
+/// assert!(closed.check("show", r#"{"opts": {"verbose": true}}"#).is_ok());
+/// let err = closed.check("show", r#"{"opts": {"verbos": true}}"#).unwrap_err();
+/// assert_eq!(
+///     err.error_message(),
+///     Some("Invalid arguments for 'show': unknown parameter 'opts.verbos'. Did you mean 'verbose'? Valid parameters: 'verbose', 'width'.")
+/// );
+/// ```
+#[derive(Debug, Clone)]
+pub struct ClosedObjects {
+    schema: Value,
+    /// Whether any object below the root is closed; when none is, there is nothing to check
+    /// (the root's keys are checked by the parameters struct's `deny_unknown_fields`).
+    nested: bool,
+}
+
+impl ClosedObjects {
+    /// Reads a canonical schema (see [`canonical_schema`](crate::schema::canonical_schema)).
+    ///
+    /// ```
+    /// let closed = tool_core::args::ClosedObjects::from_schema(serde_json::json!({"type": "object"}));
+    /// assert!(!closed.has_nested());
+    /// ```
+    pub fn from_schema(schema: Value) -> Self {
+        let nested = schema.as_object().is_some_and(|root| {
+            root.iter()
+                .filter(|(k, _)| *k != "additionalProperties")
+                .any(|(_, v)| has_closed_object(v))
+        });
+        ClosedObjects { schema, nested }
+    }
+
+    /// Whether the schema closes any object below the root, i.e. whether
+    /// [`check`](Self::check) can ever find something serde did not.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// let nested = json!({"type": "object", "properties": {"o": {"type": "object", "properties": {}, "additionalProperties": false}}});
+    /// assert!(tool_core::args::ClosedObjects::from_schema(nested).has_nested());
+    /// ```
+    pub fn has_nested(&self) -> bool {
+        self.nested
+    }
+
+    /// Checks already-decoded argument JSON for a key the schema does not allow, and returns
+    /// the `INVALID_PARAM` response for the first one (in document order): its full path, the
+    /// closest valid name and the valid names. Text that is not JSON passes (decoding judges
+    /// it).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// let schema = json!({"type": "object", "properties": {
+    ///     "items": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}}, "additionalProperties": false}}
+    /// }, "additionalProperties": false});
+    /// let closed = tool_core::args::ClosedObjects::from_schema(schema);
+    /// let err = closed.check("add", r#"{"items": [{"name": "a"}, {"nmae": "b"}]}"#).unwrap_err();
+    /// assert!(err.error_message().unwrap().contains("unknown parameter 'items[1].nmae'. Did you mean 'name'?"));
+    /// ```
+    pub fn check(&self, tool: &str, arguments: &str) -> Result<(), ToolResponse> {
+        if !self.nested || !has_inner_object(arguments) {
+            return Ok(());
+        }
+        let Ok(value) = serde_json::from_str::<Value>(arguments) else {
+            return Ok(());
+        };
+        let walk = Walk {
+            defs: self.schema.get("$defs").and_then(Value::as_object),
+        };
+        let mut path = Vec::new();
+        match walk.unknown(&self.schema, &value, &mut path, 0, false) {
+            None => Ok(()),
+            Some(found) => Err(ToolResponse::error(
+                ToolErrorCode::InvalidParam,
+                format!(
+                    "Invalid arguments for '{tool}': {}",
+                    super::unknown_parameter(&found.path, &found.key, &found.valid)
+                ),
+            )),
+        }
+    }
+}
+
+/// Whether the text holds an object below the root (a `{` after the first byte). Inside a
+/// string a `{` gives a false positive, which only costs the walk.
+fn has_inner_object(arguments: &str) -> bool {
+    arguments
+        .as_bytes()
+        .get(1..)
+        .is_some_and(|rest| memchr::memchr(b'{', rest).is_some())
+}
+
+fn has_closed_object(value: &Value) -> bool {
+    match value {
+        Value::Object(map) => {
+            map.get("additionalProperties") == Some(&Value::Bool(false))
+                || map.values().any(has_closed_object)
+        }
+        Value::Array(items) => items.iter().any(has_closed_object),
+        _ => false,
+    }
+}
+
+/// An unknown key: its full path (`opts.verbos`) and the names its object takes.
+struct Unknown {
+    path: String,
+    key: String,
+    valid: Vec<String>,
+}
+
+enum Segment<'v> {
+    Key(&'v str),
+    Index(usize),
+}
+
+fn render(path: &[Segment<'_>]) -> String {
+    let mut out = String::new();
+    for segment in path {
+        match segment {
+            Segment::Key(key) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(key);
+            }
+            Segment::Index(i) => {
+                out.push('[');
+                out.push_str(&i.to_string());
+                out.push(']');
+            }
+        }
+    }
+    out
+}
+
+struct Walk<'s> {
+    defs: Option<&'s Map<String, Value>>,
+}
+
+impl<'s> Walk<'s> {
+    fn resolve(&self, node: &Map<String, Value>) -> Option<&'s Value> {
+        let name = node
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(crate::schema::ref_target)?;
+        self.defs?.get(name)
+    }
+
+    /// The first key in `value` that `schema` does not allow. `hops` counts schema steps taken
+    /// without entering the value. `merged` says `schema` is one part of an object whose keys
+    /// are spread over several schemas (a `#[serde(flatten)]` enum: `properties` beside
+    /// `oneOf`); no part alone knows all the keys, so none rejects one (the canonical schema
+    /// leaves such objects open too), but the values of the keys it knows are still checked.
+    fn unknown<'v>(
+        &self,
+        schema: &'s Value,
+        value: &'v Value,
+        path: &mut Vec<Segment<'v>>,
+        hops: u32,
+        merged: bool,
+    ) -> Option<Unknown> {
+        let node = schema.as_object()?;
+        if hops > MAX_HOPS {
+            return None;
+        }
+        let spread = node.contains_key("properties")
+            && ["allOf", "anyOf", "oneOf"]
+                .iter()
+                .any(|k| node.contains_key(*k));
+        let merged = merged || spread;
+        if let Some(target) = self.resolve(node) {
+            if let Some(found) = self.unknown(target, value, path, hops + 1, merged) {
+                return Some(found);
+            }
+        }
+        if let Some(all) = node.get("allOf").and_then(Value::as_array) {
+            for branch in all {
+                if let Some(found) = self.unknown(branch, value, path, hops + 1, merged) {
+                    return Some(found);
+                }
+            }
+        }
+        for key in ["anyOf", "oneOf"] {
+            if let Some(branches) = node.get(key).and_then(Value::as_array) {
+                if let Some(found) = self.unknown_in_union(branches, value, path, hops, merged) {
+                    return Some(found);
+                }
+            }
+        }
+        match value {
+            Value::Object(map) => self.unknown_in_object(node, map, path, merged),
+            Value::Array(items) => {
+                let prefix = node.get("prefixItems").and_then(Value::as_array);
+                let rest = node.get("items");
+                for (i, item) in items.iter().enumerate() {
+                    let Some(sub) = prefix.and_then(|p| p.get(i)).or(rest) else {
+                        continue;
+                    };
+                    path.push(Segment::Index(i));
+                    let found = self.unknown(sub, item, path, 0, false);
+                    path.pop();
+                    if found.is_some() {
+                        return found;
+                    }
+                }
+                None
+            }
+            _ => None,
+        }
+    }
+
+    fn unknown_in_object<'v>(
+        &self,
+        node: &'s Map<String, Value>,
+        map: &'v Map<String, Value>,
+        path: &mut Vec<Segment<'v>>,
+        merged: bool,
+    ) -> Option<Unknown> {
+        let properties = node.get("properties").and_then(Value::as_object);
+        // Keys matched by a pattern are not "additional"; without a regex engine the object is
+        // treated as open (schemars writes no patterns unless asked to).
+        let closed = node.get("additionalProperties") == Some(&Value::Bool(false))
+            && !node.contains_key("patternProperties")
+            && !merged;
+        let additional = node.get("additionalProperties").filter(|a| a.is_object());
+        for (key, item) in map {
+            path.push(Segment::Key(key));
+            let found = match properties.and_then(|p| p.get(key)).or(additional) {
+                Some(sub) => self.unknown(sub, item, path, 0, false),
+                None if closed => Some(Unknown {
+                    path: render(path),
+                    key: key.clone(),
+                    valid: properties
+                        .map(|p| p.keys().cloned().collect())
+                        .unwrap_or_default(),
+                }),
+                None => None,
+            };
+            path.pop();
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
+    }
+
+    /// A value meets one of several branches: it is fine if any branch that fits it (by type,
+    /// tag and required keys) has no unknown key; otherwise the first fitting branch's
+    /// unknown key is reported. A value no branch fits is left to the decoder.
+    fn unknown_in_union<'v>(
+        &self,
+        branches: &'s [Value],
+        value: &'v Value,
+        path: &mut Vec<Segment<'v>>,
+        hops: u32,
+        merged: bool,
+    ) -> Option<Unknown> {
+        let mut first = None;
+        for branch in branches {
+            if !self.fits(branch, value, hops + 1) {
+                continue;
+            }
+            match self.unknown(branch, value, path, hops + 1, merged) {
+                None => return None,
+                Some(found) => {
+                    first.get_or_insert(found);
+                }
+            }
+        }
+        first
+    }
+
+    /// Whether `value` could be an instance of `schema`, judged by what tells union branches
+    /// apart: `type`, `const`/`enum`, required keys and constant-valued (tag) properties.
+    fn fits(&self, schema: &'s Value, value: &Value, hops: u32) -> bool {
+        let Some(node) = schema.as_object() else {
+            return true;
+        };
+        if hops > MAX_HOPS {
+            return true;
+        }
+        if let Some(target) = self.resolve(node) {
+            if !self.fits(target, value, hops + 1) {
+                return false;
+            }
+        }
+        if !constant_allows(node, value) {
+            return false;
+        }
+        if let Some(ty) = node.get("type") {
+            let allowed = match ty {
+                Value::String(t) => type_matches(t, value),
+                Value::Array(types) => types
+                    .iter()
+                    .any(|t| t.as_str().is_some_and(|t| type_matches(t, value))),
+                _ => true,
+            };
+            if !allowed {
+                return false;
+            }
+        }
+        let Value::Object(map) = value else {
+            return true;
+        };
+        let required = node.get("required").and_then(Value::as_array);
+        if let Some(required) = required {
+            if !required
+                .iter()
+                .all(|k| k.as_str().is_some_and(|k| map.contains_key(k)))
+            {
+                return false;
+            }
+        }
+        let properties = node.get("properties").and_then(Value::as_object);
+        properties.is_none_or(|props| {
+            props
+                .iter()
+                .all(|(k, sub)| match (map.get(k), sub.as_object()) {
+                    (Some(v), Some(sub)) => constant_allows(sub, v),
+                    _ => true,
+                })
+        })
+    }
+}
+
+/// `const` and `enum` of a node allow `value` (true when the node has neither).
+fn constant_allows(node: &Map<String, Value>, value: &Value) -> bool {
+    node.get("const").is_none_or(|c| c == value)
+        && node
+            .get("enum")
+            .and_then(Value::as_array)
+            .is_none_or(|e| e.contains(value))
+}
+
+fn type_matches(ty: &str, value: &Value) -> bool {
+    match (ty, value) {
+        ("object", Value::Object(_))
+        | ("array", Value::Array(_))
+        | ("string", Value::String(_))
+        | ("boolean", Value::Bool(_))
+        | ("null", Value::Null)
+        | ("number", Value::Number(_)) => true,
+        ("integer", Value::Number(n)) => {
+            n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn closed_options() -> Value {
+        json!({"type": "object", "properties": {"verbose": {"type": "boolean"}}, "additionalProperties": false})
+    }
+
+    fn message(schema: Value, args: &str) -> Option<String> {
+        ClosedObjects::from_schema(schema)
+            .check("t", args)
+            .err()
+            .and_then(|e| e.error_message().map(str::to_string))
+    }
+
+    #[test]
+    fn maps_and_explicitly_open_objects_take_any_key() {
+        let schema = json!({"type": "object", "properties": {
+            "m": {"type": "object", "additionalProperties": closed_options()},
+            "open": {"type": "object", "properties": {"a": {"type": "integer"}}, "additionalProperties": true},
+        }, "additionalProperties": false});
+        assert_eq!(
+            message(
+                schema.clone(),
+                r#"{"m": {"any": {"verbose": true}}, "open": {"b": 1}}"#
+            ),
+            None
+        );
+        let got = message(schema, r#"{"m": {"any": {"verbos": true}}}"#).unwrap();
+        assert!(got.contains("unknown parameter 'm.any.verbos'"), "{got}");
+    }
+
+    #[test]
+    fn a_union_reports_only_when_no_fitting_branch_takes_the_value() {
+        let branch = |tag: &str, field: &str| {
+            json!({"type": "object", "properties": {"kind": {"const": tag}, field: {"type": "integer"}},
+                   "required": ["kind"], "additionalProperties": false})
+        };
+        let schema = json!({"type": "object", "properties": {"s": {"oneOf": [
+            {"type": "string", "enum": ["none"]}, branch("a", "x"), branch("b", "y")
+        ]}}, "additionalProperties": false});
+        assert_eq!(
+            message(schema.clone(), r#"{"s": {"kind": "b", "y": 1}}"#),
+            None
+        );
+        assert_eq!(message(schema.clone(), r#"{"s": "none"}"#), None);
+        let got = message(schema, r#"{"s": {"kind": "b", "x": 1}}"#).unwrap();
+        assert!(
+            got.contains("unknown parameter 's.x'. Valid parameters: 'kind', 'y'."),
+            "{got}"
+        );
+    }
+
+    #[test]
+    fn a_self_referencing_schema_ends() {
+        let schema = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/L"}},
+            "$defs": {"L": {"$ref": "#/$defs/L", "additionalProperties": false}}});
+        assert_eq!(
+            message(schema, r#"{"a": {"b": {}}}"#)
+                .as_deref()
+                .map(|m| m.contains("'a.b'")),
+            Some(true)
+        );
+    }
+
+    #[test]
+    fn nothing_to_check_without_a_nested_closed_object() {
+        let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}}, "additionalProperties": false});
+        assert!(!ClosedObjects::from_schema(schema).has_nested());
+    }
+}
