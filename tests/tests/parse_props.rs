@@ -3,7 +3,10 @@
 
 mod parse_support;
 
-use parse_support::{merged, parse_chunks, parse_whole, rebuild, FIXTURES};
+use parse_support::{
+    check_arguments_are_what_was_sent, check_call_lifecycle, completed_calls, merged, parse_chunks,
+    parse_whole, rebuild, FIXTURES,
+};
 use proptest::prelude::*;
 use tool_core::parse::{EndReason, Event, ParserOptions, XmlParser};
 
@@ -44,6 +47,9 @@ const PIECES: &[&str] = &[
     "\t",
     "null",
     "\"{\\\"a\\\":1}\"",
+    "```{\"a\": 1}```",
+    "```json",
+    "`",
 ];
 
 fn hostile_input() -> impl Strategy<Value = String> {
@@ -112,6 +118,40 @@ fn no_fixture_prefix_retracts_an_event() {
 }
 
 #[test]
+fn every_fixture_runs_calls_with_what_was_sent_and_ends_each_call_once() {
+    for (name, input, reason) in FIXTURES {
+        let events = parse_whole(input, *reason);
+        assert_eq!(check_call_lifecycle(&events), Ok(()), "fixture {name}");
+        assert_eq!(
+            check_arguments_are_what_was_sent(&events),
+            Ok(()),
+            "fixture {name}"
+        );
+    }
+}
+
+/// What a stream cut short completes is a prefix of what the whole stream completes.
+fn check_cut_short(input: &str, reason: EndReason) {
+    let whole = completed_calls(&parse_whole(input, reason));
+    for cut in (0..=input.len()).filter(|c| input.is_char_boundary(*c)) {
+        for cut_reason in [EndReason::Length, EndReason::Other] {
+            let short = completed_calls(&parse_whole(&input[..cut], cut_reason));
+            assert!(
+                whole.starts_with(&short),
+                "{input:?} cut at {cut}: {short:?} is not a prefix of {whole:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_fixture_cut_short_completes_a_prefix_of_its_calls() {
+    for (_, input, reason) in FIXTURES {
+        check_cut_short(input, *reason);
+    }
+}
+
+#[test]
 fn every_fixture_is_text_lossless() {
     for (name, input, reason) in FIXTURES {
         let events = parse_whole(input, *reason);
@@ -147,6 +187,20 @@ proptest! {
         prop_assert_eq!(rebuild(&input, &whole), input.clone());
         let chunked = merged(parse_chunks(&input, &cuts, reason, ParserOptions::default()));
         prop_assert_eq!(chunked, merged(whole));
+    }
+
+    #[test]
+    fn hostile_inputs_run_calls_with_what_was_sent(
+        input in hostile_input(),
+        cuts in prop::collection::vec(0usize..300, 0..10),
+        reason in reason(),
+    ) {
+        let mut cuts = cuts;
+        cuts.sort_unstable();
+        let events = parse_chunks(&input, &cuts, reason, ParserOptions::default());
+        prop_assert_eq!(check_call_lifecycle(&events), Ok(()));
+        prop_assert_eq!(check_arguments_are_what_was_sent(&events), Ok(()));
+        check_cut_short(&input, reason);
     }
 
     #[test]

@@ -118,3 +118,203 @@ pub fn rebuild(input: &str, events: &[Event]) -> String {
     }
     out
 }
+
+/// Every started call ends exactly once (complete, error or incomplete), calls are numbered
+/// 0, 1, 2 … in order, and names, deltas and call diagnostics refer only to the open call.
+pub fn check_call_lifecycle(events: &[Event]) -> Result<(), String> {
+    let mut open: Option<usize> = None;
+    let mut next = 0;
+    for e in events {
+        let (index, ends) = match e {
+            Event::CallStarted { index } => {
+                if open.is_some() || *index != next {
+                    return Err(format!(
+                        "call {index} started while {open:?} was open or out of order"
+                    ));
+                }
+                open = Some(*index);
+                next += 1;
+                continue;
+            }
+            Event::Name { index, .. } | Event::ArgumentsDelta { index, .. } => (*index, false),
+            Event::Diagnostic(d) => match d.call {
+                Some(index) => (index, false),
+                None => continue,
+            },
+            Event::CallComplete { index, .. }
+            | Event::CallError { index, .. }
+            | Event::CallIncomplete { index, .. } => (*index, true),
+            Event::Text(_) => continue,
+        };
+        if open != Some(index) {
+            return Err(format!(
+                "{e:?} refers to call {index}, but the open call is {open:?}"
+            ));
+        }
+        if ends {
+            open = None;
+        }
+    }
+    match open {
+        Some(index) => Err(format!("call {index} never ended")),
+        None => Ok(()),
+    }
+}
+
+/// A call runs with what the model sent: its `ArgumentsDelta`s add up to the raw `<arguments>`
+/// content (`raw_arguments`, or `arguments` and surrounding whitespace when nothing was
+/// repaired); the arguments are a
+/// JSON object found in that content, around which only whitespace, a ```` ``` ```` fence or
+/// reported junk may stand (after the reported control-character escaping or double-encoding
+/// repair); and `{}` without any `{}` sent only when the element held no value at all.
+pub fn check_arguments_are_what_was_sent(events: &[Event]) -> Result<(), String> {
+    use std::collections::BTreeMap;
+    use tool_core::parse::DiagnosticKind as K;
+    let mut sent: BTreeMap<usize, String> = BTreeMap::new();
+    let mut kinds: BTreeMap<usize, Vec<K>> = BTreeMap::new();
+    for e in events {
+        match e {
+            Event::ArgumentsDelta { index, delta } => {
+                sent.entry(*index).or_default().push_str(delta);
+            }
+            Event::Diagnostic(d) => {
+                if let Some(index) = d.call {
+                    kinds.entry(index).or_default().push(d.kind);
+                }
+            }
+            Event::CallComplete {
+                index,
+                call,
+                raw_arguments,
+                ..
+            } => {
+                let sent = sent.remove(index).unwrap_or_default();
+                let kinds = kinds.remove(index).unwrap_or_default();
+                let args = call.arguments.as_str();
+                let fail = |what: &str| {
+                    Err(format!(
+                        "call {index}: {what}: sent {sent:?}, runs with {args:?} ({kinds:?})"
+                    ))
+                };
+                if serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(args).is_err()
+                {
+                    return fail("the arguments are not a JSON object");
+                }
+                if kinds.contains(&K::EmptyArguments) {
+                    if args != "{}" || !blank_or_lone_fence(&sent) {
+                        return fail("EmptyArguments for content that held something");
+                    }
+                    continue;
+                }
+                match raw_arguments {
+                    Some(raw) if *raw != sent => {
+                        return fail("the deltas do not add up to the raw arguments")
+                    }
+                    // Unrepaired arguments are the content without its surrounding whitespace.
+                    None if sent.trim() != args => {
+                        return fail("unrepaired arguments differ from what was sent")
+                    }
+                    _ => {}
+                }
+                let source = if kinds.contains(&K::ControlCharactersEscaped) {
+                    escape_controls_in_strings(&sent)
+                } else {
+                    sent.clone()
+                };
+                let (before, value, after) = if kinds.contains(&K::DoubleEncodedArguments) {
+                    let Some(q) = source.find('"') else {
+                        return fail("double-encoded without a string");
+                    };
+                    let mut strings =
+                        serde_json::Deserializer::from_str(&source[q..]).into_iter::<String>();
+                    let Some(Ok(inner)) = strings.next() else {
+                        return fail("double-encoded without a readable string");
+                    };
+                    if inner.trim() != args {
+                        return fail("the decoded string is not the arguments");
+                    }
+                    let end = q + strings.byte_offset();
+                    (&source[..q], args, &source[end..])
+                } else {
+                    let Some(at) = source.find(args) else {
+                        return fail("the arguments are not in what was sent");
+                    };
+                    (&source[..at], args, &source[at + args.len()..])
+                };
+                let _ = value;
+                if !blank_or_lone_fence(before) {
+                    return fail("something other than a fence stands before the value");
+                }
+                let after = after.trim();
+                if !kinds.contains(&K::TrailingJunk) && !after.is_empty() && after != "```" {
+                    return fail("unreported text follows the value");
+                }
+            }
+            Event::CallError { index, .. } | Event::CallIncomplete { index, .. } => {
+                sent.remove(index);
+                kinds.remove(index);
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Whitespace, or whitespace around one opening fence with its info string (```` ```json ````).
+fn blank_or_lone_fence(text: &str) -> bool {
+    let t = text.trim();
+    t.is_empty()
+        || t.strip_prefix("```").is_some_and(|info| {
+            info.bytes().all(|b| {
+                b.is_ascii_alphanumeric()
+                    || matches!(b, b'-' | b'_' | b'+' | b'.' | b'#' | b' ' | b'\t' | b'\r')
+            })
+        })
+}
+
+/// Raw control characters inside JSON strings, escaped: the repair as the README states it
+/// (a reference written from the statement, not shared with the parser).
+fn escape_controls_in_strings(text: &str) -> String {
+    let mut out = String::new();
+    let (mut in_str, mut escaped) = (false, false);
+    for c in text.chars() {
+        if in_str && !escaped && (c as u32) < 0x20 {
+            match c {
+                '\n' => out.push_str("\\n"),
+                '\r' => out.push_str("\\r"),
+                '\t' => out.push_str("\\t"),
+                c => out.push_str(&format!("\\u{:04x}", c as u32)),
+            }
+            continue;
+        }
+        if in_str {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_str = false;
+            }
+        } else if c == '"' {
+            in_str = true;
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The calls a parse completed: (index, id, name, arguments), in order.
+pub fn completed_calls(events: &[Event]) -> Vec<(usize, String, String, String)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::CallComplete { index, call, .. } => Some((
+                *index,
+                call.id.clone(),
+                call.name.clone(),
+                call.arguments.clone(),
+            )),
+            _ => None,
+        })
+        .collect()
+}
