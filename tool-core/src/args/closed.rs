@@ -8,13 +8,17 @@
 //! schema: a key is rejected exactly where the schema says the object is closed, and accepted
 //! wherever it is open (a map, a flattened map, an explicit opt-out).
 
-use serde_json::{Map, Value};
+//!
+//! The check reads the arguments once more, straight from the text, skipping every value
+//! under which the schema closes nothing (see `stream`); only a value that must be matched
+//! against union branches is read whole into a `serde_json::Value` and walked here.
 
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+use super::shape::{self, Additional, Node, MAX_HOPS};
 use crate::response::{ToolErrorCode, ToolResponse};
-
-/// Following `$ref`s and combinators without entering the value: a bound so a schema whose
-/// references loop on themselves cannot loop the check (schemars never writes one).
-const MAX_HOPS: u32 = 32;
 
 /// The closed objects of a parameters type, read once from its canonical schema; see
 /// [`decode_tool_arguments`](super::decode_tool_arguments), which the `#[tool]` macro calls.
@@ -43,7 +47,8 @@ const MAX_HOPS: u32 = 32;
 /// ```
 #[derive(Debug, Clone)]
 pub struct ClosedObjects {
-    schema: Value,
+    /// The compiled schema; `nodes[0]` is the root.
+    pub(super) nodes: Vec<Node>,
     /// Whether any object below the root is closed; when none is, there is nothing to check
     /// (the root's keys are checked by the parameters struct's `deny_unknown_fields`).
     nested: bool,
@@ -62,7 +67,12 @@ impl ClosedObjects {
                 .filter(|(k, _)| *k != "additionalProperties")
                 .any(|(_, v)| has_closed_object(v))
         });
-        ClosedObjects { schema, nested }
+        let nodes = if nested {
+            shape::compile(&schema)
+        } else {
+            Vec::new()
+        };
+        ClosedObjects { nodes, nested }
     }
 
     /// Whether the schema closes any object below the root, i.e. whether
@@ -91,18 +101,16 @@ impl ClosedObjects {
     /// let err = closed.check("add", r#"{"items": [{"name": "a"}, {"nmae": "b"}]}"#).unwrap_err();
     /// assert!(err.error_message().unwrap().contains("unknown parameter 'items[1].nmae'. Did you mean 'name'?"));
     /// ```
+    #[inline]
     pub fn check(&self, tool: &str, arguments: &str) -> Result<(), ToolResponse> {
         if !self.nested || !has_inner_object(arguments) {
             return Ok(());
         }
-        let Ok(value) = serde_json::from_str::<Value>(arguments) else {
-            return Ok(());
-        };
-        let walk = Walk {
-            defs: self.schema.get("$defs").and_then(Value::as_object),
-        };
-        let mut path = Vec::new();
-        match walk.unknown(&self.schema, &value, &mut path, 0, false) {
+        self.check_value(tool, arguments)
+    }
+
+    fn check_value(&self, tool: &str, arguments: &str) -> Result<(), ToolResponse> {
+        match super::stream::first_unknown(self, arguments) {
             None => Ok(()),
             Some(found) => Err(ToolResponse::error(
                 ToolErrorCode::InvalidParam,
@@ -113,15 +121,143 @@ impl ClosedObjects {
             )),
         }
     }
+
+    /// The first key in `value` that node `at` does not allow. `hops` counts schema steps
+    /// taken without entering the value. `merged` says the node is one part of an object
+    /// whose keys are spread over several schemas (a `#[serde(flatten)]` enum: `properties`
+    /// beside `oneOf`); no part alone knows all the keys, so none rejects one (the canonical
+    /// schema leaves such objects open too), but the values of the keys it knows are checked.
+    pub(super) fn unknown(
+        &self,
+        at: usize,
+        value: &Value,
+        path: &mut Vec<Segment<'_>>,
+        hops: u32,
+        merged: bool,
+    ) -> Option<Unknown> {
+        let node = self.nodes.get(at)?;
+        if hops > MAX_HOPS {
+            return None;
+        }
+        let merged = merged || node.spread;
+        for &part in &node.all_of {
+            if let Some(found) = self.unknown(part, value, path, hops + 1, merged) {
+                return Some(found);
+            }
+        }
+        for branches in &node.unions {
+            if let Some(found) = self.unknown_in_union(branches, value, path, hops, merged) {
+                return Some(found);
+            }
+        }
+        match value {
+            Value::Object(map) => {
+                for (key, item) in map {
+                    path.push(Segment::Key(Cow::Owned(key.clone())));
+                    let found = match node.property(key).or(match node.additional {
+                        Additional::Schema(sub) => Some(sub),
+                        _ => None,
+                    }) {
+                        Some(sub) => self.unknown(sub, item, path, 0, false),
+                        None if node.additional == Additional::Closed && !merged => Some(Unknown {
+                            path: render(path),
+                            key: key.clone(),
+                            valid: node.properties.iter().map(|(k, _)| k.clone()).collect(),
+                        }),
+                        None => None,
+                    };
+                    path.pop();
+                    if found.is_some() {
+                        return found;
+                    }
+                }
+                None
+            }
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    let Some(sub) = node.prefix_items.get(i).copied().or(node.items) else {
+                        continue;
+                    };
+                    path.push(Segment::Index(i));
+                    let found = self.unknown(sub, item, path, 0, false);
+                    path.pop();
+                    if found.is_some() {
+                        return found;
+                    }
+                }
+                None
+            }
+            _ => None,
+        }
+    }
+
+    /// A value meets one of several branches: it is fine if any branch that fits it (by type,
+    /// tag and required keys) has no unknown key; otherwise the first fitting branch's
+    /// unknown key is reported. A value no branch fits is left to the decoder.
+    fn unknown_in_union(
+        &self,
+        branches: &[usize],
+        value: &Value,
+        path: &mut Vec<Segment<'_>>,
+        hops: u32,
+        merged: bool,
+    ) -> Option<Unknown> {
+        let mut first = None;
+        for &branch in branches {
+            if !self.fits(branch, value, hops + 1) {
+                continue;
+            }
+            match self.unknown(branch, value, path, hops + 1, merged) {
+                None => return None,
+                Some(found) => {
+                    first.get_or_insert(found);
+                }
+            }
+        }
+        first
+    }
+
+    /// Whether `value` could be an instance of node `at`, judged by what tells union branches
+    /// apart: `type`, `const`/`enum`, required keys and constant-valued (tag) properties.
+    fn fits(&self, at: usize, value: &Value, hops: u32) -> bool {
+        let Some(node) = self.nodes.get(at) else {
+            return true;
+        };
+        if hops > MAX_HOPS {
+            return true;
+        }
+        if !node
+            .all_of
+            .iter()
+            .all(|&part| self.fits(part, value, hops + 1))
+        {
+            return false;
+        }
+        if !node.allows(value) {
+            return false;
+        }
+        let Value::Object(map) = value else {
+            return true;
+        };
+        node.required.iter().all(|k| map.contains_key(k))
+            && node.properties.iter().all(|(k, sub)| match map.get(k) {
+                Some(v) => self
+                    .nodes
+                    .get(*sub)
+                    .is_none_or(|sub| sub.constant_allows(v)),
+                None => true,
+            })
+    }
 }
 
 /// Whether the text holds an object below the root (a `{` after the first byte). Inside a
 /// string a `{` gives a false positive, which only costs the walk.
 fn has_inner_object(arguments: &str) -> bool {
+    // Arguments are short: a plain search beats memchr's set-up here.
     arguments
         .as_bytes()
         .get(1..)
-        .is_some_and(|rest| memchr::memchr(b'{', rest).is_some())
+        .is_some_and(|rest| rest.contains(&b'{'))
 }
 
 fn has_closed_object(value: &Value) -> bool {
@@ -135,19 +271,21 @@ fn has_closed_object(value: &Value) -> bool {
     }
 }
 
-/// An unknown key: its full path (`opts.verbos`) and the names its object takes.
-struct Unknown {
-    path: String,
-    key: String,
-    valid: Vec<String>,
+/// An unknown key: its full path (`opts.verbos`), the key, and the names its object takes.
+pub(super) struct Unknown {
+    pub(super) path: String,
+    pub(super) key: String,
+    pub(super) valid: Vec<String>,
 }
 
-enum Segment<'v> {
-    Key(&'v str),
+/// One step of the path to a value: a key (borrowed from the text where it has no escapes) or
+/// an index.
+pub(super) enum Segment<'a> {
+    Key(Cow<'a, str>),
     Index(usize),
 }
 
-fn render(path: &[Segment<'_>]) -> String {
+pub(super) fn render(path: &[Segment<'_>]) -> String {
     let mut out = String::new();
     for segment in path {
         match segment {
@@ -165,220 +303,6 @@ fn render(path: &[Segment<'_>]) -> String {
         }
     }
     out
-}
-
-struct Walk<'s> {
-    defs: Option<&'s Map<String, Value>>,
-}
-
-impl<'s> Walk<'s> {
-    fn resolve(&self, node: &Map<String, Value>) -> Option<&'s Value> {
-        let name = node
-            .get("$ref")
-            .and_then(Value::as_str)
-            .and_then(crate::schema::ref_target)?;
-        self.defs?.get(name)
-    }
-
-    /// The first key in `value` that `schema` does not allow. `hops` counts schema steps taken
-    /// without entering the value. `merged` says `schema` is one part of an object whose keys
-    /// are spread over several schemas (a `#[serde(flatten)]` enum: `properties` beside
-    /// `oneOf`); no part alone knows all the keys, so none rejects one (the canonical schema
-    /// leaves such objects open too), but the values of the keys it knows are still checked.
-    fn unknown<'v>(
-        &self,
-        schema: &'s Value,
-        value: &'v Value,
-        path: &mut Vec<Segment<'v>>,
-        hops: u32,
-        merged: bool,
-    ) -> Option<Unknown> {
-        let node = schema.as_object()?;
-        if hops > MAX_HOPS {
-            return None;
-        }
-        let spread = node.contains_key("properties")
-            && ["allOf", "anyOf", "oneOf"]
-                .iter()
-                .any(|k| node.contains_key(*k));
-        let merged = merged || spread;
-        if let Some(target) = self.resolve(node) {
-            if let Some(found) = self.unknown(target, value, path, hops + 1, merged) {
-                return Some(found);
-            }
-        }
-        if let Some(all) = node.get("allOf").and_then(Value::as_array) {
-            for branch in all {
-                if let Some(found) = self.unknown(branch, value, path, hops + 1, merged) {
-                    return Some(found);
-                }
-            }
-        }
-        for key in ["anyOf", "oneOf"] {
-            if let Some(branches) = node.get(key).and_then(Value::as_array) {
-                if let Some(found) = self.unknown_in_union(branches, value, path, hops, merged) {
-                    return Some(found);
-                }
-            }
-        }
-        match value {
-            Value::Object(map) => self.unknown_in_object(node, map, path, merged),
-            Value::Array(items) => {
-                let prefix = node.get("prefixItems").and_then(Value::as_array);
-                let rest = node.get("items");
-                for (i, item) in items.iter().enumerate() {
-                    let Some(sub) = prefix.and_then(|p| p.get(i)).or(rest) else {
-                        continue;
-                    };
-                    path.push(Segment::Index(i));
-                    let found = self.unknown(sub, item, path, 0, false);
-                    path.pop();
-                    if found.is_some() {
-                        return found;
-                    }
-                }
-                None
-            }
-            _ => None,
-        }
-    }
-
-    fn unknown_in_object<'v>(
-        &self,
-        node: &'s Map<String, Value>,
-        map: &'v Map<String, Value>,
-        path: &mut Vec<Segment<'v>>,
-        merged: bool,
-    ) -> Option<Unknown> {
-        let properties = node.get("properties").and_then(Value::as_object);
-        // Keys matched by a pattern are not "additional"; without a regex engine the object is
-        // treated as open (schemars writes no patterns unless asked to).
-        let closed = node.get("additionalProperties") == Some(&Value::Bool(false))
-            && !node.contains_key("patternProperties")
-            && !merged;
-        let additional = node.get("additionalProperties").filter(|a| a.is_object());
-        for (key, item) in map {
-            path.push(Segment::Key(key));
-            let found = match properties.and_then(|p| p.get(key)).or(additional) {
-                Some(sub) => self.unknown(sub, item, path, 0, false),
-                None if closed => Some(Unknown {
-                    path: render(path),
-                    key: key.clone(),
-                    valid: properties
-                        .map(|p| p.keys().cloned().collect())
-                        .unwrap_or_default(),
-                }),
-                None => None,
-            };
-            path.pop();
-            if found.is_some() {
-                return found;
-            }
-        }
-        None
-    }
-
-    /// A value meets one of several branches: it is fine if any branch that fits it (by type,
-    /// tag and required keys) has no unknown key; otherwise the first fitting branch's
-    /// unknown key is reported. A value no branch fits is left to the decoder.
-    fn unknown_in_union<'v>(
-        &self,
-        branches: &'s [Value],
-        value: &'v Value,
-        path: &mut Vec<Segment<'v>>,
-        hops: u32,
-        merged: bool,
-    ) -> Option<Unknown> {
-        let mut first = None;
-        for branch in branches {
-            if !self.fits(branch, value, hops + 1) {
-                continue;
-            }
-            match self.unknown(branch, value, path, hops + 1, merged) {
-                None => return None,
-                Some(found) => {
-                    first.get_or_insert(found);
-                }
-            }
-        }
-        first
-    }
-
-    /// Whether `value` could be an instance of `schema`, judged by what tells union branches
-    /// apart: `type`, `const`/`enum`, required keys and constant-valued (tag) properties.
-    fn fits(&self, schema: &'s Value, value: &Value, hops: u32) -> bool {
-        let Some(node) = schema.as_object() else {
-            return true;
-        };
-        if hops > MAX_HOPS {
-            return true;
-        }
-        if let Some(target) = self.resolve(node) {
-            if !self.fits(target, value, hops + 1) {
-                return false;
-            }
-        }
-        if !constant_allows(node, value) {
-            return false;
-        }
-        if let Some(ty) = node.get("type") {
-            let allowed = match ty {
-                Value::String(t) => type_matches(t, value),
-                Value::Array(types) => types
-                    .iter()
-                    .any(|t| t.as_str().is_some_and(|t| type_matches(t, value))),
-                _ => true,
-            };
-            if !allowed {
-                return false;
-            }
-        }
-        let Value::Object(map) = value else {
-            return true;
-        };
-        let required = node.get("required").and_then(Value::as_array);
-        if let Some(required) = required {
-            if !required
-                .iter()
-                .all(|k| k.as_str().is_some_and(|k| map.contains_key(k)))
-            {
-                return false;
-            }
-        }
-        let properties = node.get("properties").and_then(Value::as_object);
-        properties.is_none_or(|props| {
-            props
-                .iter()
-                .all(|(k, sub)| match (map.get(k), sub.as_object()) {
-                    (Some(v), Some(sub)) => constant_allows(sub, v),
-                    _ => true,
-                })
-        })
-    }
-}
-
-/// `const` and `enum` of a node allow `value` (true when the node has neither).
-fn constant_allows(node: &Map<String, Value>, value: &Value) -> bool {
-    node.get("const").is_none_or(|c| c == value)
-        && node
-            .get("enum")
-            .and_then(Value::as_array)
-            .is_none_or(|e| e.contains(value))
-}
-
-fn type_matches(ty: &str, value: &Value) -> bool {
-    match (ty, value) {
-        ("object", Value::Object(_))
-        | ("array", Value::Array(_))
-        | ("string", Value::String(_))
-        | ("boolean", Value::Bool(_))
-        | ("null", Value::Null)
-        | ("number", Value::Number(_)) => true,
-        ("integer", Value::Number(n)) => {
-            n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
-        }
-        _ => false,
-    }
 }
 
 #[cfg(test)]

@@ -5,6 +5,8 @@
 //! path (`filters.tags[2]`), the expected type, the valid names and the closest match.
 
 mod closed;
+mod shape;
+mod stream;
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
