@@ -36,6 +36,12 @@ pub fn derive_tool(item: TokenStream) -> TokenStream {
 
 /// Derives `Deserialize`, `Serialize` and `JsonSchema` through tool-core's re-exports, so a
 /// crate can use its own types as tool parameters with no serde or schemars dependency.
+///
+/// Like every struct (or struct-like enum variant) used as a tool parameter, the type is a
+/// closed object: its schema says `additionalProperties: false`, and a key the model misspells
+/// inside it is an `INVALID_PARAM` error naming its path (`opts.verbos`). To accept any key,
+/// use a map, a `#[serde(flatten)]` map field, or mark the type
+/// `#[schemars(extend("additionalProperties" = true))]`.
 #[proc_macro_attribute]
 pub fn tool_type(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::tool_type(attr.into(), item.into()).into()

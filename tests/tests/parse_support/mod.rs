@@ -40,6 +40,7 @@ pub const FIXTURES: &[(&str, &str, EndReason)] = &[
     ("one_line_fence_then_prose_and_call", "<use_tool><tool_name>get_weather</tool_name><arguments>```json {\"city\": \"Paris\"}```</arguments></use_tool> Then <use_tool><tool_name>a</tool_name><arguments>{}</arguments></use_tool> done.", EndReason::Stop),
     ("fence_around_no_value", "<use_tool><tool_name>w</tool_name><arguments>```city Paris```</arguments></use_tool> after", EndReason::Stop),
     ("fence_line_cut_by_tag", "<use_tool><tool_name>w</tool_name><arguments>```json</arguments></use_tool> after", EndReason::Stop),
+    ("longer_fence", "<use_tool><tool_name>w</tool_name><arguments>````json\n{\"a\": 1}\n````</arguments></use_tool>", EndReason::Stop),
     ("nested_json", "<use_tool><tool_name>n</tool_name><arguments>{\"a\": {\"b\": [{\"c\": \"}]\"}, 2]}, \"d\": \"\\\\\"}</arguments></use_tool>", EndReason::Stop),
 ];
 
@@ -260,16 +261,17 @@ pub fn check_arguments_are_what_was_sent(events: &[Event]) -> Result<(), String>
     Ok(())
 }
 
-/// Whitespace, or whitespace around one opening fence with its info string (```` ```json ````).
+/// Whitespace, or whitespace around one opening fence (three backticks or more) with its info
+/// string (```` ```json ````).
 fn blank_or_lone_fence(text: &str) -> bool {
     let t = text.trim();
+    let info = t.trim_start_matches('`');
     t.is_empty()
-        || t.strip_prefix("```").is_some_and(|info| {
-            info.bytes().all(|b| {
+        || (t.len() - info.len() >= 3
+            && info.bytes().all(|b| {
                 b.is_ascii_alphanumeric()
                     || matches!(b, b'-' | b'_' | b'+' | b'.' | b'#' | b' ' | b'\t' | b'\r')
-            })
-        })
+            }))
 }
 
 /// Raw control characters inside JSON strings, escaped: the repair as the README states it

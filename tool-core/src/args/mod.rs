@@ -3,6 +3,10 @@
 //! The fast path is one `serde_json::from_str` straight into the parameters struct. Only when
 //! that fails is the input decoded again with path tracking, so the error can name the field
 //! path (`filters.tags[2]`), the expected type, the valid names and the closest match.
+//!
+//! `#[tool]` tools also reject a key the schema does not allow inside a nested object
+//! ([`decode_tool_arguments`], [`ClosedObjects`]): serde alone drops such a key silently unless
+//! the nested type says `deny_unknown_fields`, and the model would never learn its typo.
 
 mod closed;
 mod shape;

@@ -56,6 +56,8 @@ pub(crate) struct ArgScan {
     in_fence_line: bool,
     /// Where the opening fence began (for the error message when no value follows).
     fence_at: usize,
+    /// Still inside the opening fence's backtick run (a fence may have more than three).
+    fence_run: bool,
     pub(crate) value_start: usize,
     pub(crate) value_end: usize,
     pub(crate) fence_open: bool,
@@ -78,6 +80,7 @@ impl ArgScan {
             ticks: 0,
             in_fence_line: false,
             fence_at: 0,
+            fence_run: false,
             value_start: 0,
             value_end: 0,
             fence_open: false,
@@ -159,14 +162,20 @@ impl ArgScan {
                 },
                 Phase::Before => {
                     if self.in_fence_line {
-                        if b == b'\n' {
+                        if b == b'`' && self.fence_run {
+                            // A longer opening fence (```` ```` ````): still the fence.
+                        } else if b == b'\n' {
+                            self.fence_run = false;
                             self.in_fence_line = false;
                         } else if !is_info_byte(b) {
+                            self.fence_run = false;
                             // A one-line fence (```` ```{"a":1}``` ````): the info string ends
                             // where the value (or a tag, or a backtick) begins, and that byte
                             // is read again as content. Swallowing it lost the arguments.
                             self.in_fence_line = false;
                             continue;
+                        } else {
+                            self.fence_run = false;
                         }
                     } else if b == b'`' {
                         if self.ticks == 0 && !self.fence_open {
@@ -183,6 +192,7 @@ impl ArgScan {
                                 continue;
                             }
                             self.fence_open = true;
+                            self.fence_run = true;
                             self.in_fence_line = true;
                         }
                     } else if self.ticks > 0 {
@@ -306,6 +316,30 @@ mod tests {
     fn escape_split_across_chunks_is_carried() {
         let s = scan_chunks(&[r#"{"a":"x\"#, r#"""#, r#"y"}"#]);
         assert!(s.value_complete());
+    }
+
+    #[test]
+    fn a_one_line_fence_keeps_its_value_and_a_longer_fence_is_still_a_fence() {
+        for text in [
+            "```{\"a\":1}```",
+            "```json {\"a\":1}```",
+            "````json\n{\"a\":1}\n````",
+        ] {
+            let s = scan_chunks(&[text]);
+            assert!(s.fence_open && s.value_complete(), "{text}");
+            assert_eq!(
+                s.raw.get(s.value_start..s.value_end),
+                Some("{\"a\":1}"),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_fence_line_stops_at_a_tag() {
+        let mut s = ArgScan::new();
+        assert_eq!(s.scan("```json</arguments>"), 7);
+        assert!(s.is_blank());
     }
 
     #[test]
