@@ -51,8 +51,9 @@ pub fn decode_arguments<T: DeserializeOwned>(tool: &str, raw: &str) -> Result<T,
 /// schema, so the schema is built once per tool.
 ///
 /// The check costs nothing for a tool whose schema closes no nested object (primitive
-/// parameters, lists, maps) or for arguments without a nested object; otherwise it parses the
-/// arguments a second time into a `serde_json::Value`.
+/// parameters, lists, maps) or for arguments without a nested object; otherwise it reads the
+/// arguments a second time, skipping every value under which nothing is closed (about as much
+/// again as the decoding itself for a small nested object, by callgrind).
 ///
 /// A nested object is closed unless it is a map, has a `#[serde(flatten)]` map, or opts out
 /// with `#[schemars(extend("additionalProperties" = true))]` on its type; then it takes any
