@@ -53,6 +53,7 @@ mod dispatch;
 mod executor;
 mod into_response;
 pub mod parse;
+mod policy;
 pub mod prompt;
 pub mod provider;
 mod raw_json;
@@ -63,18 +64,17 @@ mod struct_tool;
 pub mod suggest;
 mod tool;
 
-pub use call::ToolCall;
+pub use call::{ToolCall, ToolCallRef};
 pub use context::{
     CallContext, CallId, CancelFlag, Extension, Extensions, FromToolContext, ToolContext,
 };
 pub use definition::{ToolAnnotations, ToolDefinition};
-pub use dispatch::{
-    Approval, ApprovalHook, BreakerConfig, CallOptions, CircuitState, Limits, RetryPolicy,
-};
+pub use dispatch::CallOptions;
 pub use executor::block_on;
 pub use into_response::{IntoToolResponse, Json, ToolError};
+pub use policy::{Approval, ApprovalHook, BreakerConfig, CircuitState, Limits, RetryPolicy};
 pub use raw_json::RawJson;
-pub use registry::{is_valid_tool_name, RegistryError, ToolRegistry};
+pub use registry::{is_valid_tool_name, RegistryError, ToolList, ToolListFormat, ToolRegistry};
 pub use response::{ErrorInfo, Stats, ToolErrorCode, ToolEvent, ToolResponse, ToolStatus};
 pub use struct_tool::{StructTool, ToolHandler, ToolOf};
 pub use tool::{CallFuture, Tool, ToolSet};

@@ -487,6 +487,54 @@ impl ToolResponse {
         }
     }
 
+    /// [`ToolResponse::model_text`] by value: the same text, moved out of the response
+    /// rather than copied where it can be (a text or a data result is handed over as it is;
+    /// text with data grows the text's own buffer). What to send the model when the response
+    /// itself is no longer needed.
+    ///
+    /// ```
+    /// let r = tool_core::ToolResponse::success("3 files").with_data(&["a", "b", "c"]);
+    /// assert_eq!(r.clone().into_model_text(), r.model_text());
+    /// assert_eq!(tool_core::ToolResponse::success("").into_model_text(), "Done.");
+    /// ```
+    pub fn into_model_text(mut self) -> String {
+        if self.status != ToolStatus::Success {
+            return self.model_text().into_owned();
+        }
+        let text = std::mem::take(&mut self.text);
+        let data = self.data.take();
+        self.discard();
+        match (data, text.is_empty()) {
+            (None, false) => text,
+            (None, true) => "Done.".to_owned(),
+            (Some(data), true) => data.into_string(),
+            (Some(data), false) => {
+                let mut text = text;
+                text.reserve_exact(1 + data.get().len());
+                text.push('\n');
+                text.push_str(data.get());
+                text
+            }
+        }
+    }
+
+    /// Drops a response. The usual one owns no memory beyond its text and data, and
+    /// skipping the drop code of its empty fields saves a few out-of-line calls per call on
+    /// the dispatch path.
+    fn discard(self) {
+        let owns_nothing = self.text.capacity() == 0
+            && self.data.is_none()
+            && self.reason.is_none()
+            && self.error_info.is_none()
+            && self.stats.extra.is_none()
+            && self.context.is_none()
+            // An empty boxed slice has no allocation.
+            && self.events.is_empty();
+        if owns_nothing {
+            std::mem::forget(self);
+        }
+    }
+
     fn body(&self) -> Cow<'_, str> {
         match (&self.data, self.text.is_empty()) {
             (None, false) => Cow::Borrowed(&self.text),
