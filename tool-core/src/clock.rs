@@ -11,9 +11,15 @@
 //! at the first registration, a third of an MCP server's cold start.) Elsewhere, or if the
 //! rate is nonsensical, `Instant` is used.
 
+#[cfg(target_arch = "x86_64")]
+use std::sync::atomic::{AtomicU64, Ordering};
+#[cfg(target_arch = "x86_64")]
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+#[cfg(target_arch = "x86_64")]
+use std::time::Duration;
+use std::time::Instant;
 
+#[cfg(target_arch = "x86_64")]
 /// How far apart the two readings must be for the rate to be trusted: `Instant` reads jitter
 /// by well under a microsecond, so 10 ms bounds the error below 0.01%.
 const CALIBRATION_SPAN: Duration = Duration::from_millis(10);
@@ -22,17 +28,21 @@ const CALIBRATION_SPAN: Duration = Duration::from_millis(10);
 #[cfg(target_arch = "x86_64")]
 static ANCHOR: OnceLock<(Instant, u64)> = OnceLock::new();
 
-/// Counter ticks per millisecond, or `None` when the counter is not used; unset until
-/// calibrated.
-static TICKS_PER_MS: OnceLock<Option<f64>> = OnceLock::new();
+/// Counter ticks per millisecond (an integer: at hundreds of millions of ticks per second,
+/// rounding changes the result by less than a millionth); [`UNCALIBRATED`] until calibrated,
+/// [`UNUSABLE`] when the counter is not to be used.
+#[cfg(target_arch = "x86_64")]
+static TICKS_PER_MS: AtomicU64 = AtomicU64::new(UNCALIBRATED);
+#[cfg(target_arch = "x86_64")]
+const UNCALIBRATED: u64 = 0;
+#[cfg(target_arch = "x86_64")]
+const UNUSABLE: u64 = u64::MAX;
 
 /// Takes the first reading for calibration if nobody has (two clock reads, once per process).
 /// Called at registration.
 pub(crate) fn anchor() {
     #[cfg(target_arch = "x86_64")]
     ANCHOR.get_or_init(|| (Instant::now(), read_counter()));
-    #[cfg(not(target_arch = "x86_64"))]
-    TICKS_PER_MS.get_or_init(|| None);
 }
 
 /// Calibrates if the anchor is old enough; `now` is a fresh `Instant` reading.
@@ -47,12 +57,16 @@ fn try_calibrate(now: Instant) {
     if span < CALIBRATION_SPAN {
         return;
     }
-    TICKS_PER_MS.get_or_init(|| {
-        let ticks = read_counter().checked_sub(first)? as f64;
-        let rate = ticks / (span.as_secs_f64() * 1000.0);
-        // An invariant counter runs at hundreds of MHz or more; anything else is not trusted.
-        (rate.is_finite() && rate > 100_000.0).then_some(rate)
-    });
+    let ticks = read_counter().saturating_sub(first) as f64;
+    let rate = ticks / (span.as_secs_f64() * 1000.0);
+    // An invariant counter runs at hundreds of MHz or more; anything else is not trusted.
+    let rate = if rate.is_finite() && rate > 100_000.0 && rate < 1e15 {
+        rate as u64
+    } else {
+        UNUSABLE
+    };
+    // Racing threads compute nearly the same rate; the first one stays.
+    let _ = TICKS_PER_MS.compare_exchange(UNCALIBRATED, rate, Ordering::Relaxed, Ordering::Relaxed);
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -70,30 +84,36 @@ pub(crate) enum Stopwatch {
 }
 
 impl Stopwatch {
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
     pub(crate) fn start() -> Self {
-        match TICKS_PER_MS.get() {
-            #[cfg(target_arch = "x86_64")]
-            Some(Some(_)) => Stopwatch::Counter(read_counter()),
-            Some(_) => Stopwatch::Clock(Instant::now()),
-            None => {
+        match TICKS_PER_MS.load(Ordering::Relaxed) {
+            UNUSABLE => Stopwatch::Clock(Instant::now()),
+            UNCALIBRATED => {
                 let now = Instant::now();
-                #[cfg(target_arch = "x86_64")]
                 try_calibrate(now);
                 Stopwatch::Clock(now)
             }
+            _ => Stopwatch::Counter(read_counter()),
         }
     }
 
+    #[cfg(not(target_arch = "x86_64"))]
+    pub(crate) fn start() -> Self {
+        Stopwatch::Clock(Instant::now())
+    }
+
+    #[inline]
     pub(crate) fn elapsed_ms(&self) -> u64 {
         match self {
             #[cfg(target_arch = "x86_64")]
             // Saturating: a thread that migrated to a core whose counter lags reads 0, not a
             // huge number.
-            Stopwatch::Counter(start) => match TICKS_PER_MS.get() {
-                // Always set: a `Counter` is only made once the rate is known.
-                Some(Some(rate)) => (read_counter().saturating_sub(*start) as f64 / rate) as u64,
-                _ => 0,
-            },
+            // A `Counter` is only made once the rate is known, so the division is by the rate.
+            Stopwatch::Counter(start) => read_counter()
+                .saturating_sub(*start)
+                .checked_div(TICKS_PER_MS.load(Ordering::Relaxed))
+                .unwrap_or(0),
             Stopwatch::Clock(start) => {
                 u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX)
             }
@@ -104,6 +124,7 @@ impl Stopwatch {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     #[test]
     fn stopwatch_is_two_words() {
