@@ -62,6 +62,7 @@ mod response;
 pub mod schema;
 mod struct_tool;
 pub mod suggest;
+pub mod testing;
 mod tool;
 
 pub use call::{ToolCall, ToolCallRef};
