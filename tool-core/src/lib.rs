@@ -32,6 +32,13 @@
 //! [`ToolRegistry::call_with`], [`CallOptions`], [`Limits`], [`BreakerConfig`], [`RetryPolicy`]
 //! and `docs/failure-behaviour.md`.
 //!
+//! # What to send on every turn
+//!
+//! [`ToolRegistry::tool_list`] keeps each provider's tools JSON ready ([`ToolListFormat`]):
+//! built once, handed out by reference. Dispatch with [`ToolCallRef`] (borrowed strings) and
+//! take the text with [`ToolResponse::into_model_text`] to keep a call close to hand-written
+//! serde code. [`testing`] checks a registry against every provider's rules in your tests.
+//!
 //! # Cargo features
 //!
 //! - `tokio` (off): enforces `#[tool(timeout_ms = N)]` and
@@ -81,10 +88,28 @@ pub use struct_tool::{StructTool, ToolHandler, ToolOf};
 pub use tool::{CallFuture, Tool, ToolSet};
 pub use tool_derive::{tool, tool_type, toolbox, Tool};
 
-// The README's examples compile and pass as doc tests.
+// The README's and the guide's examples compile and pass as doc tests.
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 mod readme {}
+
+#[cfg(doctest)]
+mod guide {
+    #[doc = include_str!("../../docs/defining-tools.md")]
+    mod defining_tools {}
+    #[doc = include_str!("../../docs/responses.md")]
+    mod responses {}
+    #[doc = include_str!("../../docs/xml-mode.md")]
+    mod xml_mode {}
+    #[doc = include_str!("../../docs/providers.md")]
+    mod providers {}
+    #[doc = include_str!("../../docs/failure-behaviour.md")]
+    mod failure_behaviour {}
+    #[doc = include_str!("../../docs/testing.md")]
+    mod testing {}
+    #[doc = include_str!("../../docs/performance.md")]
+    mod performance {}
+}
 
 /// What `#[tool]` expands to uses these paths, so users need no serde, schemars or serde_json
 /// dependency of their own. Not a public API.
