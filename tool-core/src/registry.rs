@@ -1,11 +1,13 @@
-//! [`ToolRegistry`]: an ordered set of tools with unique names, and the dispatcher.
+//! [`ToolRegistry`]: an ordered set of tools with unique names, their cached definitions,
+//! prompt and provider tool lists, and the dispatch settings. The dispatch path itself is in
+//! `dispatch`, which reads this state; nothing here calls into it.
+
+mod lists;
+mod settings;
 
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
-
-mod lists;
-mod settings;
 
 pub use lists::{ToolList, ToolListFormat};
 

@@ -210,9 +210,15 @@ impl super::ToolRegistry {
     /// registry.register(bye {}).unwrap();
     /// assert_eq!(registry.tool_list(Dialect::Mcp).value()["tools"][1]["name"], "bye");
     /// ```
+    #[inline]
     pub fn tool_list(&self, format: impl Into<ToolListFormat>) -> &ToolList {
         let format = format.into();
         // In bounds: the array has one slot per format and `slot()` is checked above.
-        self.lists.slots[format.slot()].get_or_init(|| ToolList::build(format, self.definitions()))
+        let slot = &self.lists.slots[format.slot()];
+        // The warm path is one load; building stays out of line.
+        match slot.get() {
+            Some(list) => list,
+            None => slot.get_or_init(|| ToolList::build(format, self.definitions())),
+        }
     }
 }
