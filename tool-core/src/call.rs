@@ -34,3 +34,73 @@ impl ToolCall {
         }
     }
 }
+
+impl ToolCall {
+    /// This call as borrowed strings, for [`ToolRegistry::call`](crate::ToolRegistry::call) and
+    /// the other dispatch methods (which also take `&ToolCall` directly).
+    ///
+    /// ```
+    /// let call = tool_core::ToolCall::new("call_1", "add", r#"{"a":1,"b":2}"#);
+    /// assert_eq!(call.as_borrowed().name, "add");
+    /// ```
+    pub fn as_borrowed(&self) -> ToolCallRef<'_> {
+        ToolCallRef {
+            id: &self.id,
+            name: &self.name,
+            arguments: &self.arguments,
+        }
+    }
+}
+
+/// A [`ToolCall`] that borrows its id, name and arguments: what to dispatch when the strings
+/// already live somewhere (a parsed provider response, a request buffer), so nothing is copied
+/// or allocated to make the call. Every dispatch method accepts it, and `&ToolCall` too.
+///
+/// ```
+/// use tool_core::{tool, tools, ToolCallRef};
+///
+/// /// Adds two integers.
+/// #[tool]
+/// fn add(a: i64, b: i64) -> i64 { a + b }
+///
+/// let registry = tools![add];
+/// let arguments = String::from(r#"{"a":40,"b":2}"#); // e.g. borrowed from a response
+/// let reply = registry.call_blocking(ToolCallRef::new("call_1", "add", &arguments));
+/// assert_eq!(reply.into_model_text(), "42");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ToolCallRef<'a> {
+    /// The provider's call id, used to pair the result with the call.
+    pub id: &'a str,
+    /// The tool's name as the model wrote it.
+    pub name: &'a str,
+    /// The raw JSON text of the arguments, byte-exact.
+    pub arguments: &'a str,
+}
+
+impl<'a> ToolCallRef<'a> {
+    /// A call of `name` with `arguments` (JSON text), answered under `id`.
+    pub const fn new(id: &'a str, name: &'a str, arguments: &'a str) -> Self {
+        ToolCallRef {
+            id,
+            name,
+            arguments,
+        }
+    }
+
+    /// An owned copy, e.g. to keep in a conversation history.
+    ///
+    /// ```
+    /// let call = tool_core::ToolCallRef::new("1", "f", "{}").to_owned_call();
+    /// assert_eq!(call, tool_core::ToolCall::new("1", "f", "{}"));
+    /// ```
+    pub fn to_owned_call(&self) -> ToolCall {
+        ToolCall::new(self.id, self.name, self.arguments)
+    }
+}
+
+impl<'a> From<&'a ToolCall> for ToolCallRef<'a> {
+    fn from(call: &'a ToolCall) -> Self {
+        call.as_borrowed()
+    }
+}

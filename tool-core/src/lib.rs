@@ -32,6 +32,13 @@
 //! [`ToolRegistry::call_with`], [`CallOptions`], [`Limits`], [`BreakerConfig`], [`RetryPolicy`]
 //! and `docs/failure-behaviour.md`.
 //!
+//! # What to send on every turn
+//!
+//! [`ToolRegistry::tool_list`] keeps each provider's tools JSON ready ([`ToolListFormat`]):
+//! built once, handed out by reference. Dispatch with [`ToolCallRef`] (borrowed strings) and
+//! take the text with [`ToolResponse::into_model_text`] to keep a call close to hand-written
+//! serde code. [`testing`] checks a registry against every provider's rules in your tests.
+//!
 //! # Cargo features
 //!
 //! - `tokio` (off): enforces `#[tool(timeout_ms = N)]` and
@@ -53,6 +60,7 @@ mod dispatch;
 mod executor;
 mod into_response;
 pub mod parse;
+mod policy;
 pub mod prompt;
 pub mod provider;
 mod raw_json;
@@ -61,29 +69,47 @@ mod response;
 pub mod schema;
 mod struct_tool;
 pub mod suggest;
+pub mod testing;
 mod tool;
 
-pub use call::ToolCall;
+pub use call::{ToolCall, ToolCallRef};
 pub use context::{
     CallContext, CallId, CancelFlag, Extension, Extensions, FromToolContext, ToolContext,
 };
 pub use definition::{ToolAnnotations, ToolDefinition};
-pub use dispatch::{
-    Approval, ApprovalHook, BreakerConfig, CallOptions, CircuitState, Limits, RetryPolicy,
-};
+pub use dispatch::CallOptions;
 pub use executor::block_on;
 pub use into_response::{IntoToolResponse, Json, ToolError};
+pub use policy::{Approval, ApprovalHook, BreakerConfig, CircuitState, Limits, RetryPolicy};
 pub use raw_json::RawJson;
-pub use registry::{is_valid_tool_name, RegistryError, ToolRegistry};
+pub use registry::{is_valid_tool_name, RegistryError, ToolList, ToolListFormat, ToolRegistry};
 pub use response::{ErrorInfo, Stats, ToolErrorCode, ToolEvent, ToolResponse, ToolStatus};
 pub use struct_tool::{StructTool, ToolHandler, ToolOf};
 pub use tool::{CallFuture, Tool, ToolSet};
 pub use tool_derive::{tool, tool_type, toolbox, Tool};
 
-// The README's examples compile and pass as doc tests.
+// The README's and the guide's examples compile and pass as doc tests.
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 mod readme {}
+
+#[cfg(doctest)]
+mod guide {
+    #[doc = include_str!("../../docs/defining-tools.md")]
+    mod defining_tools {}
+    #[doc = include_str!("../../docs/responses.md")]
+    mod responses {}
+    #[doc = include_str!("../../docs/xml-mode.md")]
+    mod xml_mode {}
+    #[doc = include_str!("../../docs/providers.md")]
+    mod providers {}
+    #[doc = include_str!("../../docs/failure-behaviour.md")]
+    mod failure_behaviour {}
+    #[doc = include_str!("../../docs/testing.md")]
+    mod testing {}
+    #[doc = include_str!("../../docs/performance.md")]
+    mod performance {}
+}
 
 /// What `#[tool]` expands to uses these paths, so users need no serde, schemars or serde_json
 /// dependency of their own. Not a public API.

@@ -37,6 +37,15 @@ impl RawJson {
         &self.0
     }
 
+    /// The JSON text, moved out.
+    ///
+    /// ```
+    /// assert_eq!(tool_core::RawJson::from_serialize(&[1]).unwrap().into_string(), "[1]");
+    /// ```
+    pub fn into_string(self) -> String {
+        self.0
+    }
+
     /// Parses the text into a `serde_json::Value`.
     ///
     /// ```

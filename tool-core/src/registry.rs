@@ -1,15 +1,20 @@
-//! [`ToolRegistry`]: an ordered set of tools with unique names, and the dispatcher.
+//! [`ToolRegistry`]: an ordered set of tools with unique names, their cached definitions,
+//! prompt and provider tool lists, and the dispatch settings. The dispatch path itself is in
+//! `dispatch`, which reads this state; nothing here calls into it.
+
+mod lists;
+mod settings;
 
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-use crate::call::ToolCall;
+pub use lists::{ToolList, ToolListFormat};
+
 use crate::clock;
-use crate::context::{CallContext, Extensions};
+use crate::context::Extensions;
 use crate::definition::ToolDefinition;
-use crate::dispatch::{Breaker, CallOptions, Policy, RetryPolicy};
-use crate::executor::{block_on, join_all};
+use crate::policy::{Breaker, Policy, RetryPolicy};
 use crate::response::{ToolErrorCode, ToolResponse};
 use crate::suggest::{closest, quoted_list};
 use crate::tool::{Tool, ToolSet};
@@ -137,6 +142,8 @@ pub struct ToolRegistry {
     pub(crate) policy: Policy,
     /// Rendered prompt sections, built on first use (see the `prompt` module).
     pub(crate) prompt_cache: OnceLock<Arc<str>>,
+    /// Provider tool lists, one per format, built on first use (see [`ToolRegistry::tool_list`]).
+    lists: lists::ListCache,
 }
 
 impl fmt::Debug for ToolRegistry {
@@ -188,7 +195,7 @@ impl ToolRegistry {
             input_schema: Arc::new(tool.input_schema()),
             annotations: tool.annotations(),
         };
-        clock::calibrate();
+        clock::anchor();
         self.index.insert(name, self.entries.len());
         self.entries.push(Entry {
             tool,
@@ -197,6 +204,7 @@ impl ToolRegistry {
         });
         self.definitions.push(definition);
         self.prompt_cache = OnceLock::new();
+        self.lists = lists::ListCache::default();
         Ok(())
     }
 
@@ -319,6 +327,7 @@ impl ToolRegistry {
         self.position(name).map(|i| &self.definitions[i])
     }
 
+    #[inline]
     pub(crate) fn position(&self, name: &str) -> Option<usize> {
         if self.entries.len() <= LINEAR_LOOKUP_MAX {
             self.definitions.iter().position(|d| d.name == name)
@@ -344,55 +353,6 @@ impl ToolRegistry {
             )
         };
         ToolResponse::error(ToolErrorCode::NotFound, message)
-    }
-
-    /// Runs one call. Never panics on bad input and never fails: an unknown tool is
-    /// `NOT_FOUND`, bad arguments are `INVALID_FORMAT`/`INVALID_PARAM`, a panicking tool is
-    /// `EXECUTION_ERROR`, and the tool's own errors come back as it returned them.
-    /// `stats.time_ms` is filled. For per-request options use [`ToolRegistry::call_with`].
-    ///
-    /// ```
-    /// # use tool_core::{tool, tools, ToolCall, ToolErrorCode};
-    /// /// Always panics.
-    /// #[tool]
-    /// fn broken() -> String { panic!("index out of range") }
-    /// let r = tool_core::block_on(tools![broken].call(&ToolCall::new("1", "broken", "{}")));
-    /// assert_eq!(r.error_code(), Some(ToolErrorCode::ExecutionError));
-    /// assert!(r.error_message().unwrap().contains("index out of range"));
-    /// ```
-    pub async fn call(&self, call: &ToolCall) -> ToolResponse {
-        self.dispatch(call, &CallOptions::NONE).await
-    }
-
-    /// [`ToolRegistry::call`] with what the application supplies for this call: extensions
-    /// (the caller's identity …) and a cancellation flag, for tools that take context
-    /// parameters. [`CallOptions::context`] carries the same together with other options.
-    pub async fn call_in(&self, call: &ToolCall, context: &CallContext) -> ToolResponse {
-        self.dispatch(call, &CallOptions::new().context(context))
-            .await
-    }
-
-    /// Runs calls concurrently (interleaved on the calling task, executor-agnostic) and returns
-    /// one response per call, in call order.
-    ///
-    /// ```
-    /// # use tool_core::{tool, tools, ToolCall};
-    /// /// Doubles a number.
-    /// #[tool]
-    /// async fn double(x: i32) -> i32 { x * 2 }
-    /// let calls = [ToolCall::new("a", "double", r#"{"x":1}"#), ToolCall::new("b", "double", r#"{"x":2}"#)];
-    /// let out = tool_core::block_on(tools![double].call_all(&calls));
-    /// assert_eq!(out.iter().map(|r| r.model_text().into_owned()).collect::<Vec<_>>(), ["2", "4"]);
-    /// ```
-    pub async fn call_all(&self, calls: &[ToolCall]) -> Vec<ToolResponse> {
-        join_all(calls.iter().map(|c| self.call(c))).await
-    }
-
-    /// [`ToolRegistry::call`] for synchronous code: runs the call to completion on this thread.
-    /// Async tools that need a specific runtime (e.g. tokio timers) should be called with
-    /// `call` from inside that runtime instead.
-    pub fn call_blocking(&self, call: &ToolCall) -> ToolResponse {
-        block_on(self.call(call))
     }
 }
 

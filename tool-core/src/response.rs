@@ -487,6 +487,55 @@ impl ToolResponse {
         }
     }
 
+    /// [`ToolResponse::model_text`] by value: the same text, moved out of the response
+    /// rather than copied where it can be (a text or a data result is handed over as it is;
+    /// text with data grows the text's own buffer). What to send the model when the response
+    /// itself is no longer needed.
+    ///
+    /// ```
+    /// let r = tool_core::ToolResponse::success("3 files").with_data(&["a", "b", "c"]);
+    /// assert_eq!(r.clone().into_model_text(), r.model_text());
+    /// assert_eq!(tool_core::ToolResponse::success("").into_model_text(), "Done.");
+    /// ```
+    #[inline]
+    pub fn into_model_text(self) -> String {
+        if self.status != ToolStatus::Success {
+            return self.model_text().into_owned();
+        }
+        let ToolResponse {
+            text,
+            data,
+            reason,
+            error_info,
+            stats,
+            context,
+            events,
+            status: _,
+        } = self;
+        // A plain result has none of these; not calling their drop code (out of line) for
+        // nothing saves a few calls on the dispatch path.
+        release(reason);
+        release(error_info);
+        release(stats.extra);
+        release(context);
+        if events.is_empty() {
+            // An empty boxed slice owns no allocation.
+            std::mem::forget(events);
+        }
+        match (data, text.is_empty()) {
+            (None, false) => text,
+            (None, true) => "Done.".to_owned(),
+            (Some(data), true) => data.into_string(),
+            (Some(data), false) => {
+                let mut text = text;
+                text.reserve_exact(1 + data.get().len());
+                text.push('\n');
+                text.push_str(data.get());
+                text
+            }
+        }
+    }
+
     fn body(&self) -> Cow<'_, str> {
         match (&self.data, self.text.is_empty()) {
             (None, false) => Cow::Borrowed(&self.text),
@@ -506,5 +555,14 @@ impl ToolResponse {
         // Serializing this type cannot fail: every field is a string, a number, raw JSON or a
         // `Value`, all of which serde_json writes infallibly to a Vec.
         serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+/// Drops an optional value, calling no drop code when it is `None`.
+#[inline(always)]
+fn release<T>(value: Option<T>) {
+    match value {
+        Some(value) => drop(value),
+        None => std::mem::forget(value),
     }
 }

@@ -13,12 +13,12 @@
 //! outcome is reported to the breaker, the output capped if configured, and `stats.time_ms`
 //! filled. With nothing configured the added cost is a few predictable branches: no
 //! allocation, no lock, no timer.
+//!
+//! This module is the path only: the registry's state (tools, definitions, settings) lives in
+//! `registry`, the mechanisms' settings in `policy`, and imports go one way,
+//! `dispatch` -> `registry` -> `policy`.
 
-mod approval;
-mod breaker;
-mod limits;
 mod panic;
-mod retry;
 mod scope;
 #[cfg(feature = "tokio")]
 mod timeout;
@@ -27,44 +27,116 @@ mod trace;
 
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
+use std::task::{Context, Poll};
+#[cfg(feature = "tokio")]
 use std::time::Duration;
 
-pub use approval::{Approval, ApprovalHook};
-pub use breaker::{BreakerConfig, CircuitState};
-pub use limits::Limits;
-pub use retry::RetryPolicy;
 pub use scope::CallOptions;
 
-pub(crate) use breaker::Breaker;
-
-/// How far [`ToolRegistry::start`] got: finished, an async tool to await, or a boxed future
-/// for the configured mechanisms.
-enum Started<'a> {
-    Done(ToolResponse),
-    Running(panic::CatchUnwind<'a, BoxedCall<'a>>),
-    Boxed(Pin<Box<dyn Future<Output = ToolResponse> + Send + 'a>>),
-}
-
-use crate::call::ToolCall;
+use crate::call::{ToolCall, ToolCallRef};
 use crate::clock::Stopwatch;
-use crate::context::CallContext;
-use crate::context::ToolContext;
-use crate::executor::join_all;
+use crate::context::{CallContext, ToolContext};
+use crate::executor::{block_on, join_all};
+use crate::policy::{self, run_with_retries};
 use crate::registry::{Entry, ToolRegistry};
 use crate::response::{ToolErrorCode, ToolResponse};
 use crate::tool::BoxedCall;
 
-/// Registry-wide dispatch settings. Cheap to check: every optional mechanism is an `Option`.
-#[derive(Clone, Default)]
-pub(crate) struct Policy {
-    pub(crate) limits: Limits,
-    pub(crate) default_timeout: Option<Duration>,
-    pub(crate) breaker: Option<BreakerConfig>,
-    pub(crate) approval: Option<Arc<dyn ApprovalHook>>,
+/// How far [`ToolRegistry::start`] got: finished (`Ok`), or something left to await.
+type Started<'a> = Result<ToolResponse, Pending<'a>>;
+
+/// The rest of a call that did not finish at once: an async tool, or a boxed future for the
+/// configured mechanisms. Small on purpose (two pointers and a name): it is all the dispatch
+/// future keeps across its await.
+enum Pending<'a> {
+    Running(panic::CatchUnwind<'a, BoxedCall<'a>>),
+    Boxed(Pin<Box<dyn Future<Output = ToolResponse> + Send + 'a>>),
+}
+
+impl Future for Pending<'_> {
+    type Output = ToolResponse;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ToolResponse> {
+        match self.get_mut() {
+            Pending::Running(future) => Pin::new(future).poll(cx),
+            Pending::Boxed(future) => future.as_mut().poll(cx),
+        }
+    }
 }
 
 impl ToolRegistry {
+    /// Runs one call. Never panics on bad input and never fails: an unknown tool is
+    /// `NOT_FOUND`, bad arguments are `INVALID_FORMAT`/`INVALID_PARAM`, a panicking tool is
+    /// `EXECUTION_ERROR`, and the tool's own errors come back as it returned them.
+    /// `stats.time_ms` is filled. For per-request options use [`ToolRegistry::call_with`].
+    ///
+    /// Takes a `&ToolCall` or a [`ToolCallRef`] (borrowed strings: nothing is copied to make
+    /// the call). Take the model's text out of the answer with
+    /// [`ToolResponse::into_model_text`], which moves rather than copies it when it can.
+    ///
+    /// ```
+    /// # use tool_core::{tool, tools, ToolCall, ToolCallRef, ToolErrorCode};
+    /// /// Always panics.
+    /// #[tool]
+    /// fn broken() -> String { panic!("index out of range") }
+    /// let registry = tools![broken];
+    /// let r = tool_core::block_on(registry.call(&ToolCall::new("1", "broken", "{}")));
+    /// assert_eq!(r.error_code(), Some(ToolErrorCode::ExecutionError));
+    /// assert!(r.error_message().unwrap().contains("index out of range"));
+    /// let r = tool_core::block_on(registry.call(ToolCallRef::new("2", "broken", "{}")));
+    /// assert_eq!(r.error_code(), Some(ToolErrorCode::ExecutionError));
+    /// ```
+    pub fn call<'a>(
+        &'a self,
+        call: impl Into<ToolCallRef<'a>>,
+    ) -> impl Future<Output = ToolResponse> + Send + 'a {
+        self.dispatch(call.into(), &CallOptions::NONE)
+    }
+
+    /// [`ToolRegistry::call`] with what the application supplies for this call: extensions
+    /// (the caller's identity …) and a cancellation flag, for tools that take context
+    /// parameters. [`CallOptions::context`] carries the same together with other options.
+    pub async fn call_in<'a>(
+        &'a self,
+        call: impl Into<ToolCallRef<'a>>,
+        context: &'a CallContext,
+    ) -> ToolResponse {
+        let options = CallOptions::new().context(context);
+        self.dispatch(call.into(), &options).await
+    }
+
+    /// Runs calls concurrently (interleaved on the calling task, executor-agnostic) and returns
+    /// one response per call, in call order.
+    ///
+    /// ```
+    /// # use tool_core::{tool, tools, ToolCall};
+    /// /// Doubles a number.
+    /// #[tool]
+    /// async fn double(x: i32) -> i32 { x * 2 }
+    /// let calls = [ToolCall::new("a", "double", r#"{"x":1}"#), ToolCall::new("b", "double", r#"{"x":2}"#)];
+    /// let out = tool_core::block_on(tools![double].call_all(&calls));
+    /// assert_eq!(out.iter().map(|r| r.model_text().into_owned()).collect::<Vec<_>>(), ["2", "4"]);
+    /// ```
+    pub async fn call_all(&self, calls: &[ToolCall]) -> Vec<ToolResponse> {
+        join_all(calls.iter().map(|c| self.call(c))).await
+    }
+
+    /// [`ToolRegistry::call`] for synchronous code: runs the call to completion on this thread.
+    /// Async tools that need a specific runtime (e.g. tokio timers) should be called with
+    /// `call` from inside that runtime instead.
+    ///
+    /// ```
+    /// # use tool_core::{tool, tools, ToolCallRef};
+    /// /// Adds two integers.
+    /// #[tool]
+    /// fn add(a: i64, b: i64) -> i64 { a + b }
+    /// let reply = tools![add].call_blocking(ToolCallRef::new("1", "add", r#"{"a":2,"b":3}"#));
+    /// assert_eq!(reply.into_model_text(), "5");
+    /// ```
+    pub fn call_blocking<'a>(&'a self, call: impl Into<ToolCallRef<'a>>) -> ToolResponse {
+        block_on(self.call(call))
+    }
+
     /// Runs one call with per-request options: the tools offered this turn, an approval hook.
     /// Like [`ToolRegistry::call`], it never panics and always answers with one response.
     ///
@@ -84,8 +156,12 @@ impl ToolRegistry {
     /// let no = tool_core::block_on(registry.call_with(&ToolCall::new("2", "sub", r#"{"a":1,"b":2}"#), &options));
     /// assert_eq!(no.error_code(), Some(ToolErrorCode::PermissionDenied));
     /// ```
-    pub async fn call_with(&self, call: &ToolCall, options: &CallOptions<'_>) -> ToolResponse {
-        self.dispatch(call, options).await
+    pub fn call_with<'a>(
+        &'a self,
+        call: impl Into<ToolCallRef<'a>>,
+        options: &'a CallOptions<'a>,
+    ) -> impl Future<Output = ToolResponse> + Send + 'a {
+        self.dispatch(call.into(), options)
     }
 
     /// [`ToolRegistry::call_all`] with per-request options; responses in call order.
@@ -131,8 +207,8 @@ impl ToolRegistry {
         let arguments = match std::str::from_utf8(arguments) {
             Ok(text) => text,
             Err(e) => {
-                let call = ToolCall::new(id, name.as_ref(), "");
-                let mut refusal = match self.admit(&call, options) {
+                let call = ToolCallRef::new(id, &name, "");
+                let mut refusal = match self.admit(call, options) {
                     Err(refusal) => refusal,
                     Ok(_) => ToolResponse::error(
                         ToolErrorCode::InvalidFormat,
@@ -147,7 +223,7 @@ impl ToolRegistry {
                 return refusal;
             }
         };
-        self.call_with(&ToolCall::new(id, name.as_ref(), arguments), options)
+        self.dispatch(ToolCallRef::new(id, &name, arguments), options)
             .await
     }
 
@@ -160,7 +236,7 @@ impl ToolRegistry {
     /// and make every call's future larger.
     pub(crate) fn dispatch<'a>(
         &'a self,
-        call: &'a ToolCall,
+        call: ToolCallRef<'a>,
         options: &'a CallOptions<'a>,
     ) -> impl Future<Output = ToolResponse> + Send + 'a {
         #[cfg(feature = "tracing")]
@@ -173,65 +249,83 @@ impl ToolRegistry {
         }
     }
 
-    async fn dispatch_untraced(&self, call: &ToolCall, options: &CallOptions<'_>) -> ToolResponse {
+    async fn dispatch_untraced(
+        &self,
+        call: ToolCallRef<'_>,
+        options: &CallOptions<'_>,
+    ) -> ToolResponse {
         let watch = Stopwatch::start();
-        let mut response = match self.start(call, options) {
-            Started::Done(response) => response,
-            Started::Running(future) => future.await,
-            Started::Boxed(future) => future.await,
+        // Only `pending` lives across the await: binding it in a statement of its own ends
+        // the response-sized `Started` temporary first, so the call future stays small.
+        let pending = match self.start(call, options) {
+            Ok(mut response) => {
+                self.finish(&mut response, &watch);
+                return response;
+            }
+            Err(pending) => pending,
         };
-        if let Some(max) = self.policy.limits.max_output_bytes {
-            limits::cap_output(&mut response, max);
-        }
-        response.stats.time_ms = Some(watch.elapsed_ms());
+        let mut response = pending.await;
+        self.finish(&mut response, &watch);
         response
     }
 
-    fn start<'a>(&'a self, call: &'a ToolCall, options: &CallOptions<'a>) -> Started<'a> {
+    /// The last steps for every call: the output cap, if configured, and `time_ms`. In place:
+    /// a response is 128 bytes, and every move of it shows on the plain path.
+    fn finish(&self, response: &mut ToolResponse, watch: &Stopwatch) {
+        if let Some(max) = self.policy.limits.max_output_bytes {
+            policy::cap_output(response, max);
+        }
+        response.stats.time_ms = Some(watch.elapsed_ms());
+    }
+
+    fn start<'a>(&'a self, call: ToolCallRef<'a>, options: &CallOptions<'a>) -> Started<'a> {
         let entry = match self.admit(call, options) {
             Ok(entry) => entry,
-            Err(refusal) => return Started::Done(refusal),
+            Err(refusal) => return Ok(refusal),
         };
         if entry.breaker.is_some() || entry.retry.is_some() {
-            return Started::Boxed(Box::pin(self.run_guarded(
+            return Err(Pending::Boxed(Box::pin(self.run_guarded(
                 entry,
                 call,
                 options.call_context(),
-            )));
+            ))));
         }
         self.launch(entry, call, options.call_context())
     }
 
     /// Steps 1–3 of the module docs: everything decided from the call alone.
+    #[inline]
     fn admit<'s>(
         &'s self,
-        call: &ToolCall,
+        call: ToolCallRef<'_>,
         options: &CallOptions<'_>,
     ) -> Result<&'s Entry, ToolResponse> {
         let offered = options.offered();
-        let index = self.position(&call.name);
+        let index = self.position(call.name);
         let found = index.and_then(|i| Some((self.entries.get(i)?, self.definitions.get(i)?)));
         let (entry, definition) = match found {
             Some(found) => found,
             None => {
                 return Err(match offered {
-                    Some(names) => scope::unknown_among_offered(&call.name, names),
-                    None => self.unknown_tool(&call.name),
+                    Some(names) => scope::unknown_among_offered(call.name, names),
+                    None => self.unknown_tool(call.name),
                 })
             }
         };
         if let Some(names) = offered {
-            if !names.contains(&call.name.as_str()) {
-                return Err(scope::not_offered(&call.name, names));
+            if !names.contains(&call.name) {
+                return Err(scope::not_offered(call.name, names));
             }
         }
         self.policy
             .limits
-            .check_arguments(&call.name, &call.arguments)?;
+            .check_arguments(call.name, call.arguments)?;
         if definition.annotations.destructive == Some(true) {
             let hook = options.approval_hook().or(self.policy.approval.as_deref());
             if let Some(hook) = hook {
-                approval::review(hook, call, definition)?;
+                // The hook's signature predates borrowed calls; destructive calls under
+                // review are rare enough to afford the owned copy.
+                policy::review(hook, &call.to_owned_call(), definition)?;
             }
         }
         Ok(entry)
@@ -241,11 +335,11 @@ impl ToolRegistry {
     async fn run_guarded(
         &self,
         entry: &Entry,
-        call: &ToolCall,
+        call: ToolCallRef<'_>,
         context: Option<&CallContext>,
     ) -> ToolResponse {
         let permit = match &entry.breaker {
-            Some(breaker) => match breaker.acquire(&call.name) {
+            Some(breaker) => match breaker.acquire(call.name) {
                 Ok(permit) => Some(permit),
                 Err(open) => return open,
             },
@@ -253,7 +347,7 @@ impl ToolRegistry {
         };
         let response = match &entry.retry {
             None => self.attempt(entry, call, context).await,
-            Some(policy) => retry::run(policy, || self.attempt(entry, call, context)).await,
+            Some(policy) => run_with_retries(policy, || self.attempt(entry, call, context)).await,
         };
         if let Some(permit) = permit {
             permit.record(&response);
@@ -264,13 +358,12 @@ impl ToolRegistry {
     async fn attempt(
         &self,
         entry: &Entry,
-        call: &ToolCall,
+        call: ToolCallRef<'_>,
         context: Option<&CallContext>,
     ) -> ToolResponse {
         match self.launch(entry, call, context) {
-            Started::Done(response) => response,
-            Started::Running(future) => future.await,
-            Started::Boxed(future) => future.await,
+            Ok(response) => response,
+            Err(pending) => pending.await,
         }
     }
 
@@ -279,20 +372,20 @@ impl ToolRegistry {
     fn launch<'a>(
         &'a self,
         entry: &'a Entry,
-        call: &'a ToolCall,
+        call: ToolCallRef<'a>,
         context: Option<&'a CallContext>,
     ) -> Started<'a> {
-        let ctx = ToolContext::new(&call.id, &call.name).with_sources(context, &self.extensions);
-        let future = match panic::catch(&call.name, || entry.tool.call(&call.arguments, ctx)) {
-            Ok(future) => future,
-            Err(crashed) => return Started::Done(crashed),
+        let ctx = ToolContext::new(call.id, call.name).with_sources(context, &self.extensions);
+        let outcome = panic::catch(call.name, || {
+            entry.tool.call(call.arguments, ctx).into_parts()
+        });
+        let future = match outcome {
+            // A synchronous tool (or a decoding error) has its response already; a tool that
+            // panicked has its `EXECUTION_ERROR`.
+            Ok(Ok(response)) | Err(response) => return Ok(response),
+            Ok(Err(future)) => future,
         };
-        // A synchronous tool (or a decoding error) has its response already.
-        let future = match future.into_parts() {
-            Ok(response) => return Started::Done(response),
-            Err(future) => future,
-        };
-        let guarded = panic::CatchUnwind::new(future, &call.name);
+        let guarded = panic::CatchUnwind::new(future, call.name);
         #[cfg(feature = "tokio")]
         {
             let limit = entry
@@ -303,145 +396,31 @@ impl ToolRegistry {
             // tokio's timer panics outside a runtime (e.g. under `call_blocking`): check first.
             if let Some(limit) = limit {
                 if tokio::runtime::Handle::try_current().is_ok() {
-                    return Started::Boxed(Box::pin(timeout::with_limit(
-                        guarded, limit, &call.name,
-                    )));
+                    return Err(Pending::Boxed(Box::pin(timeout::with_limit(
+                        guarded, limit, call.name,
+                    ))));
                 }
             }
         }
-        Started::Running(guarded)
+        Err(Pending::Running(guarded))
     }
+}
 
-    /// Sets the size and depth limits on arguments and the optional output cap.
-    ///
-    /// ```
-    /// use tool_core::{tool, tools, Limits, ToolCall, ToolErrorCode};
-    /// /// Echoes.
-    /// #[tool]
-    /// fn echo(s: String) -> String { s }
-    /// let registry = tools![echo].with_limits(Limits { max_argument_bytes: 16, ..Limits::default() });
-    /// let r = registry.call_blocking(&ToolCall::new("1", "echo", r#"{"s":"far too long for the limit"}"#));
-    /// assert_eq!(r.error_code(), Some(ToolErrorCode::InvalidParam));
-    /// ```
-    pub fn with_limits(mut self, limits: Limits) -> Self {
-        self.policy.limits = limits;
-        self
-    }
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-    /// The limits in force.
-    ///
-    /// ```
-    /// assert_eq!(tool_core::ToolRegistry::new().limits().max_depth, 64);
-    /// ```
-    pub fn limits(&self) -> &Limits {
-        &self.policy.limits
-    }
-
-    /// A time limit for async tools that declare none with `#[tool(timeout_ms = N)]`. Needs
-    /// the `tokio` feature and a tokio runtime to be enforced; exceeding it is `TIMEOUT`.
-    ///
-    /// ```
-    /// # use std::time::Duration;
-    /// let r = tool_core::ToolRegistry::new().with_default_timeout(Duration::from_secs(30));
-    /// assert_eq!(r.default_timeout(), Some(Duration::from_secs(30)));
-    /// ```
-    pub fn with_default_timeout(mut self, limit: Duration) -> Self {
-        self.policy.default_timeout = Some(limit);
-        self
-    }
-
-    /// The registry-wide time limit for async tools, if set.
-    ///
-    /// ```
-    /// assert_eq!(tool_core::ToolRegistry::new().default_timeout(), None);
-    /// ```
-    pub fn default_timeout(&self) -> Option<Duration> {
-        self.policy.default_timeout
-    }
-
-    /// Gives every tool (including ones registered later) its own circuit breaker.
-    ///
-    /// ```
-    /// use tool_core::{tool, tools, BreakerConfig, CircuitState};
-    /// /// Says hi.
-    /// #[tool]
-    /// fn hi() -> &'static str { "hi" }
-    /// let r = tools![hi].with_circuit_breaker(BreakerConfig::default());
-    /// assert_eq!(r.circuit_state("hi"), Some(CircuitState::Closed));
-    /// ```
-    pub fn with_circuit_breaker(mut self, config: BreakerConfig) -> Self {
-        self.policy.breaker = Some(config);
-        for entry in &mut self.entries {
-            entry.breaker = Some(Breaker::new(config));
-        }
-        self
-    }
-
-    /// The state of a tool's circuit; `None` for an unknown tool or without a breaker.
-    ///
-    /// ```
-    /// # use tool_core::{tool, tools};
-    /// /// Says hi.
-    /// #[tool]
-    /// fn hi() -> &'static str { "hi" }
-    /// assert_eq!(tools![hi].circuit_state("hi"), None, "no breaker configured");
-    /// ```
-    pub fn circuit_state(&self, name: &str) -> Option<CircuitState> {
-        let entry = self.position(name).and_then(|i| self.entries.get(i))?;
-        entry.breaker.as_ref().map(Breaker::state)
-    }
-
-    /// Installs the hook that reviews calls of tools annotated `destructive`;
-    /// [`CallOptions::approval`] overrides it for one request.
-    ///
-    /// ```
-    /// use tool_core::{tool, tools, Approval, ToolCall, ToolDefinition};
-    /// /// Drops a table.
-    /// #[tool(destructive)]
-    /// fn drop_table(name: String) -> String { name }
-    /// let r = tools![drop_table].with_approval_hook(|_: &ToolCall, _: &ToolDefinition| Approval::Approved);
-    /// assert!(r.call_blocking(&ToolCall::new("1", "drop_table", r#"{"name":"t"}"#)).is_success());
-    /// ```
-    pub fn with_approval_hook(mut self, hook: impl ApprovalHook + 'static) -> Self {
-        self.policy.approval = Some(Arc::new(hook));
-        self
-    }
-
-    /// Retries one tool's transient failures under `policy`.
-    ///
-    /// # Panics
-    ///
-    /// If no tool has this name: a programming error caught when the registry is built.
-    ///
-    /// ```
-    /// use tool_core::{tool, tools, RetryPolicy};
-    /// /// Fetches a page.
-    /// #[tool(idempotent)]
-    /// async fn fetch(url: String) -> String { url }
-    /// let r = tools![fetch].with_retry("fetch", RetryPolicy::new(3));
-    /// assert_eq!(r.retry_policy("fetch"), Some(&RetryPolicy::new(3)));
-    /// ```
-    #[track_caller]
-    pub fn with_retry(mut self, tool: &str, policy: RetryPolicy) -> Self {
-        let index = self.position(tool);
-        match index.and_then(|i| self.entries.get_mut(i)) {
-            Some(entry) => entry.retry = Some(policy),
-            None => panic!("with_retry: no tool named '{tool}' is registered"),
-        }
-        self
-    }
-
-    /// A tool's retry policy, if it has one.
-    ///
-    /// ```
-    /// # use tool_core::{tool, tools};
-    /// /// Says hi.
-    /// #[tool]
-    /// fn hi() -> &'static str { "hi" }
-    /// assert_eq!(tools![hi].retry_policy("hi"), None);
-    /// ```
-    pub fn retry_policy(&self, tool: &str) -> Option<&RetryPolicy> {
-        let entry = self.position(tool).and_then(|i| self.entries.get(i))?;
-        entry.retry.as_ref()
+    /// The call future is moved into whatever polls it; past 128 bytes that move is a
+    /// `memcpy` call on every dispatch. (The `tracing` feature adds the span's state.)
+    #[cfg(not(feature = "tracing"))]
+    #[test]
+    fn call_future_stays_within_128_bytes() {
+        let registry = ToolRegistry::new();
+        let future = registry.call(ToolCallRef::new("1", "f", "{}"));
+        assert!(
+            std::mem::size_of_val(&future) <= 128,
+            "the call future is {} bytes",
+            std::mem::size_of_val(&future)
+        );
     }
 }

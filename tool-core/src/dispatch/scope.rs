@@ -1,7 +1,7 @@
 //! Per-request options, and scoping: a model may only call the tools offered in this request.
 
 use crate::context::CallContext;
-use crate::dispatch::approval::ApprovalHook;
+use crate::policy::ApprovalHook;
 use crate::registry::unknown_name;
 use crate::response::{ToolErrorCode, ToolResponse};
 use crate::suggest::quoted_list;

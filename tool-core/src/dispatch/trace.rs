@@ -7,11 +7,11 @@ use std::future::Future;
 use tracing::field::Empty;
 use tracing::Instrument;
 
-use crate::call::ToolCall;
+use crate::call::ToolCallRef;
 use crate::response::ToolResponse;
 
 /// Runs `future` inside the call's span and records the outcome on it.
-pub(crate) async fn in_span<F>(call: &ToolCall, future: F) -> ToolResponse
+pub(crate) async fn in_span<F>(call: ToolCallRef<'_>, future: F) -> ToolResponse
 where
     F: Future<Output = ToolResponse>,
 {

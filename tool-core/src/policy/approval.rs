@@ -2,6 +2,8 @@
 //! tool annotated `destructive` before it runs, and may refuse it with a reason. Tools without
 //! the annotation never reach the hook; with no hook installed, destructive tools run as usual.
 
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
 use crate::call::ToolCall;
 use crate::definition::ToolDefinition;
 use crate::response::{ToolErrorCode, ToolResponse};
@@ -94,7 +96,7 @@ pub(crate) fn review(
     call: &ToolCall,
     definition: &ToolDefinition,
 ) -> Result<(), ToolResponse> {
-    let verdict = super::panic::catch(&call.name, || hook.review(call, definition))
+    let verdict = catch_unwind(AssertUnwindSafe(|| hook.review(call, definition)))
         .unwrap_or_else(|_| Approval::Denied("the approval step failed".into()));
     match verdict {
         Approval::Approved => Ok(()),

@@ -45,7 +45,19 @@ impl Limits {
     /// let err = limits.check_arguments("t", r#"{"a":[[1]]}"#).unwrap_err();
     /// assert_eq!(err.error_code(), Some(tool_core::ToolErrorCode::InvalidParam));
     /// ```
+    #[inline]
     pub fn check_arguments(&self, tool: &str, arguments: &str) -> Result<(), ToolResponse> {
+        let len = arguments.len();
+        // Typical arguments are far below both limits: two comparisons, inlined into the
+        // dispatch path; the rest lives out of line.
+        if len > self.max_argument_bytes || len > self.max_depth {
+            return self.check_long_arguments(tool, arguments);
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn check_long_arguments(&self, tool: &str, arguments: &str) -> Result<(), ToolResponse> {
         let len = arguments.len();
         if len > self.max_argument_bytes {
             return Err(ToolResponse::error(
