@@ -82,3 +82,15 @@ pub(crate) fn arguments_value(arguments: &str) -> Value {
     }
     serde_json::from_str(trimmed).unwrap_or_else(|_| Value::String(arguments.to_string()))
 }
+
+/// Whether two call lists name the same calls: ids and names equal, arguments equal as JSON
+/// values (a streamed call keeps the model's spacing, a whole response's is re-serialized).
+pub(crate) fn same_calls(a: &[ToolCall], b: &[ToolCall]) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(x, y)| {
+            x.id == y.id
+                && x.name == y.name
+                && (x.arguments == y.arguments
+                    || arguments_value(&x.arguments) == arguments_value(&y.arguments))
+        })
+}
