@@ -2,8 +2,8 @@
 
 use serde_json::Value;
 
-use super::error::At;
 use super::anthropic::read_blocks;
+use super::error::At;
 use super::{AssistantTurn, ProviderError};
 use crate::call::ToolCall;
 
@@ -18,7 +18,10 @@ struct Block {
 
 impl Block {
     fn kind(&self) -> &str {
-        self.native.get("type").and_then(Value::as_str).unwrap_or("")
+        self.native
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or("")
     }
 
     /// Appends `delta` to the string field `key` of the block (created when absent).
@@ -114,9 +117,7 @@ impl AnthropicStream {
                     "text_delta" => block.append("text", delta.get("text")?.str()?),
                     "input_json_delta" => block.json.push_str(delta.get("partial_json")?.str()?),
                     "thinking_delta" => block.append("thinking", delta.get("thinking")?.str()?),
-                    "signature_delta" => {
-                        block.append("signature", delta.get("signature")?.str()?)
-                    }
+                    "signature_delta" => block.append("signature", delta.get("signature")?.str()?),
                     "citations_delta" => {
                         let citation = delta.get("citation")?.value.clone();
                         if let Value::Object(map) = &mut block.native {
@@ -144,11 +145,9 @@ impl AnthropicStream {
                 close_input(index, block)?;
                 if block.kind() == "tool_use" {
                     let call = At::root(&block.native);
-                    let arguments = if block.json.trim().is_empty() {
-                        call.get("input")?.value.to_string()
-                    } else {
-                        std::mem::take(&mut block.json)
-                    };
+                    // The parsed input, written as a whole response's is: a streamed call and
+                    // the same call read whole have the same argument text.
+                    let arguments = call.get("input")?.value.to_string();
                     self.calls.push((
                         index,
                         ToolCall {
@@ -269,7 +268,7 @@ fn close_input(index: usize, block: &mut Block) -> Result<(), ProviderError> {
         }
         return Ok(());
     }
-    let input = serde_json::from_str::<Value>(&block.json)
+    let input = serde_json::from_str::<Value>(&std::mem::take(&mut block.json))
         .ok()
         .filter(Value::is_object);
     let Some(input) = input else {
