@@ -7,7 +7,10 @@
 //! Each fixture names where its shape comes from; long values (signatures, encrypted
 //! content, code) are shortened.
 
+mod support;
+
 use serde_json::{json, Value};
+use support::golden;
 use tool_core::provider::gemini::{self, GeminiStream};
 use tool_core::provider::{
     anthropic, openai_responses, AnthropicStream, AssistantTurn, OpenAiResponsesStream,
@@ -157,6 +160,10 @@ fn anthropic_streamed_turn_is_the_whole_turn_and_comes_back_unchanged() {
     assert_eq!(
         bytes(&anthropic::assistant_message(&streamed)["content"]),
         bytes(&anthropic_response()["content"])
+    );
+    golden::assert_golden(
+        "history_anthropic.json",
+        &golden::pretty(&anthropic_next_messages(&streamed)),
     );
 }
 
@@ -308,6 +315,10 @@ fn responses_reasoning_item_comes_back_unchanged_whole_and_streamed() {
             json!({"type": "function_call_output", "call_id": "call_Qx7y", "output": "19"})
         );
         assert_eq!(input[5]["call_id"], "call_R8z2");
+        golden::assert_golden(
+            "history_openai_responses.json",
+            &golden::pretty(&Value::Array(input)),
+        );
     }
 }
 
@@ -387,6 +398,7 @@ fn gemini_interleaved_text_and_calls_come_back_in_order_with_signatures() {
                 {"functionResponse": {"name": "check_flight", "response": {"output": "on time"}}},
                 {"functionResponse": {"name": "get_weather", "response": {"output": "18 degrees"}}}]})
         );
+        golden::assert_golden("history_gemini.json", &golden::pretty(&contents));
     }
 }
 
