@@ -121,7 +121,9 @@ fuzz_target!(|data: &[u8]| {
             if let Some(reason) = &shaped.stop_reason {
                 response["stop_reason"] = Value::String(reason.get());
             }
-            whole(&response, Cuts::new(shaped.cuts));
+            if let Some(response) = common::as_received(&response) {
+                whole(&response, Cuts::new(shaped.cuts));
+            }
         }
         None => {}
     }

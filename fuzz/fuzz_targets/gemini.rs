@@ -92,7 +92,9 @@ fuzz_target!(|data: &[u8]| {
             };
             let parts: Vec<Value> = shaped.parts.iter().map(Part::value).collect();
             let response = json!({"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP"}]});
-            whole(&response, Cuts::new(shaped.cuts));
+            if let Some(response) = common::as_received(&response) {
+                whole(&response, Cuts::new(shaped.cuts));
+            }
         }
         None => {}
     }

@@ -61,7 +61,11 @@ fuzz_target!(|data: &[u8]| {
             Id::Text(s) => json!(s.get()),
             Id::Other(j) => j.value(),
         };
-        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params})
+        let request = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params});
+        let Some(request) = common::as_received(&request) else {
+            return;
+        };
+        request
     };
     let Ok(call) = mcp::read_call(&request) else {
         return;

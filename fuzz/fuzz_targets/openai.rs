@@ -75,7 +75,9 @@ fuzz_target!(|data: &[u8]| {
             if let Some(reason) = &shaped.finish_reason {
                 choice["finish_reason"] = json!(reason.get());
             }
-            whole(&json!({"choices": [choice]}), Cuts::new(shaped.cuts));
+            if let Some(response) = common::as_received(&json!({"choices": [choice]})) {
+                whole(&response, Cuts::new(shaped.cuts));
+            }
         }
         None => {}
     }

@@ -109,7 +109,9 @@ fuzz_target!(|data: &[u8]| {
             if let Some(status) = &shaped.status {
                 response["status"] = json!(status.get());
             }
-            whole(&response, Cuts::new(shaped.cuts));
+            if let Some(response) = common::as_received(&response) {
+                whole(&response, Cuts::new(shaped.cuts));
+            }
         }
         None => {}
     }

@@ -168,6 +168,13 @@ impl S {
     }
 }
 
+/// `value` as a reader gets it: written to text and parsed again, as a response arrives.
+/// Parsing is not the identity on every built value (serde_json gives an object whose first
+/// key is its private raw-value token a meaning of its own), so shaped inputs go through it.
+pub fn as_received(value: &Value) -> Option<Value> {
+    serde_json::from_str(&value.to_string()).ok()
+}
+
 /// A stored run state must give the same turn back.
 pub fn check_serde(turn: &AssistantTurn) {
     let text = serde_json::to_string(turn).expect("a turn serializes");
