@@ -4,6 +4,13 @@
 //! Every reader takes the provider's JSON as a [`serde_json::Value`] and never panics:
 //! malformed input is a [`ProviderError`] naming the JSON path and what was expected.
 //!
+//! History is faithful: every reader and stream assembler keeps the provider's own content in
+//! [`AssistantTurn::native`], and the history writers (`anthropic::assistant_message`,
+//! `openai_responses::assistant_items`, `gemini::model_content`) send it back unchanged and
+//! in the provider's order (thinking blocks and signatures, server-tool blocks, `caller`,
+//! reasoning items, Gemini thought signatures and mixed text and call parts). A streamed turn
+//! is the same [`AssistantTurn`] as the same response read whole.
+//!
 //! ```
 //! use tool_core::provider::{openai, ToolChoice};
 //! use tool_core::{tool, tools, ToolResponse};
