@@ -414,7 +414,9 @@ pub fn function_responses_for(turn: &AssistantTurn, responses: &[ToolResponse]) 
 }
 
 /// The `user` content answering a turn: one `functionResponse` part per call, in call order,
-/// with `{"output": text}` or, for an `ERROR`, `{"error": text}`.
+/// with `{"output": text}` or, for an `ERROR`, `{"error": text}`. A call's id is sent unless
+/// it starts with [`SYNTHETIC_ID_PREFIX`]; for a turn read from Gemini prefer
+/// [`function_responses_for`], which knows which ids Gemini gave.
 ///
 /// ```
 /// use tool_core::{provider::gemini, ToolCall, ToolErrorCode, ToolResponse};
