@@ -2,7 +2,7 @@
 //! streamed) and Responses `function_call` items, to `ToolCall`s and back to result messages.
 
 use serde_json::{json, Value};
-use tool_core::provider::{openai, openai_responses, OpenAiStream, ToolChoice};
+use tool_core::provider::{openai, openai_responses, AssistantTurn, OpenAiStream, ToolChoice};
 use tool_core::{block_on, tool, tools, ToolRegistry};
 
 /// Searches the web.
@@ -227,13 +227,20 @@ fn responses_function_calls_round_trip_to_function_call_outputs() {
         outputs[1],
         json!({"type": "function_call_output", "call_id": "call_b", "output": "results for b"})
     );
+    // Read from the API, the output items (reasoning included) go back exactly as they came.
     let items = openai_responses::assistant_items(&turn);
+    assert_eq!(Value::Array(items), responses_output()["output"]);
+    // Without them (a turn built by hand), the history is rebuilt from text and calls.
+    let rebuilt = openai_responses::assistant_items(&AssistantTurn {
+        native: Vec::new(),
+        ..turn
+    });
     assert_eq!(
-        items[0],
+        rebuilt[0],
         json!({"role": "assistant", "content": "Searching both."})
     );
     assert_eq!(
-        items[1],
+        rebuilt[1],
         json!({"type": "function_call", "id": "fc_1", "call_id": "call_a", "name": "web_search", "arguments": "{\"query\":\"a\"}"})
     );
 }

@@ -11,7 +11,7 @@
 use serde_json::{json, Map, Value};
 
 use super::error::At;
-use super::{arguments_value, pairs, AssistantTurn, ProviderError, ToolChoice};
+use super::{arguments_value, pairs, same_calls, AssistantTurn, ProviderError, ToolChoice};
 use crate::call::ToolCall;
 use crate::definition::ToolDefinition;
 use crate::response::ToolResponse;
@@ -100,33 +100,58 @@ pub fn tool_choice(choice: &ToolChoice, parallel: bool) -> Value {
 }
 
 /// Reads a Messages response: text blocks (joined), `tool_use` blocks (their `input` object
-/// becomes the argument text), and `stop_reason`. Other blocks (thinking) are skipped.
+/// becomes the argument text), and `stop_reason`. Every block, including the ones not read
+/// here (thinking, redacted thinking, server-tool blocks, a `caller` on a `tool_use`), is kept
+/// unchanged in [`AssistantTurn::native`] for the history.
 ///
 /// ```
 /// let response = serde_json::json!({"stop_reason": "tool_use", "content": [
+///     {"type": "thinking", "thinking": "The user wants the weather.", "signature": "EqQB"},
 ///     {"type": "text", "text": "Checking."},
 ///     {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {"x": 1}}]});
 /// let turn = tool_core::provider::anthropic::read_response(&response).unwrap();
 /// assert_eq!((turn.text.as_str(), turn.calls[0].arguments.as_str()), ("Checking.", r#"{"x":1}"#));
+/// assert_eq!(turn.native[0]["signature"], "EqQB");
 /// ```
 pub fn read_response(response: &Value) -> Result<AssistantTurn, ProviderError> {
     let root = At::root(response);
-    let mut turn = AssistantTurn {
-        stop_reason: root
-            .opt("stop_reason")
-            .map(|r| r.str().map(str::to_owned))
-            .transpose()?,
+    let stop_reason = root
+        .opt("stop_reason")
+        .map(|r| r.str().map(str::to_owned))
+        .transpose()?;
+    let content = root.get("content")?;
+    let blocks = content
+        .value
+        .as_array()
+        .ok_or_else(|| content.expected("an array"))?;
+    let (text, calls) = read_blocks(blocks)?;
+    Ok(AssistantTurn {
+        text,
+        calls,
+        stop_reason,
+        native: blocks.clone(),
         ..AssistantTurn::default()
-    };
-    for block in root.get("content")?.array()? {
+    })
+}
+
+/// The text and the calls of a list of content blocks (shared by the reader, the stream
+/// assembler and the history writer's agreement check).
+pub(super) fn read_blocks(blocks: &[Value]) -> Result<(String, Vec<ToolCall>), ProviderError> {
+    let mut text = String::new();
+    let mut calls = Vec::new();
+    for (i, value) in blocks.iter().enumerate() {
+        let block = At {
+            value,
+            path: format!("content[{i}]"),
+        };
         match block.get("type")?.str()? {
-            "text" => turn.text.push_str(block.get("text")?.str()?),
+            "text" => text.push_str(block.get("text")?.str()?),
             "tool_use" => {
                 let input = block.get("input")?;
                 if !input.value.is_object() {
                     return Err(input.expected("an object"));
                 }
-                turn.calls.push(ToolCall {
+                calls.push(ToolCall {
                     id: block.get("id")?.str()?.to_owned(),
                     name: block.get("name")?.str()?.to_owned(),
                     arguments: input.value.to_string(),
@@ -135,19 +160,32 @@ pub fn read_response(response: &Value) -> Result<AssistantTurn, ProviderError> {
             _ => {}
         }
     }
-    Ok(turn)
+    Ok((text, calls))
 }
 
-/// The assistant message for the history: a text block (when there was text), then one
-/// `tool_use` block per call.
+/// The assistant message for the history. A turn read from Anthropic sends its blocks back
+/// exactly as they came ([`AssistantTurn::native`]: thinking blocks with their signatures,
+/// `server_tool_use` and its results, `caller` fields, in their order), as the API requires
+/// for thinking and server tools. A turn built by hand, or whose `text` or `calls` no longer
+/// match those blocks, is written as a text block (when there was text), then one `tool_use`
+/// block per call.
 ///
 /// ```
 /// use tool_core::{provider::{anthropic, AssistantTurn}, ToolCall};
 /// let turn = AssistantTurn { text: "On it.".into(), calls: vec![ToolCall::new("toolu_1", "f", r#"{"x":1}"#)], ..Default::default() };
 /// let m = anthropic::assistant_message(&turn);
 /// assert_eq!(m["content"][1]["input"]["x"], 1);
+///
+/// let response = serde_json::json!({"stop_reason": "tool_use", "content": [
+///     {"type": "thinking", "thinking": "Weather first.", "signature": "EqQB"},
+///     {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {"x": 1}}]});
+/// let turn = anthropic::read_response(&response).unwrap();
+/// assert_eq!(anthropic::assistant_message(&turn)["content"], response["content"]);
 /// ```
 pub fn assistant_message(turn: &AssistantTurn) -> Value {
+    if native_agrees(turn) {
+        return json!({"role": "assistant", "content": turn.native});
+    }
     let mut content = Vec::new();
     if !turn.text.is_empty() {
         content.push(json!({"type": "text", "text": turn.text}));
@@ -156,6 +194,16 @@ pub fn assistant_message(turn: &AssistantTurn) -> Value {
         content.push(json!({"type": "tool_use", "id": call.id, "name": call.name, "input": arguments_value(&call.arguments)}));
     }
     json!({"role": "assistant", "content": content})
+}
+
+fn native_agrees(turn: &AssistantTurn) -> bool {
+    if turn.native.is_empty() {
+        return false;
+    }
+    match read_blocks(&turn.native) {
+        Ok((text, calls)) => text == turn.text && same_calls(&calls, &turn.calls),
+        Err(_) => false,
+    }
 }
 
 /// How a `tool_result`'s `content` is written.

@@ -2,27 +2,49 @@
 
 use serde_json::Value;
 
+use super::anthropic::read_blocks;
 use super::error::At;
 use super::{AssistantTurn, ProviderError};
 use crate::call::ToolCall;
 
+/// One content block as it grows: the block of `content_block_start`, updated in place by
+/// its deltas, and the `input_json_delta` fragments not yet parsed.
 #[derive(Debug)]
-enum Block {
-    Text,
-    ToolUse {
-        id: String,
-        name: String,
-        json: String,
-    },
-    Done,
-    Other,
+struct Block {
+    native: Value,
+    json: String,
+    open: bool,
+}
+
+impl Block {
+    fn kind(&self) -> &str {
+        self.native
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+    }
+
+    /// Appends `delta` to the string field `key` of the block (created when absent).
+    fn append(&mut self, key: &str, delta: &str) {
+        if let Value::Object(map) = &mut self.native {
+            match map.get_mut(key) {
+                Some(Value::String(s)) => s.push_str(delta),
+                _ => {
+                    map.insert(key.into(), Value::String(delta.to_owned()));
+                }
+            }
+        }
+    }
 }
 
 /// Collects Messages streaming events into an [`AssistantTurn`].
 ///
 /// A `tool_use` block opens with `content_block_start` (id, name, empty input), grows by
 /// `input_json_delta` fragments, and is complete only at its `content_block_stop` (Messages
-/// streaming reference). [`AnthropicStream::take_completed`] hands out calls as their blocks
+/// streaming reference); an `input` given whole at the start, with no fragments, is the
+/// input. Every other block (text, thinking with its `signature_delta`, server-tool blocks)
+/// is rebuilt from its start and deltas into [`AssistantTurn::native`], the same list a
+/// whole response gives. [`AnthropicStream::take_completed`] hands out calls as their blocks
 /// close, so a caller may start them early; an unclosed block is never handed out.
 ///
 /// ```
@@ -38,8 +60,8 @@ enum Block {
 #[derive(Debug, Default)]
 pub struct AnthropicStream {
     blocks: Vec<Block>,
-    text: String,
-    calls: Vec<ToolCall>,
+    /// Closed calls with their block index, in the order they closed.
+    calls: Vec<(usize, ToolCall)>,
     handed_out: usize,
     stop_reason: Option<String>,
     stopped: bool,
@@ -68,82 +90,72 @@ impl AnthropicStream {
             "content_block_start" => {
                 let index = self.index(&event)?;
                 let block = event.get("content_block")?;
-                let new = match block.get("type")?.str()? {
-                    "text" => {
-                        if let Some(text) = block.opt("text") {
-                            self.text.push_str(text.str()?);
-                        }
-                        Block::Text
-                    }
-                    "tool_use" => Block::ToolUse {
-                        id: block.get("id")?.str()?.to_owned(),
-                        name: block.get("name")?.str()?.to_owned(),
-                        json: String::new(),
-                    },
-                    _ => Block::Other,
-                };
+                block.get("type")?.str()?;
                 if index != self.blocks.len() {
                     return Err(ProviderError::new(
                         event.path.clone(),
                         format!("content block {index} started out of order"),
                     ));
                 }
-                self.blocks.push(new);
+                self.blocks.push(Block {
+                    native: block.value.clone(),
+                    json: String::new(),
+                    open: true,
+                });
             }
             "content_block_delta" => {
                 let index = self.index(&event)?;
                 let delta = event.get("delta")?;
                 let kind = delta.get("type")?.str()?;
-                match (self.blocks.get_mut(index), kind) {
-                    (Some(Block::Text), "text_delta") => {
-                        self.text.push_str(delta.get("text")?.str()?)
+                let Some(block) = self.blocks.get_mut(index).filter(|b| b.open) else {
+                    return Err(ProviderError::new(
+                        "index",
+                        format!("delta for unknown or closed content block {index}"),
+                    ));
+                };
+                match kind {
+                    "text_delta" => block.append("text", delta.get("text")?.str()?),
+                    "input_json_delta" => block.json.push_str(delta.get("partial_json")?.str()?),
+                    "thinking_delta" => block.append("thinking", delta.get("thinking")?.str()?),
+                    "signature_delta" => block.append("signature", delta.get("signature")?.str()?),
+                    "citations_delta" => {
+                        let citation = delta.get("citation")?.value.clone();
+                        if let Value::Object(map) = &mut block.native {
+                            match map.get_mut("citations") {
+                                Some(Value::Array(list)) => list.push(citation),
+                                _ => {
+                                    map.insert("citations".into(), Value::Array(vec![citation]));
+                                }
+                            }
+                        }
                     }
-                    (Some(Block::ToolUse { json, .. }), "input_json_delta") => {
-                        json.push_str(delta.get("partial_json")?.str()?)
-                    }
-                    (Some(_), _) => {}
-                    (None, _) => {
-                        return Err(ProviderError::new(
-                            "index",
-                            format!("delta for unknown content block {index}"),
-                        ))
-                    }
+                    // Future delta types carry nothing we assemble.
+                    _ => {}
                 }
             }
             "content_block_stop" => {
                 let index = self.index(&event)?;
-                let Some(block) = self.blocks.get_mut(index) else {
+                let Some(block) = self.blocks.get_mut(index).filter(|b| b.open) else {
                     return Err(ProviderError::new(
                         "index",
-                        format!("stop for unknown content block {index}"),
+                        format!("stop for unknown or closed content block {index}"),
                     ));
                 };
-                if let Block::ToolUse { id, name, json } = std::mem::replace(block, Block::Done) {
-                    // An empty input streams no fragments at all: it means `{}`.
-                    let arguments = if json.trim().is_empty() {
-                        "{}".to_string()
-                    } else {
-                        json
-                    };
-                    // Anthropic guarantees `input` is an object, so fragments that do not add up
-                    // to one mean some were lost: never hand out a partial call (found by
-                    // fuzzing).
-                    let complete =
-                        serde_json::from_str::<Value>(&arguments).is_ok_and(|v| v.is_object());
-                    if !complete {
-                        return Err(ProviderError::new(
-                            "delta.partial_json",
-                            format!(
-                                "the streamed input of tool_use block {index} ('{name}') is not a complete JSON object; \
-                                 the stream lost fragments, so the call is not run"
-                            ),
-                        ));
-                    }
-                    self.calls.push(ToolCall {
-                        id,
-                        name,
-                        arguments,
-                    });
+                block.open = false;
+                close_input(index, block)?;
+                if block.kind() == "tool_use" {
+                    let call = At::root(&block.native);
+                    // The parsed input, written as a whole response's is: a streamed call and
+                    // the same call read whole have the same argument text.
+                    let arguments = call.get("input")?.value.to_string();
+                    self.calls.push((
+                        index,
+                        ToolCall {
+                            id: call.get("id")?.str()?.to_owned(),
+                            name: call.get("name")?.str()?.to_owned(),
+                            arguments,
+                        },
+                    ));
                 }
             }
             "message_delta" => {
@@ -185,8 +197,10 @@ impl AnthropicStream {
         let out = self
             .calls
             .get(self.handed_out..)
-            .map(<[ToolCall]>::to_vec)
-            .unwrap_or_default();
+            .unwrap_or_default()
+            .iter()
+            .map(|(_, call)| call.clone())
+            .collect();
         self.handed_out = self.calls.len();
         out
     }
@@ -199,11 +213,11 @@ impl AnthropicStream {
     /// s.push(&serde_json::json!({"type": "message_stop"})).unwrap();
     /// assert!(s.finish().unwrap().calls.is_empty());
     /// ```
-    pub fn finish(self) -> Result<AssistantTurn, ProviderError> {
+    pub fn finish(mut self) -> Result<AssistantTurn, ProviderError> {
         let open = self
             .blocks
             .iter()
-            .filter(|b| matches!(b, Block::ToolUse { .. }))
+            .filter(|b| b.open && (b.kind() == "tool_use" || !b.json.is_empty()))
             .count();
         if open > 0 {
             return Err(ProviderError::new(
@@ -214,11 +228,68 @@ impl AnthropicStream {
         if !self.stopped && self.stop_reason.is_none() {
             return Err(ProviderError::new("stream", "ended before message_stop"));
         }
+        let native: Vec<Value> = self.blocks.into_iter().map(|b| b.native).collect();
+        // Text in block order, read exactly as a whole response's blocks are.
+        let (text, _) = read_blocks(&native)?;
+        // Calls in block order, as in the whole response, whatever order their blocks closed.
+        self.calls.sort_by_key(|(index, _)| *index);
         Ok(AssistantTurn {
-            text: self.text,
-            calls: self.calls,
+            text,
+            calls: self.calls.into_iter().map(|(_, call)| call).collect(),
             stop_reason: self.stop_reason,
+            native,
             ..AssistantTurn::default()
         })
     }
+}
+
+/// Puts the parsed `input_json_delta` fragments of a closed block into its `input`. Without
+/// fragments the block keeps the `input` it started with (Anthropic sends `{}` there and
+/// streams the real input, but an input given whole at the start is the input). Anthropic
+/// guarantees `input` is an object, so fragments that do not add up to one mean some were
+/// lost: never hand out a partial call (found by fuzzing).
+fn close_input(index: usize, block: &mut Block) -> Result<(), ProviderError> {
+    if block.json.trim().is_empty() {
+        if block.kind() == "tool_use" {
+            match block.native.get("input") {
+                Some(input) if input.is_object() => {}
+                Some(_) => {
+                    return Err(ProviderError::new(
+                        "content_block.input",
+                        format!("tool_use block {index}: expected an object"),
+                    ))
+                }
+                None => {
+                    if let Value::Object(map) = &mut block.native {
+                        map.insert("input".into(), Value::Object(Default::default()));
+                    }
+                }
+            }
+        }
+        return Ok(());
+    }
+    let input = serde_json::from_str::<Value>(&std::mem::take(&mut block.json))
+        .ok()
+        .filter(Value::is_object);
+    let Some(input) = input else {
+        let name = block
+            .native
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        return Err(ProviderError::new(
+            "delta.partial_json",
+            format!(
+                "the streamed input of {} block {index} ('{name}') is not a complete JSON object; \
+                 the stream lost fragments, so the call is not run",
+                block.kind()
+            ),
+        ));
+    };
+    // With `preserve_order`, replacing a key keeps its place, so the block's field order
+    // stays the provider's.
+    if let Value::Object(map) = &mut block.native {
+        map.insert("input".into(), input);
+    }
+    Ok(())
 }

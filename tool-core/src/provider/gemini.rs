@@ -11,7 +11,7 @@
 use serde_json::{json, Map, Value};
 
 use super::error::At;
-use super::{arguments_value, pairs, AssistantTurn, ProviderError, ToolChoice};
+use super::{arguments_value, pairs, same_calls, AssistantTurn, ProviderError, ToolChoice};
 use crate::call::ToolCall;
 use crate::definition::ToolDefinition;
 use crate::response::ToolResponse;
@@ -124,7 +124,9 @@ pub fn tool_config(choice: &ToolChoice) -> Value {
 }
 
 /// Reads the first candidate of a response: text parts (not thought summaries), and
-/// `functionCall` parts with their `thoughtSignature`s; ids are synthesized when absent.
+/// `functionCall` parts with their `thoughtSignature`s; ids are synthesized when absent. All
+/// parts, in their order and with every signature, are kept unchanged in
+/// [`AssistantTurn::native`] for the history.
 ///
 /// ```
 /// let response = serde_json::json!({"candidates": [{"finishReason": "STOP", "content": {"role": "model", "parts": [
@@ -133,6 +135,7 @@ pub fn tool_config(choice: &ToolChoice) -> Value {
 /// let turn = tool_core::provider::gemini::read_response(&response).unwrap();
 /// assert_eq!(turn.calls[1].id, "gemini_call_1_get_weather");
 /// assert_eq!(turn.calls[1].arguments, r#"{"city":"Tokyo"}"#);
+/// assert_eq!(turn.native.len(), 2);
 /// ```
 pub fn read_response(response: &Value) -> Result<AssistantTurn, ProviderError> {
     let mut stream = GeminiStream::new();
@@ -142,19 +145,25 @@ pub fn read_response(response: &Value) -> Result<AssistantTurn, ProviderError> {
 
 /// Collects streamed `generateContent` chunks. Gemini streams whole parts (a `functionCall`
 /// is never split), so a call is complete when its part arrives; the turn is complete when a
-/// chunk carries a `finishReason`.
+/// chunk carries a `finishReason`. Text is streamed as many small text parts: a text part
+/// that opens a chunk joins the text part that closed the previous chunk (same `thought`
+/// flag, no signature yet, a signature arriving with it moves onto the joined part), so
+/// [`AssistantTurn::native`] holds the parts as a whole response would, not one per chunk.
 ///
 /// ```
 /// use serde_json::json;
 /// let mut s = tool_core::provider::gemini::GeminiStream::new();
-/// s.push(&json!({"candidates": [{"content": {"role": "model", "parts": [{"text": "Let me check. "}]}}]})).unwrap();
+/// s.push(&json!({"candidates": [{"content": {"role": "model", "parts": [{"text": "Let me "}]}}]})).unwrap();
+/// s.push(&json!({"candidates": [{"content": {"role": "model", "parts": [{"text": "check. "}]}}]})).unwrap();
 /// s.push(&json!({"candidates": [{"content": {"role": "model", "parts": [{"functionCall": {"name": "f", "args": {}}, "thoughtSignature": "sig"}]}, "finishReason": "STOP"}]})).unwrap();
 /// let turn = s.finish().unwrap();
 /// assert_eq!(turn.thought_signatures, [Some("sig".to_string())]);
+/// assert_eq!(turn.native[0], json!({"text": "Let me check. "}));
 /// ```
 #[derive(Debug, Default)]
 pub struct GeminiStream {
-    turn: AssistantTurn,
+    parts: Vec<Value>,
+    stop_reason: Option<String>,
 }
 
 impl GeminiStream {
@@ -182,47 +191,28 @@ impl GeminiStream {
         let Some(candidate) = candidates.array()?.into_iter().next() else {
             return Ok(());
         };
-        if let Some(reason) = candidate.opt("finishReason") {
-            self.turn.stop_reason = Some(reason.str()?.to_owned());
-        }
-        let Some(content) = candidate.opt("content") else {
+        let reason = candidate
+            .opt("finishReason")
+            .map(|r| r.str().map(str::to_owned))
+            .transpose()?;
+        let Some(parts) = candidate.opt("content").and_then(|c| c.opt("parts")) else {
+            self.stop_reason = reason.or(self.stop_reason.take());
             return Ok(());
         };
-        let Some(parts) = content.opt("parts") else {
-            return Ok(());
-        };
-        for part in parts.array()? {
-            let thought = part
-                .opt("thought")
-                .is_some_and(|t| t.value == &Value::Bool(true));
-            if let Some(text) = part.opt("text") {
-                if !thought {
-                    self.turn.text.push_str(text.str()?);
+        let parts = parts.array()?;
+        // Check the chunk's parts before keeping any, so a bad chunk leaves the stream as it was.
+        read_parts(parts.iter().map(|p| p.value), &mut Parsed::default())?;
+        for (i, part) in parts.into_iter().enumerate() {
+            if i == 0 {
+                if let Some(last) = self.parts.last_mut() {
+                    if join_text(last, part.value) {
+                        continue;
+                    }
                 }
             }
-            if let Some(call) = part.opt("functionCall") {
-                let name = call.get("name")?.str()?.to_owned();
-                let arguments = match call.opt("args") {
-                    Some(args) if args.value.is_object() => args.value.to_string(),
-                    Some(args) => return Err(args.expected("an object")),
-                    None => "{}".to_string(),
-                };
-                let id = match call.opt("id") {
-                    Some(id) => id.str()?.to_owned(),
-                    None => synthetic_id(self.turn.calls.len(), &name),
-                };
-                let signature = part
-                    .opt("thoughtSignature")
-                    .map(|s| s.str().map(str::to_owned))
-                    .transpose()?;
-                self.turn.calls.push(ToolCall {
-                    id,
-                    name,
-                    arguments,
-                });
-                self.turn.thought_signatures.push(signature);
-            }
+            self.parts.push(part.value.clone());
         }
+        self.stop_reason = reason.or(self.stop_reason.take());
         Ok(())
     }
 
@@ -234,29 +224,138 @@ impl GeminiStream {
     /// assert_eq!(s.finish().unwrap().stop_reason.as_deref(), Some("STOP"));
     /// ```
     pub fn finish(self) -> Result<AssistantTurn, ProviderError> {
-        if self.turn.stop_reason.is_none() {
+        let mut parsed = Parsed::default();
+        read_parts(self.parts.iter(), &mut parsed)?;
+        if self.stop_reason.is_none() {
             return Err(ProviderError::new(
                 "candidates[0].finishReason",
                 format!(
                     "missing: the response is incomplete; {} call(s) not dispatched",
-                    self.turn.calls.len()
+                    parsed.calls.len()
                 ),
             ));
         }
-        Ok(self.turn)
+        Ok(AssistantTurn {
+            text: parsed.text,
+            calls: parsed.calls,
+            stop_reason: self.stop_reason,
+            thought_signatures: parsed.signatures,
+            native: self.parts,
+            ..AssistantTurn::default()
+        })
     }
 }
 
-/// The `model` content for the history: the text part, then each `functionCall` part with
-/// its `thoughtSignature` (required back by thinking models) and its id when Gemini gave one.
+/// What [`read_parts`] finds in a list of parts.
+#[derive(Default)]
+struct Parsed {
+    text: String,
+    calls: Vec<ToolCall>,
+    signatures: Vec<Option<String>>,
+    /// Per call: whether Gemini gave its id (else it was synthesized).
+    issued_ids: Vec<bool>,
+}
+
+fn read_parts<'a>(
+    parts: impl Iterator<Item = &'a Value>,
+    out: &mut Parsed,
+) -> Result<(), ProviderError> {
+    for (i, value) in parts.enumerate() {
+        let part = At {
+            value,
+            path: format!("parts[{i}]"),
+        };
+        let thought = part
+            .opt("thought")
+            .is_some_and(|t| t.value == &Value::Bool(true));
+        if let Some(text) = part.opt("text") {
+            let text = text.str()?;
+            if !thought {
+                out.text.push_str(text);
+            }
+        }
+        let signature = part
+            .opt("thoughtSignature")
+            .map(|s| s.str().map(str::to_owned))
+            .transpose()?;
+        if let Some(call) = part.opt("functionCall") {
+            let name = call.get("name")?.str()?.to_owned();
+            let arguments = match call.opt("args") {
+                Some(args) if args.value.is_object() => args.value.to_string(),
+                Some(args) => return Err(args.expected("an object")),
+                None => "{}".to_string(),
+            };
+            let id = match call.opt("id") {
+                Some(id) => id.str()?.to_owned(),
+                None => synthetic_id(out.calls.len(), &name),
+            };
+            out.issued_ids.push(call.opt("id").is_some());
+            out.calls.push(ToolCall {
+                id,
+                name,
+                arguments,
+            });
+            out.signatures.push(signature);
+        }
+    }
+    Ok(())
+}
+
+/// Joins a streamed text part onto the previous one when both are plain text parts of the
+/// same kind (thought or not) and the previous one has no signature yet; returns whether it
+/// did.
+fn join_text(last: &mut Value, next: &Value) -> bool {
+    fn plain_text(part: &Value) -> Option<&serde_json::Map<String, Value>> {
+        let map = part.as_object()?;
+        map.get("text")?.as_str()?;
+        map.keys()
+            .all(|k| matches!(k.as_str(), "text" | "thought" | "thoughtSignature"))
+            .then_some(map)
+    }
+    let (Some(a), Some(b)) = (plain_text(last), plain_text(next)) else {
+        return false;
+    };
+    if a.get("thought") != b.get("thought") || a.contains_key("thoughtSignature") {
+        return false;
+    }
+    let Value::Object(last) = last else {
+        return false;
+    };
+    for (key, value) in b {
+        match (key.as_str(), last.get_mut(key), value) {
+            ("text", Some(Value::String(text)), Value::String(more)) => text.push_str(more),
+            ("thought", ..) => {}
+            _ => {
+                last.insert(key.clone(), value.clone());
+            }
+        }
+    }
+    true
+}
+
+/// The `model` content for the history. A turn read from Gemini sends its parts back exactly
+/// as they came ([`AssistantTurn::native`]): mixed text and `functionCall` parts in their
+/// order, thought parts, every `thoughtSignature` on the part that carried it, and the ids
+/// Gemini gave. A turn built by hand, or whose `text` or `calls` no longer match those
+/// parts, is written as the text part, then each `functionCall` part with its
+/// `thoughtSignature` and its id unless the id was made up here ([`SYNTHETIC_ID_PREFIX`]).
 ///
 /// ```
 /// use tool_core::{provider::{gemini, AssistantTurn}, ToolCall};
 /// let turn = AssistantTurn { calls: vec![ToolCall::new("gemini_call_0_f", "f", "{}")], thought_signatures: vec![Some("s".into())], ..Default::default() };
 /// let c = gemini::model_content(&turn);
 /// assert_eq!(c["parts"][0], serde_json::json!({"functionCall": {"name": "f", "args": {}}, "thoughtSignature": "s"}));
+///
+/// let response = serde_json::json!({"candidates": [{"finishReason": "STOP", "content": {"role": "model", "parts": [
+///     {"functionCall": {"name": "f", "args": {}}, "thoughtSignature": "s"},
+///     {"text": "Meanwhile, "}, {"functionCall": {"name": "g", "args": {}}}]}}]});
+/// let turn = gemini::read_response(&response).unwrap();
+/// assert_eq!(gemini::model_content(&turn), response["candidates"][0]["content"]);
 /// ```
 pub fn model_content(turn: &AssistantTurn) -> Value {
+    if native_agrees(turn) {
+        return json!({"role": "model", "parts": turn.native});
+    }
     let mut parts = Vec::new();
     if !turn.text.is_empty() {
         parts.push(json!({"text": turn.text}));
@@ -278,8 +377,46 @@ pub fn model_content(turn: &AssistantTurn) -> Value {
     json!({"role": "model", "parts": parts})
 }
 
+/// The native parts' reading, when they still agree with the turn's text and calls.
+fn native_reading(turn: &AssistantTurn) -> Option<Parsed> {
+    if turn.native.is_empty() {
+        return None;
+    }
+    let mut parsed = Parsed::default();
+    read_parts(turn.native.iter(), &mut parsed).ok()?;
+    (parsed.text == turn.text && same_calls(&parsed.calls, &turn.calls)).then_some(parsed)
+}
+
+fn native_agrees(turn: &AssistantTurn) -> bool {
+    native_reading(turn).is_some()
+}
+
+/// [`function_responses`] for a turn read from Gemini: each `functionResponse` carries the
+/// call's id exactly when Gemini gave one (read from [`AssistantTurn::native`]), even an id
+/// that happens to start with [`SYNTHETIC_ID_PREFIX`]. Without native parts it falls back to
+/// the prefix rule of [`function_responses`].
+///
+/// ```
+/// use tool_core::{provider::gemini, ToolResponse};
+/// let response = serde_json::json!({"candidates": [{"finishReason": "STOP", "content": {"role": "model", "parts": [
+///     {"functionCall": {"id": "gemini_call_9", "name": "f", "args": {}}}]}}]});
+/// let turn = gemini::read_response(&response).unwrap();
+/// let c = gemini::function_responses_for(&turn, &[ToolResponse::success("ok")]);
+/// assert_eq!(c["parts"][0]["functionResponse"]["id"], "gemini_call_9");
+/// ```
+pub fn function_responses_for(turn: &AssistantTurn, responses: &[ToolResponse]) -> Value {
+    let issued = native_reading(turn).map(|p| p.issued_ids);
+    let send_id = |i: usize, call: &ToolCall| match &issued {
+        Some(issued) => issued.get(i).copied().unwrap_or(false),
+        None => !call.id.starts_with(SYNTHETIC_ID_PREFIX),
+    };
+    responses_content(&turn.calls, responses, send_id)
+}
+
 /// The `user` content answering a turn: one `functionResponse` part per call, in call order,
-/// with `{"output": text}` or, for an `ERROR`, `{"error": text}`.
+/// with `{"output": text}` or, for an `ERROR`, `{"error": text}`. A call's id is sent unless
+/// it starts with [`SYNTHETIC_ID_PREFIX`]; for a turn read from Gemini prefer
+/// [`function_responses_for`], which knows which ids Gemini gave.
 ///
 /// ```
 /// use tool_core::{provider::gemini, ToolCall, ToolErrorCode, ToolResponse};
@@ -287,15 +424,26 @@ pub fn model_content(turn: &AssistantTurn) -> Value {
 /// assert_eq!(c["parts"][0]["functionResponse"]["response"]["error"], "Error [NOT_FOUND]: no");
 /// ```
 pub fn function_responses(calls: &[ToolCall], responses: &[ToolResponse]) -> Value {
+    responses_content(calls, responses, |_, call| {
+        !call.id.starts_with(SYNTHETIC_ID_PREFIX)
+    })
+}
+
+fn responses_content(
+    calls: &[ToolCall],
+    responses: &[ToolResponse],
+    send_id: impl Fn(usize, &ToolCall) -> bool,
+) -> Value {
     let parts: Vec<Value> = pairs(calls, responses)
-        .map(|(call, response)| {
+        .enumerate()
+        .map(|(i, (call, response))| {
             let key = if response.is_error() {
                 "error"
             } else {
                 "output"
             };
             let mut body = Map::new();
-            if !call.id.starts_with(SYNTHETIC_ID_PREFIX) {
+            if send_id(i, call) {
                 body.insert("id".into(), json!(call.id));
             }
             body.insert("name".into(), json!(call.name));

@@ -4,6 +4,13 @@
 //! Every reader takes the provider's JSON as a [`serde_json::Value`] and never panics:
 //! malformed input is a [`ProviderError`] naming the JSON path and what was expected.
 //!
+//! History is faithful: every reader and stream assembler keeps the provider's own content in
+//! [`AssistantTurn::native`], and the history writers (`anthropic::assistant_message`,
+//! `openai_responses::assistant_items`, `gemini::model_content`) send it back unchanged and
+//! in the provider's order (thinking blocks and signatures, server-tool blocks, `caller`,
+//! reasoning items, Gemini thought signatures and mixed text and call parts). A streamed turn
+//! is the same [`AssistantTurn`] as the same response read whole.
+//!
 //! ```
 //! use tool_core::provider::{openai, ToolChoice};
 //! use tool_core::{tool, tools, ToolResponse};
@@ -81,4 +88,16 @@ pub(crate) fn arguments_value(arguments: &str) -> Value {
         return Value::Object(Default::default());
     }
     serde_json::from_str(trimmed).unwrap_or_else(|_| Value::String(arguments.to_string()))
+}
+
+/// Whether two call lists name the same calls: ids and names equal, arguments equal as JSON
+/// values (a streamed call keeps the model's spacing, a whole response's is re-serialized).
+pub(crate) fn same_calls(a: &[ToolCall], b: &[ToolCall]) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(x, y)| {
+            x.id == y.id
+                && x.name == y.name
+                && (x.arguments == y.arguments
+                    || arguments_value(&x.arguments) == arguments_value(&y.arguments))
+        })
 }

@@ -10,7 +10,7 @@
 use serde_json::{json, Map, Value};
 
 use super::error::At;
-use super::{pairs, AssistantTurn, ProviderError, ToolChoice};
+use super::{pairs, same_calls, AssistantTurn, ProviderError, ToolChoice};
 use crate::call::ToolCall;
 use crate::definition::ToolDefinition;
 use crate::response::ToolResponse;
@@ -80,30 +80,64 @@ pub fn request_fields(defs: &[ToolDefinition], choice: &ToolChoice, parallel: bo
 }
 
 /// Reads a response's `output` items: `message` items give the text, `function_call` items
-/// the calls (id = `call_id`); other items (reasoning, web search) are skipped. A call whose
-/// `status` is not `completed` is an error, so it is never dispatched.
+/// the calls (id = `call_id`). Every item, including the ones not read here (`reasoning` with
+/// its `encrypted_content`, web search calls), is kept unchanged in
+/// [`AssistantTurn::native`] for the history. A call whose `status` is not `completed` is an
+/// error, so it is never dispatched.
 ///
 /// ```
 /// let response = serde_json::json!({"status": "completed", "output": [
+///     {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "gAAAA"},
 ///     {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f", "arguments": "{}", "status": "completed"}]});
 /// let turn = tool_core::provider::openai_responses::read_response(&response).unwrap();
 /// assert_eq!(turn.calls[0].id, "call_1");
 /// assert_eq!(turn.item_ids, [Some("fc_1".to_string())]);
+/// assert_eq!(turn.native[0]["encrypted_content"], "gAAAA");
 /// ```
 pub fn read_response(response: &Value) -> Result<AssistantTurn, ProviderError> {
     let root = At::root(response);
-    let mut turn = AssistantTurn {
+    let output = root.get("output")?;
+    let items = output
+        .value
+        .as_array()
+        .ok_or_else(|| output.expected("an array"))?;
+    let read = read_items(items)?;
+    Ok(AssistantTurn {
+        text: read.text,
+        calls: read.calls,
         stop_reason: root
             .opt("status")
             .and_then(|s| s.value.as_str().map(str::to_owned)),
+        item_ids: read.item_ids,
+        native: items.clone(),
         ..AssistantTurn::default()
-    };
-    for item in root.get("output")?.array()? {
+    })
+}
+
+/// What [`read_items`] finds in a list of output items.
+#[derive(Default)]
+pub(super) struct Items {
+    pub text: String,
+    pub calls: Vec<ToolCall>,
+    pub item_ids: Vec<Option<String>>,
+    pub has_message: bool,
+}
+
+/// The text, calls and call item ids of a list of output items (shared by the reader, the
+/// stream assembler and the history writer's agreement check).
+pub(super) fn read_items(items: &[Value]) -> Result<Items, ProviderError> {
+    let mut out = Items::default();
+    for (i, value) in items.iter().enumerate() {
+        let item = At {
+            value,
+            path: format!("output[{i}]"),
+        };
         match item.get("type")?.str()? {
             "message" => {
+                out.has_message = true;
                 for part in item.get("content")?.array()? {
                     if part.opt("type").and_then(|t| t.value.as_str()) == Some("output_text") {
-                        turn.text.push_str(part.get("text")?.str()?);
+                        out.text.push_str(part.get("text")?.str()?);
                     }
                 }
             }
@@ -117,12 +151,12 @@ pub fn read_response(response: &Value) -> Result<AssistantTurn, ProviderError> {
                         ));
                     }
                 }
-                turn.calls.push(ToolCall {
+                out.calls.push(ToolCall {
                     id: item.get("call_id")?.str()?.to_owned(),
                     name: item.get("name")?.str()?.to_owned(),
                     arguments: item.get("arguments")?.str()?.to_owned(),
                 });
-                turn.item_ids.push(
+                out.item_ids.push(
                     item.opt("id")
                         .and_then(|i| i.value.as_str().map(str::to_owned)),
                 );
@@ -130,11 +164,15 @@ pub fn read_response(response: &Value) -> Result<AssistantTurn, ProviderError> {
             _ => {}
         }
     }
-    Ok(turn)
+    Ok(out)
 }
 
-/// The assistant's items for the next request's `input`: its text as an assistant message,
-/// then one `function_call` item per call (with the original `fc_…` id when known).
+/// The assistant's items for the next request's `input`. A turn read from the API sends its
+/// output items back exactly as they came ([`AssistantTurn::native`]: reasoning items with
+/// their ids and `encrypted_content`, messages, calls, in their order), which is what the API
+/// wants for reasoning models. A turn built by hand, or whose `text` or `calls` no longer
+/// match those items, is written as its text in an assistant message, then one
+/// `function_call` item per call (with the original `fc_…` id when known).
 ///
 /// ```
 /// use tool_core::{provider::{openai_responses, AssistantTurn}, ToolCall};
@@ -142,8 +180,17 @@ pub fn read_response(response: &Value) -> Result<AssistantTurn, ProviderError> {
 /// let items = openai_responses::assistant_items(&turn);
 /// assert_eq!(items[0]["type"], "function_call");
 /// assert_eq!(items[0]["call_id"], "call_1");
+///
+/// let response = serde_json::json!({"status": "completed", "output": [
+///     {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "gAAAA"},
+///     {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f", "arguments": "{}", "status": "completed"}]});
+/// let turn = openai_responses::read_response(&response).unwrap();
+/// assert_eq!(serde_json::Value::Array(openai_responses::assistant_items(&turn)), response["output"]);
 /// ```
 pub fn assistant_items(turn: &AssistantTurn) -> Vec<Value> {
+    if native_agrees(turn) {
+        return turn.native.clone();
+    }
     let mut out = Vec::new();
     if !turn.text.is_empty() {
         out.push(json!({"role": "assistant", "content": turn.text}));
@@ -160,6 +207,16 @@ pub fn assistant_items(turn: &AssistantTurn) -> Vec<Value> {
         out.push(Value::Object(item));
     }
     out
+}
+
+fn native_agrees(turn: &AssistantTurn) -> bool {
+    if turn.native.is_empty() {
+        return false;
+    }
+    match read_items(&turn.native) {
+        Ok(read) => read.text == turn.text && same_calls(&read.calls, &turn.calls),
+        Err(_) => false,
+    }
 }
 
 /// One `function_call_output` item per call, in call order.

@@ -3,13 +3,12 @@
 use serde_json::Value;
 
 use super::error::At;
+use super::openai_responses::read_items;
 use super::{AssistantTurn, ProviderError};
-use crate::call::ToolCall;
 
 #[derive(Debug)]
 struct Partial {
     output_index: u64,
-    item_id: Option<String>,
     call_id: String,
     name: String,
     arguments: String,
@@ -20,7 +19,9 @@ struct Partial {
 /// A `function_call` item opens with `response.output_item.added` (call id and name), grows by
 /// `response.function_call_arguments.delta`, and is complete at `response.output_item.done`
 /// (Responses streaming reference). Calls are keyed by `output_index`; an item that never
-/// reached `done` is never handed out.
+/// reached `done` is never handed out. Every `done` item (messages, reasoning, calls) is kept
+/// in `output_index` order in [`AssistantTurn::native`], the same list a whole response
+/// gives.
 ///
 /// ```
 /// use serde_json::json;
@@ -35,7 +36,11 @@ struct Partial {
 #[derive(Debug, Default)]
 pub struct OpenAiResponsesStream {
     open: Vec<Partial>,
-    turn: AssistantTurn,
+    /// Finished output items with their `output_index`, in the order they finished.
+    done: Vec<(u64, Value)>,
+    /// `response.output_text.delta` text, used when no message item finished.
+    delta_text: String,
+    stop_reason: Option<String>,
     completed: bool,
 }
 
@@ -59,15 +64,12 @@ impl OpenAiResponsesStream {
     pub fn push(&mut self, event: &Value) -> Result<(), ProviderError> {
         let event = At::root(event);
         match event.get("type")?.str()? {
-            "response.output_text.delta" => self.turn.text.push_str(event.get("delta")?.str()?),
+            "response.output_text.delta" => self.delta_text.push_str(event.get("delta")?.str()?),
             "response.output_item.added" => {
                 let item = event.get("item")?;
                 if item.get("type")?.str()? == "function_call" {
                     self.open.push(Partial {
                         output_index: output_index(&event)?,
-                        item_id: item
-                            .opt("id")
-                            .and_then(|i| i.value.as_str().map(str::to_owned)),
                         call_id: item.get("call_id")?.str()?.to_owned(),
                         name: item.get("name")?.str()?.to_owned(),
                         arguments: item
@@ -94,31 +96,34 @@ impl OpenAiResponsesStream {
             "response.output_item.done" => {
                 let index = output_index(&event)?;
                 let item = event.get("item")?;
-                if item.get("type")?.str()? != "function_call" {
-                    return Ok(());
+                let mut native = item.value.clone();
+                if item.get("type")?.str()? == "function_call" {
+                    let Some(pos) = self.open.iter().position(|p| p.output_index == index) else {
+                        return Err(ProviderError::new(
+                            "output_index",
+                            format!("done for unknown output item {index}"),
+                        ));
+                    };
+                    let partial = self.open.remove(pos);
+                    // The done item carries the full arguments and is kept as sent; what it
+                    // lacks comes from the item as it was added and grown.
+                    if let Value::Object(map) = &mut native {
+                        for (key, value) in [
+                            ("call_id", partial.call_id),
+                            ("name", partial.name),
+                            ("arguments", partial.arguments),
+                        ] {
+                            if !map.get(key).is_some_and(Value::is_string) {
+                                map.insert(key.into(), Value::String(value));
+                            }
+                        }
+                    }
                 }
-                let Some(pos) = self.open.iter().position(|p| p.output_index == index) else {
-                    return Err(ProviderError::new(
-                        "output_index",
-                        format!("done for unknown output item {index}"),
-                    ));
-                };
-                let partial = self.open.remove(pos);
-                // The done item carries the full arguments; prefer them over the fragments.
-                let arguments = match item.opt("arguments") {
-                    Some(a) => a.str()?.to_owned(),
-                    None => partial.arguments,
-                };
-                self.turn.calls.push(ToolCall {
-                    id: partial.call_id,
-                    name: partial.name,
-                    arguments,
-                });
-                self.turn.item_ids.push(partial.item_id);
+                self.done.push((index, native));
             }
             "response.completed" | "response.incomplete" => {
                 self.completed = true;
-                self.turn.stop_reason = event
+                self.stop_reason = event
                     .opt("response")
                     .and_then(|r| r.opt("status"))
                     .and_then(|s| s.value.as_str().map(str::to_owned));
@@ -142,7 +147,7 @@ impl OpenAiResponsesStream {
     /// s.push(&serde_json::json!({"type": "response.completed", "response": {"status": "completed"}})).unwrap();
     /// assert_eq!(s.finish().unwrap().stop_reason.as_deref(), Some("completed"));
     /// ```
-    pub fn finish(self) -> Result<AssistantTurn, ProviderError> {
+    pub fn finish(mut self) -> Result<AssistantTurn, ProviderError> {
         if !self.open.is_empty() {
             return Err(ProviderError::new(
                 "stream",
@@ -158,7 +163,22 @@ impl OpenAiResponsesStream {
                 "ended before response.completed",
             ));
         }
-        Ok(self.turn)
+        // Items in output order, as a whole response lists them, and read the same way.
+        self.done.sort_by_key(|(index, _)| *index);
+        let native: Vec<Value> = self.done.into_iter().map(|(_, item)| item).collect();
+        let read = read_items(&native)?;
+        Ok(AssistantTurn {
+            text: if read.has_message {
+                read.text
+            } else {
+                self.delta_text
+            },
+            calls: read.calls,
+            stop_reason: self.stop_reason,
+            item_ids: read.item_ids,
+            native,
+            ..AssistantTurn::default()
+        })
     }
 }
 

@@ -1,6 +1,8 @@
 //! [`AssistantTurn`] (what a model said in one response) and [`ToolChoice`].
 
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::args::decode_arguments;
 use crate::call::ToolCall;
@@ -38,15 +40,29 @@ impl ToolChoice {
 
 /// One assistant response as read from a provider: the text that came with the calls
 /// (providers may send both in one response), the calls in the order the model made them,
-/// and the provider's stop reason.
+/// the provider's stop reason, and the provider's own content as it sent it ([`native`]).
+///
+/// The history writers (`anthropic::assistant_message`, `openai_responses::assistant_items`,
+/// `gemini::model_content`) send [`native`] back unchanged when it still agrees with `text`
+/// and `calls`, so content this library does not interpret (thinking blocks and their
+/// signatures, server-tool blocks, reasoning items, Gemini thought signatures, the order of
+/// mixed text and call parts) reaches the provider as it came. A turn built by hand, or one
+/// whose `text` or `calls` were changed, is written from `text` and `calls` instead.
+///
+/// The turn is serde-serializable, so a run's state can be stored and resumed.
+///
+/// [`native`]: AssistantTurn::native
 ///
 /// ```
 /// use tool_core::provider::AssistantTurn;
 /// use tool_core::ToolCall;
 /// let turn = AssistantTurn { text: "Checking.".into(), calls: vec![ToolCall::new("1", "f", "{}")], ..Default::default() };
 /// assert!(turn.has_calls());
+/// let stored = serde_json::to_string(&turn).unwrap();
+/// assert_eq!(serde_json::from_str::<AssistantTurn>(&stored).unwrap(), turn);
 /// ```
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct AssistantTurn {
     /// The text parts, concatenated in order (empty when there were none).
     pub text: String,
@@ -60,6 +76,13 @@ pub struct AssistantTurn {
     /// Provider item ids that differ from the call ids (OpenAI Responses `fc_…` ids), one
     /// slot per call. Empty for other providers.
     pub item_ids: Vec<Option<String>>,
+    /// The provider's assistant content exactly as it sent it, in its order: Anthropic
+    /// `content` blocks, OpenAI Responses `output` items, Gemini `parts`. Filled by every
+    /// `read_response` and every stream assembler (a streamed turn gets the same list as the
+    /// whole response); empty for OpenAI Chat Completions, whose history message is rebuilt
+    /// from `text` and `calls`, and for turns built by hand.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub native: Vec<Value>,
 }
 
 impl AssistantTurn {
