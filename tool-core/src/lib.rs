@@ -52,6 +52,7 @@ mod definition;
 mod dispatch;
 mod executor;
 mod into_response;
+pub mod model;
 pub mod parse;
 pub mod prompt;
 pub mod provider;
