@@ -59,6 +59,7 @@ pub mod provider;
 mod raw_json;
 mod registry;
 mod response;
+pub mod runner;
 pub mod schema;
 mod struct_tool;
 pub mod suggest;

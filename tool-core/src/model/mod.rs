@@ -41,6 +41,7 @@ mod error;
 mod event;
 mod message;
 mod request;
+mod scripted;
 
 use std::future::poll_fn;
 use std::pin::Pin;
@@ -53,6 +54,7 @@ pub use error::{ModelError, ModelErrorKind};
 pub use event::ModelEvent;
 pub use message::{Message, ModelTurn, NativeContent, StopReason, ToolResult, Usage};
 pub use request::{ModelRequest, OfferedTools};
+pub use scripted::{ScriptedModel, SeenRequest};
 
 /// The stream a [`Model`] returns: events of one turn, ending with
 /// [`ModelEvent::Finished`] or an error. Boxed so `Model` stays object-safe; `Send` so a run
