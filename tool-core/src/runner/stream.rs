@@ -96,10 +96,29 @@ impl<'a> RunStream<'a> {
         self.run.take()
     }
 
+    /// The next event, or `None` after the last (what `StreamExt::next` does, without
+    /// futures-util).
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    /// use tool_core::runner::{RunEvent, Runner};
+    /// let runner = Runner::new(ScriptedModel::new([ModelTurn::text("Hi")]), tool_core::ToolRegistry::new());
+    /// let mut stream = runner.run_streamed("Hello");
+    /// tool_core::block_on(async {
+    ///     while let Some(event) = stream.next_event().await {
+    ///         if let RunEvent::TextDelta { text } = event { print!("{text}"); }
+    ///     }
+    /// });
+    /// assert!(stream.take_run().is_some());
+    /// ```
+    pub async fn next_event(&mut self) -> Option<RunEvent> {
+        next_item(Pin::new(self)).await
+    }
+
     /// Collects every event (for tests and simple callers).
     pub async fn collect_events(mut self) -> Vec<RunEvent> {
         let mut events = Vec::new();
-        while let Some(event) = next_item(Pin::new(&mut self)).await {
+        while let Some(event) = self.next_event().await {
             events.push(event);
         }
         events
