@@ -40,8 +40,10 @@
 mod error;
 mod event;
 mod message;
+mod queue;
 mod request;
 mod scripted;
+pub mod text;
 
 use std::future::poll_fn;
 use std::pin::Pin;
@@ -55,6 +57,7 @@ pub use event::ModelEvent;
 pub use message::{Message, ModelTurn, NativeContent, StopReason, ToolResult, Usage};
 pub use request::{ModelRequest, OfferedTools};
 pub use scripted::{ScriptedModel, SeenRequest};
+pub use text::XmlMode;
 
 /// The stream a [`Model`] returns: events of one turn, ending with
 /// [`ModelEvent::Finished`] or an error. Boxed so `Model` stays object-safe; `Send` so a run
