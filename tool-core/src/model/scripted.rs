@@ -38,6 +38,7 @@ use super::{
 pub struct ScriptedModel {
     script: Arc<[Result<ModelTurn, ModelError>]>,
     chunk_size: usize,
+    record: bool,
     seen: Arc<Mutex<Vec<SeenRequest>>>,
 }
 
@@ -74,6 +75,7 @@ impl ScriptedModel {
         ScriptedModel {
             script: turns.into_iter().collect(),
             chunk_size: 8,
+            record: true,
             seen: Arc::default(),
         }
     }
@@ -82,6 +84,18 @@ impl ScriptedModel {
     /// character boundaries).
     pub fn with_chunk_size(mut self, bytes: usize) -> Self {
         self.chunk_size = bytes.max(1);
+        self
+    }
+
+    /// Stops recording requests (recording copies the conversation on every request; a
+    /// benchmark of the loop should not pay for it).
+    ///
+    /// ```
+    /// let m = tool_core::model::ScriptedModel::new([]).without_recording();
+    /// assert!(m.requests().is_empty());
+    /// ```
+    pub fn without_recording(mut self) -> Self {
+        self.record = false;
         self
     }
 
@@ -122,21 +136,9 @@ impl ScriptedModel {
 
 impl Model for ScriptedModel {
     fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
-        self.seen
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .push(SeenRequest {
-                instructions: request.instructions.map(str::to_string),
-                tools: request
-                    .tools
-                    .definitions()
-                    .iter()
-                    .map(|d| d.name.clone())
-                    .collect(),
-                tool_choice: request.tool_choice.clone(),
-                parallel_tool_calls: request.parallel_tool_calls,
-                messages: request.messages.to_vec(),
-            });
+        if self.record {
+            self.record(&request);
+        }
         let index = request
             .messages
             .iter()
@@ -155,6 +157,26 @@ impl Model for ScriptedModel {
             ))],
         };
         from_events(events)
+    }
+}
+
+impl ScriptedModel {
+    fn record(&self, request: &ModelRequest<'_>) {
+        self.seen
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(SeenRequest {
+                instructions: request.instructions.map(str::to_string),
+                tools: request
+                    .tools
+                    .definitions()
+                    .iter()
+                    .map(|d| d.name.clone())
+                    .collect(),
+                tool_choice: request.tool_choice.clone(),
+                parallel_tool_calls: request.parallel_tool_calls,
+                messages: request.messages.to_vec(),
+            });
     }
 }
 

@@ -68,26 +68,21 @@ pub struct Run {
 enum Phase {
     /// The next step is a model turn.
     CallModel,
-    /// The last turn's calls, some waiting for a person's decision.
+    /// The last turn's calls (those of the last assistant message), one verdict each, some
+    /// waiting for a person's decision.
     Approval {
-        calls: Vec<Planned>,
+        verdicts: Vec<Verdict>,
     },
-    /// The last turn's calls, decided: run `dispatch`, answer `denied` without running.
+    /// The last turn's calls, decided. The calls are read from the last assistant message,
+    /// not copied, unless some were denied: then `subset` holds the ones to dispatch.
     RunTools {
-        dispatch: Vec<ToolCall>,
         approved: Vec<String>,
+        /// Results of denied calls, with their positions in the turn in `denied_at`.
         denied: Vec<ToolResult>,
-        /// For each call of the turn in order: `true` if it is dispatched.
-        dispatched: Vec<bool>,
+        denied_at: Vec<usize>,
+        subset: Option<Vec<ToolCall>>,
     },
     Done(RunOutcome),
-}
-
-/// One call of a turn and what is to happen to it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct Planned {
-    call: ToolCall,
-    verdict: Verdict,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -189,13 +184,9 @@ impl Run {
         if self.cancelled && !matches!(self.phase, Phase::RunTools { .. } | Phase::Done(_)) {
             self.phase = Phase::Done(RunOutcome::Cancelled);
         }
-        if let Phase::Approval { calls } = &self.phase {
-            if calls.iter().all(|p| p.verdict != Verdict::Pending) {
-                let calls = match std::mem::replace(&mut self.phase, Phase::CallModel) {
-                    Phase::Approval { calls } => calls,
-                    _ => Vec::new(),
-                };
-                self.phase = plan_tools(calls);
+        if let Phase::Approval { verdicts } = &self.phase {
+            if verdicts.iter().all(|v| *v != Verdict::Pending) {
+                self.phase = plan_tools(verdicts, last_calls(&self.messages));
             }
         }
         if self.phase == Phase::CallModel
@@ -223,20 +214,19 @@ impl Run {
                 }
                 Ok(Step::CallModel(request))
             }
-            Phase::Approval { calls } => Ok(Step::AwaitApproval(
-                calls
-                    .iter()
-                    .filter(|p| p.verdict == Verdict::Pending)
-                    .map(|p| &p.call)
-                    .collect(),
-            )),
+            Phase::Approval { verdicts } => Ok(Step::AwaitApproval(pending(
+                verdicts,
+                last_calls(&self.messages),
+            ))),
             Phase::RunTools {
-                dispatch,
                 approved,
                 denied,
+                subset,
                 ..
             } => Ok(Step::RunTools(ToolBatch {
-                calls: dispatch,
+                calls: subset
+                    .as_deref()
+                    .unwrap_or_else(|| last_calls(&self.messages)),
                 approved,
                 denied,
                 offered: self.options.offered.as_deref(),
@@ -276,22 +266,21 @@ impl Run {
                 text: turn.text.clone(),
             })
         } else {
-            let calls: Vec<Planned> = turn
+            let verdicts: Vec<Verdict> = turn
                 .calls
                 .iter()
-                .map(|call| Planned {
-                    call: call.clone(),
-                    verdict: if self.needs_approval(call, registry) {
+                .map(|call| {
+                    if self.needs_approval(call, registry) {
                         Verdict::Pending
                     } else {
                         Verdict::Run
-                    },
+                    }
                 })
                 .collect();
-            if calls.iter().any(|p| p.verdict == Verdict::Pending) {
-                Phase::Approval { calls }
+            if verdicts.contains(&Verdict::Pending) {
+                Phase::Approval { verdicts }
             } else {
-                plan_tools(calls)
+                plan_tools(&verdicts, &turn.calls)
             }
         };
         self.messages.push(Message::Assistant(turn));
@@ -320,20 +309,22 @@ impl Run {
     /// assert!(batch.denied[0].response.error_message().unwrap().contains("keep it"));
     /// ```
     pub fn decide(&mut self, call_id: &str, decision: Approval) -> Result<(), RunError> {
-        let Phase::Approval { calls } = &mut self.phase else {
-            return Err(RunError::NotPending {
-                call_id: call_id.to_string(),
-            });
+        let not_pending = || RunError::NotPending {
+            call_id: call_id.to_string(),
         };
-        let Some(planned) = calls
+        let Phase::Approval { verdicts } = &mut self.phase else {
+            return Err(not_pending());
+        };
+        let calls = last_calls(&self.messages);
+        let Some(verdict) = verdicts
             .iter_mut()
-            .find(|p| p.call.id == call_id && p.verdict == Verdict::Pending)
+            .zip(calls)
+            .find(|(verdict, call)| call.id == call_id && **verdict == Verdict::Pending)
+            .map(|(verdict, _)| verdict)
         else {
-            return Err(RunError::NotPending {
-                call_id: call_id.to_string(),
-            });
+            return Err(not_pending());
         };
-        planned.verdict = match decision {
+        *verdict = match decision {
             Approval::Approved => Verdict::Approved,
             Approval::Denied(reason) => Verdict::Denied(reason),
         };
@@ -358,24 +349,20 @@ impl Run {
             return Err(self.out_of_order("tool results"));
         }
         let Phase::RunTools {
-            dispatch,
-            denied,
-            dispatched,
-            ..
+            denied, denied_at, ..
         } = std::mem::replace(&mut self.phase, Phase::CallModel)
         else {
             return Err(self.out_of_order("tool results"));
         };
         let mut responses = responses.into_iter();
-        let mut dispatch = dispatch.into_iter();
-        let mut denied = denied.into_iter();
-        let results = dispatched
-            .into_iter()
-            .filter_map(|was_dispatched| {
-                if !was_dispatched {
-                    return denied.next();
+        let mut denied = denied_at.into_iter().zip(denied).peekable();
+        let results = last_calls(&self.messages)
+            .iter()
+            .enumerate()
+            .map(|(position, call)| {
+                if let Some((_, result)) = denied.next_if(|(at, _)| *at == position) {
+                    return result;
                 }
-                let call = dispatch.next()?;
                 let response = responses.next().unwrap_or_else(|| {
                     ToolResponse::error(
                         ToolErrorCode::Unknown,
@@ -385,7 +372,7 @@ impl Run {
                         ),
                     )
                 });
-                Some(ToolResult::new(call.id, call.name, response))
+                ToolResult::new(call.id.clone(), call.name.clone(), response)
             })
             .collect();
         self.messages.push(Message::Tool { results });
@@ -459,11 +446,7 @@ impl Run {
     /// The calls waiting for approval (empty unless the run is paused for them).
     pub fn pending_approvals(&self) -> Vec<&ToolCall> {
         match &self.phase {
-            Phase::Approval { calls } => calls
-                .iter()
-                .filter(|p| p.verdict == Verdict::Pending)
-                .map(|p| &p.call)
-                .collect(),
+            Phase::Approval { verdicts } => pending(verdicts, last_calls(&self.messages)),
             _ => Vec::new(),
         }
     }
@@ -507,13 +490,30 @@ impl Run {
     }
 }
 
-/// Splits decided calls into those to dispatch and the denied ones' results.
-fn plan_tools(calls: Vec<Planned>) -> Phase {
-    let mut dispatch = Vec::new();
+/// The calls of the last assistant turn (empty if the last message is not one).
+fn last_calls(messages: &[Message]) -> &[ToolCall] {
+    match messages.last() {
+        Some(Message::Assistant(turn)) => &turn.calls,
+        _ => &[],
+    }
+}
+
+/// The calls still waiting for a decision.
+fn pending<'a>(verdicts: &[Verdict], calls: &'a [ToolCall]) -> Vec<&'a ToolCall> {
+    verdicts
+        .iter()
+        .zip(calls)
+        .filter(|(verdict, _)| **verdict == Verdict::Pending)
+        .map(|(_, call)| call)
+        .collect()
+}
+
+/// Decided calls: which run (approved ones marked), and the denied ones' results.
+fn plan_tools(verdicts: &[Verdict], calls: &[ToolCall]) -> Phase {
     let mut approved = Vec::new();
     let mut denied = Vec::new();
-    let mut dispatched = Vec::with_capacity(calls.len());
-    for Planned { call, verdict } in calls {
+    let mut denied_at = Vec::new();
+    for (position, (verdict, call)) in verdicts.iter().zip(calls).enumerate() {
         match verdict {
             Verdict::Denied(reason) => {
                 let response = ToolResponse::error(
@@ -524,24 +524,30 @@ fn plan_tools(calls: Vec<Planned>) -> Phase {
                         call.name
                     ),
                 );
-                denied.push(ToolResult::new(call.id, call.name, response));
-                dispatched.push(false);
+                denied.push(ToolResult::new(
+                    call.id.clone(),
+                    call.name.clone(),
+                    response,
+                ));
+                denied_at.push(position);
             }
-            Verdict::Approved => {
-                approved.push(call.id.clone());
-                dispatch.push(call);
-                dispatched.push(true);
-            }
-            Verdict::Run | Verdict::Pending => {
-                dispatch.push(call);
-                dispatched.push(true);
-            }
+            Verdict::Approved => approved.push(call.id.clone()),
+            Verdict::Run | Verdict::Pending => {}
         }
     }
+    // Only when some calls are denied does the batch differ from the turn's calls.
+    let subset = (!denied_at.is_empty()).then(|| {
+        calls
+            .iter()
+            .enumerate()
+            .filter(|(position, _)| !denied_at.contains(position))
+            .map(|(_, call)| call.clone())
+            .collect()
+    });
     Phase::RunTools {
-        dispatch,
         approved,
         denied,
-        dispatched,
+        denied_at,
+        subset,
     }
 }
