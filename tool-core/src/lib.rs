@@ -32,6 +32,13 @@
 //! [`ToolRegistry::call_with`], [`CallOptions`], [`Limits`], [`BreakerConfig`], [`RetryPolicy`]
 //! and `docs/failure-behaviour.md`.
 //!
+//! # Agent loop
+//!
+//! [`runner::Runner`] runs the loop from a user message to the final answer on any
+//! [`model::Model`]: streamed text, concurrent calls, approval pauses, typed limits. The loop
+//! itself is the sans-IO [`runner::Run`]; [`model::ScriptedModel`] and [`model::XmlMode`] need
+//! no network.
+//!
 //! # Cargo features
 //!
 //! - `tokio` (off): enforces `#[tool(timeout_ms = N)]` and
