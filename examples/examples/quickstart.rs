@@ -1,18 +1,19 @@
-//! The main job end to end: define three tools, print what the model is told about them,
-//! dispatch good and bad calls, and print every `ToolResponse` as JSON and as model text.
-//! Then XML mode, for models without native tool calling: print the TOOLS system prompt,
-//! stream a recorded reply in small chunks (its text shows before the call runs), dispatch
-//! the call and print the follow-up message that carries the result back.
+//! The whole agent loop in one command: three tools, a model, and the runner that sends the
+//! request, streams the text, runs the calls concurrently, sends the results back and stops
+//! at the final answer. The model here is scripted (canned turns streamed in small chunks),
+//! so it needs no network or key; any `Model` (the HTTP adapters, XML mode over a plain-text
+//! model) drops in the same place.
 //!
 //! `cargo run --example quickstart`
+//! (`cargo run --example dispatch_tour` shows dispatch of good and bad calls and XML mode
+//! step by step.)
 
 use std::io::Write;
 
-use tool_core::parse::{EndReason, Event};
-use tool_core::{tool, tools, Json, ToolCall, ToolError, ToolRegistry};
+use tool_core::model::{Model, ModelTurn, ScriptedModel};
+use tool_core::runner::{RunEvent, RunOutcome, Runner};
+use tool_core::{tool, tools, Json, ToolCall, ToolError};
 
-// `#[tool_type]` derives serde and schemars through tool-core, so this crate needs no
-// dependency on them. (A `//` comment: doc comments on types reach the model as descriptions.)
 /// Temperature unit.
 #[tool_core::tool_type]
 #[derive(Debug, Clone, Copy)]
@@ -69,112 +70,59 @@ async fn search(
     /// Maximum number of results.
     #[arg(default = 3)]
     limit: u32,
-    /// Only documents with all of these tags.
-    tags: Vec<String>,
 ) -> Json<Vec<String>> {
-    let hits = (1..=limit.min(3))
-        .map(|i| format!("{query} #{i} [{}]", tags.join(",")))
-        .collect();
-    Json(hits)
+    Json(
+        (1..=limit.min(3))
+            .map(|i| format!("{query} #{i}"))
+            .collect(),
+    )
+}
+
+const QUESTION: &str = "What's the weather in Paris, and what is 40 + 2?";
+
+/// The model: a script of what a tool-calling model answers to `QUESTION`.
+fn model() -> Box<dyn Model> {
+    Box::new(ScriptedModel::new([
+        ModelTurn::with_calls(
+            "Let me check the weather and do the sum.",
+            vec![
+                ToolCall::new("call_1", "get_weather", r#"{"location":"Paris, France"}"#),
+                ToolCall::new("call_2", "add", r#"{"a":40,"b":2}"#),
+            ],
+        ),
+        ModelTurn::text("It is 21.5 °C in Paris right now, and 40 + 2 = 42."),
+    ]))
 }
 
 fn main() {
-    let registry: ToolRegistry = tools![get_weather, add, search];
-
-    println!("== Tool definitions (what the model is told) ==");
-    for definition in registry.definitions() {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(definition).unwrap_or_default()
-        );
-    }
-
-    let calls = [
-        ToolCall::new(
-            "call_1",
-            "get_weather",
-            r#"{"location": "Paris, France", "unit": "celsius"}"#,
-        ),
-        ToolCall::new("call_2", "add", r#"{"a": 40, "b": 2}"#),
-        ToolCall::new(
-            "call_3",
-            "search",
-            r#"{"query": "tool calling", "tags": ["rust"]}"#,
-        ),
-        ToolCall::new("call_4", "get_wether", r#"{"location": "Oslo"}"#),
-        ToolCall::new("call_5", "get_weather", r#"{"locaton": "Oslo"}"#),
-        ToolCall::new(
-            "call_6",
-            "get_weather",
-            r#"{"location": "Oslo", "unit": "kelvin"}"#,
-        ),
-        ToolCall::new("call_7", "add", r#"{"a": 1, "b": "two"}"#),
-        ToolCall::new("call_8", "add", "{\"a\": 1,\n \"b\": }"),
-        ToolCall::new("call_9", "get_weather", r#"{"location": "  "}"#),
-    ];
-
-    println!("\n== Dispatch ==");
-    let responses = tool_core::block_on(registry.call_all(&calls));
-    for (call, response) in calls.iter().zip(&responses) {
-        println!(
-            "\n{} {}({})",
-            call.id,
-            call.name,
-            call.arguments.replace('\n', "\\n")
-        );
-        println!("  JSON:  {}", response.to_json());
-        println!("  model: {}", response.model_text());
-    }
-
-    xml_mode(&registry);
-}
-
-/// A reply as a model wrote it after reading the TOOLS prompt: intent first, call last.
-const RECORDED_REPLY: &str = "To answer that, I'll check the current weather in Paris first.\n\n\
-<use_tool>\n  <tool_name>get_weather</tool_name>\n  <arguments>\n    {\"location\": \"Paris, France\"}\n  </arguments>\n</use_tool>";
-
-fn xml_mode(registry: &ToolRegistry) {
-    println!("\n== XML mode: the TOOLS section of the system prompt ==");
-    println!("{}", registry.tools_prompt());
-
-    println!("== XML mode: the model's reply, streamed in 8-byte chunks ==");
-    let mut parser = registry.xml_parser();
-    let mut events = Vec::new();
-    let mut all = Vec::new();
-    for chunk in RECORDED_REPLY.as_bytes().chunks(8) {
-        parser.feed_bytes(chunk, &mut events);
-        for event in events.drain(..) {
+    let runner = Runner::new(model(), tools![get_weather, add, search]);
+    println!("user: {QUESTION}");
+    let mut stream = runner.run_streamed(QUESTION);
+    tool_core::block_on(async {
+        while let Some(event) = stream.next_event().await {
             show(&event);
-            all.push(event);
+            // Flushing per delta is what shows the text while it streams.
+            let _ = std::io::stdout().flush();
         }
-        // Flushing per chunk is what shows the intent before the call exists.
-        let _ = std::io::stdout().flush();
-    }
-    parser.finish(EndReason::Stop, &mut events);
-    for event in events.drain(..) {
-        show(&event);
-        all.push(event);
-    }
-
-    println!("\n\n== XML mode: the follow-up user message ==");
-    match tool_core::block_on(registry.xml_follow_up(&all)) {
-        Some(message) => println!("{message}"),
-        None => println!("(the reply made no tool call)"),
-    }
+    });
 }
 
-fn show(event: &Event) {
+fn show(event: &RunEvent) {
     match event {
-        Event::Text(text) => print!("{text}"),
-        Event::CallStarted { index } => print!("\n[call {index} started]"),
-        Event::Name { name, .. } => print!("[tool: {name}]"),
-        Event::ArgumentsDelta { .. } => print!("."),
-        Event::CallComplete { call, .. } => print!(
-            "\n[call ready: {}({}) -> running]",
-            call.name, call.arguments
-        ),
-        Event::CallError { response, .. } => print!("\n[call rejected: {}]", response.model_text()),
-        Event::CallIncomplete { reason, .. } => print!("\n[call incomplete: {reason}]"),
-        Event::Diagnostic(d) => print!("\n[note: {}]", d.message),
+        RunEvent::TurnStarted { .. } => print!("assistant: "),
+        RunEvent::TextDelta { text } => print!("{text}"),
+        RunEvent::CallReady { call, .. } => print!("\n  -> {}({})", call.name, call.arguments),
+        RunEvent::TurnFinished { .. } => println!(),
+        RunEvent::ToolResult {
+            call_id, response, ..
+        } => println!("  <- {call_id}: {}", response.model_text()),
+        RunEvent::RunFinished { outcome, turns, .. } => match outcome {
+            RunOutcome::Finished { text } => {
+                println!("\nanswer after {turns} model turns: {text}")
+            }
+            other => println!("\nthe run ended: {other:?}"),
+        },
+        RunEvent::RunFailed { error } => println!("\nthe run failed: {error}"),
+        _ => {}
     }
 }

@@ -39,6 +39,13 @@
 //! take the text with [`ToolResponse::into_model_text`] to keep a call close to hand-written
 //! serde code. [`testing`] checks a registry against every provider's rules in your tests.
 //!
+//! # Agent loop
+//!
+//! [`runner::Runner`] runs the loop from a user message to the final answer on any
+//! [`model::Model`]: streamed text, concurrent calls, approval pauses, typed limits. The loop
+//! itself is the sans-IO [`runner::Run`]; [`model::ScriptedModel`] and [`model::XmlMode`] need
+//! no network.
+//!
 //! # Cargo features
 //!
 //! - `tokio` (off): enforces `#[tool(timeout_ms = N)]` and
@@ -59,6 +66,7 @@ mod definition;
 mod dispatch;
 mod executor;
 mod into_response;
+pub mod model;
 pub mod parse;
 mod policy;
 pub mod prompt;
@@ -66,6 +74,7 @@ pub mod provider;
 mod raw_json;
 mod registry;
 mod response;
+pub mod runner;
 pub mod schema;
 mod struct_tool;
 pub mod suggest;

@@ -1,0 +1,289 @@
+//! The neutral conversation: what the runner keeps between turns and hands every adapter.
+
+use std::ops::{Add, AddAssign};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::call::ToolCall;
+use crate::response::ToolResponse;
+
+/// One message of the conversation, in no provider's format. Adapters translate the whole
+/// list into their wire format on every request; the list is `serde`-serializable so a run can
+/// be stored and resumed in another process.
+///
+/// ```
+/// use tool_core::model::{Message, ModelTurn, ToolResult};
+/// use tool_core::{ToolCall, ToolResponse};
+///
+/// let history = vec![
+///     Message::user("Weather in Paris?"),
+///     Message::Assistant(ModelTurn::with_calls("", vec![ToolCall::new("c1", "get_weather", r#"{"city":"Paris"}"#)])),
+///     Message::Tool { results: vec![ToolResult::new("c1", "get_weather", ToolResponse::success("21 C"))] },
+/// ];
+/// let json = serde_json::to_string(&history).unwrap();
+/// assert!(json.starts_with(r#"[{"role":"user","content":"Weather in Paris?"}"#));
+/// let back: Vec<Message> = serde_json::from_str(&json).unwrap();
+/// assert_eq!(back, history);
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "role", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Message {
+    /// The user's (or the application's) text.
+    User {
+        /// The text.
+        content: String,
+    },
+    /// What the model answered in one turn, including what the provider sent verbatim.
+    Assistant(ModelTurn),
+    /// The results of one assistant turn's calls, one per call, in call order. Adapters
+    /// spread them as their API requires (one `tool` message per result for OpenAI Chat,
+    /// one user message of `tool_result` blocks for Anthropic, ...).
+    Tool {
+        /// The results, in the order of the calls.
+        results: Vec<ToolResult>,
+    },
+}
+
+impl Message {
+    /// A user message.
+    ///
+    /// ```
+    /// let m = tool_core::model::Message::user("hi");
+    /// assert!(matches!(m, tool_core::model::Message::User { ref content } if content == "hi"));
+    /// ```
+    pub fn user(content: impl Into<String>) -> Self {
+        Message::User {
+            content: content.into(),
+        }
+    }
+}
+
+/// The result of one call as it goes back to the model.
+///
+/// ```
+/// let r = tool_core::model::ToolResult::new("c1", "add", tool_core::ToolResponse::success("3"));
+/// assert_eq!(r.response.model_text(), "3");
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolResult {
+    /// The id of the call this answers.
+    pub call_id: String,
+    /// The tool's name as the model wrote it (Gemini pairs results by name, XML mode shows it).
+    pub name: String,
+    /// The response; adapters send [`ToolResponse::model_text`] and mark errors as errors.
+    pub response: ToolResponse,
+}
+
+impl ToolResult {
+    /// Creates a result.
+    pub fn new(
+        call_id: impl Into<String>,
+        name: impl Into<String>,
+        response: ToolResponse,
+    ) -> Self {
+        ToolResult {
+            call_id: call_id.into(),
+            name: name.into(),
+            response,
+        }
+    }
+}
+
+/// One finished assistant turn: the neutral reading (text, calls, stop reason, usage) that the
+/// runner acts on, plus the provider's own content for faithful history.
+///
+/// ```
+/// use tool_core::model::{ModelTurn, StopReason};
+/// let turn = ModelTurn::text("Done.");
+/// assert_eq!(turn.stop_reason, StopReason::EndTurn);
+/// assert!(!turn.has_calls());
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ModelTurn {
+    /// The text parts, concatenated in order (empty when there were none).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub text: String,
+    /// The complete tool calls, in the order the model made them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub calls: Vec<ToolCall>,
+    /// Why the model stopped.
+    pub stop_reason: StopReason,
+    /// Token usage of this turn, when the provider reported it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Usage>,
+    /// What the provider sent, verbatim, for the adapter that produced it to send back
+    /// unchanged in the history (thinking blocks and signatures, server-tool blocks, reasoning
+    /// items, the original order of text and calls). The runner never reads it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub native: Option<NativeContent>,
+}
+
+impl ModelTurn {
+    /// A final answer: text and no calls.
+    ///
+    /// ```
+    /// assert_eq!(tool_core::model::ModelTurn::text("hi").text, "hi");
+    /// ```
+    pub fn text(text: impl Into<String>) -> Self {
+        ModelTurn {
+            text: text.into(),
+            stop_reason: StopReason::EndTurn,
+            ..ModelTurn::default()
+        }
+    }
+
+    /// A turn that calls tools (with optional text before the calls).
+    ///
+    /// ```
+    /// use tool_core::{model::{ModelTurn, StopReason}, ToolCall};
+    /// let t = ModelTurn::with_calls("Checking.", vec![ToolCall::new("1", "f", "{}")]);
+    /// assert_eq!(t.stop_reason, StopReason::ToolUse);
+    /// ```
+    pub fn with_calls(text: impl Into<String>, calls: Vec<ToolCall>) -> Self {
+        ModelTurn {
+            text: text.into(),
+            calls,
+            stop_reason: StopReason::ToolUse,
+            ..ModelTurn::default()
+        }
+    }
+
+    /// Whether the model called any tool.
+    ///
+    /// ```
+    /// assert!(!tool_core::model::ModelTurn::text("x").has_calls());
+    /// ```
+    pub fn has_calls(&self) -> bool {
+        !self.calls.is_empty()
+    }
+}
+
+/// Provider-native content of one turn, tagged with the adapter that understands it. An
+/// adapter replays only content tagged with its own [`NativeContent::provider`] and falls back
+/// to the neutral text and calls otherwise (a conversation may switch models).
+///
+/// ```
+/// let n = tool_core::model::NativeContent::new("anthropic", serde_json::json!([{"type": "text", "text": "hi"}]));
+/// assert!(n.is("anthropic"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NativeContent {
+    /// Which adapter wrote it, e.g. `"anthropic"`, `"openai_responses"`.
+    pub provider: String,
+    /// The content as the provider sent it (a content array, an item list, a `Content`).
+    pub content: Value,
+}
+
+impl NativeContent {
+    /// Creates native content.
+    pub fn new(provider: impl Into<String>, content: Value) -> Self {
+        NativeContent {
+            provider: provider.into(),
+            content,
+        }
+    }
+
+    /// Whether `provider` wrote this content.
+    pub fn is(&self, provider: &str) -> bool {
+        self.provider == provider
+    }
+}
+
+/// Why the model stopped, in neutral terms; [`StopReason::from_provider`] reads each API's
+/// spelling.
+///
+/// ```
+/// use tool_core::model::StopReason;
+/// assert_eq!(StopReason::from_provider("tool_calls"), StopReason::ToolUse);
+/// assert_eq!(StopReason::from_provider("MAX_TOKENS"), StopReason::MaxTokens);
+/// assert_eq!(StopReason::from_provider("pause_turn"), StopReason::Other("pause_turn".into()));
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    /// The model finished its answer (`stop`, `end_turn`, `STOP`, `completed`).
+    #[default]
+    EndTurn,
+    /// The model stopped to have tools run (`tool_calls`, `tool_use`).
+    ToolUse,
+    /// The output token limit cut the answer (`length`, `max_tokens`, `MAX_TOKENS`,
+    /// `incomplete`).
+    MaxTokens,
+    /// The provider refused or filtered the answer (`content_filter`, `refusal`, `SAFETY`).
+    Refusal,
+    /// Any other reason, as the provider spelled it.
+    Other(String),
+}
+
+impl StopReason {
+    /// Reads a provider's `finish_reason` / `stop_reason` / `finishReason` / status.
+    pub fn from_provider(reason: &str) -> Self {
+        match reason {
+            "stop" | "end_turn" | "stop_sequence" | "STOP" | "completed" => StopReason::EndTurn,
+            "tool_calls" | "tool_use" | "function_call" => StopReason::ToolUse,
+            "length" | "max_tokens" | "MAX_TOKENS" | "incomplete" => StopReason::MaxTokens,
+            "content_filter" | "refusal" | "SAFETY" | "RECITATION" | "PROHIBITED_CONTENT"
+            | "BLOCKLIST" | "SPII" => StopReason::Refusal,
+            other => StopReason::Other(other.to_string()),
+        }
+    }
+}
+
+/// Tokens one turn (or a whole run, summed) consumed.
+///
+/// ```
+/// use tool_core::model::Usage;
+/// let total = Usage::new(100, 20) + Usage::new(150, 10);
+/// assert_eq!((total.input_tokens, total.output_tokens, total.total()), (250, 30, 280));
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Usage {
+    /// Prompt tokens, including cached ones.
+    pub input_tokens: u64,
+    /// Completion tokens, including reasoning tokens.
+    pub output_tokens: u64,
+    /// Prompt tokens served from the provider's cache (0 when not reported).
+    #[serde(default)]
+    pub cached_input_tokens: u64,
+    /// Reasoning tokens within `output_tokens` (0 when not reported).
+    #[serde(default)]
+    pub reasoning_tokens: u64,
+}
+
+impl Usage {
+    /// Usage with input and output counts.
+    pub const fn new(input_tokens: u64, output_tokens: u64) -> Self {
+        Usage {
+            input_tokens,
+            output_tokens,
+            cached_input_tokens: 0,
+            reasoning_tokens: 0,
+        }
+    }
+
+    /// Input plus output tokens (saturating: counts come from the provider).
+    pub const fn total(&self) -> u64 {
+        self.input_tokens.saturating_add(self.output_tokens)
+    }
+}
+
+impl Add for Usage {
+    type Output = Usage;
+    fn add(mut self, other: Usage) -> Usage {
+        self += other;
+        self
+    }
+}
+
+impl AddAssign for Usage {
+    fn add_assign(&mut self, other: Usage) {
+        self.input_tokens = self.input_tokens.saturating_add(other.input_tokens);
+        self.output_tokens = self.output_tokens.saturating_add(other.output_tokens);
+        self.cached_input_tokens = self
+            .cached_input_tokens
+            .saturating_add(other.cached_input_tokens);
+        self.reasoning_tokens = self.reasoning_tokens.saturating_add(other.reasoning_tokens);
+    }
+}

@@ -1,0 +1,152 @@
+//! [`ModelRequest`]: everything an adapter needs to build one request in its wire format.
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::definition::ToolDefinition;
+use crate::prompt::{render_tools_section, DEFAULT_TOOLS_HEADER};
+use crate::provider::ToolChoice;
+use crate::registry::ToolRegistry;
+
+use super::message::Message;
+
+static AUTO: ToolChoice = ToolChoice::Auto;
+
+/// One request to a model: the instructions, the whole neutral conversation, the tools offered
+/// this turn, `tool_choice` and whether parallel calls are allowed. The adapter turns it into
+/// its own wire format (system prompt placement, message shapes, tool definitions) on every
+/// call; nothing in it is specific to one provider.
+///
+/// ```
+/// use tool_core::model::{Message, ModelRequest, OfferedTools};
+/// use tool_core::provider::ToolChoice;
+/// use tool_core::{tool, tools};
+///
+/// /// Adds two integers.
+/// #[tool]
+/// fn add(a: i64, b: i64) -> i64 { a + b }
+///
+/// let registry = tools![add];
+/// let messages = [Message::user("What is 2 + 3?")];
+/// let choice = ToolChoice::tool("add");
+/// let request = ModelRequest::new(&messages, OfferedTools::all(&registry))
+///     .with_instructions("You are a calculator.")
+///     .with_tool_choice(&choice);
+/// assert_eq!(request.tools.definitions()[0].name, "add");
+/// assert!(request.parallel_tool_calls);
+/// ```
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub struct ModelRequest<'a> {
+    /// The system prompt / developer instructions, if any.
+    pub instructions: Option<&'a str>,
+    /// The conversation so far, oldest first.
+    pub messages: &'a [Message],
+    /// The tools the model may call in this turn.
+    pub tools: OfferedTools<'a>,
+    /// Whether and which tool the model must call.
+    pub tool_choice: &'a ToolChoice,
+    /// Whether the model may make several calls in one turn.
+    pub parallel_tool_calls: bool,
+}
+
+impl<'a> ModelRequest<'a> {
+    /// A request with no instructions, `tool_choice` auto and parallel calls allowed.
+    pub fn new(messages: &'a [Message], tools: OfferedTools<'a>) -> Self {
+        ModelRequest {
+            instructions: None,
+            messages,
+            tools,
+            tool_choice: &AUTO,
+            parallel_tool_calls: true,
+        }
+    }
+
+    /// Sets the instructions (system prompt).
+    pub fn with_instructions(mut self, instructions: &'a str) -> Self {
+        self.instructions = Some(instructions);
+        self
+    }
+
+    /// Sets `tool_choice`.
+    pub fn with_tool_choice(mut self, choice: &'a ToolChoice) -> Self {
+        self.tool_choice = choice;
+        self
+    }
+
+    /// Allows or forbids several calls in one turn.
+    pub fn with_parallel_tool_calls(mut self, parallel: bool) -> Self {
+        self.parallel_tool_calls = parallel;
+        self
+    }
+}
+
+/// The tool definitions offered in one request: a whole registry (whose cached definitions and
+/// TOOLS prompt are reused) or any slice of definitions.
+///
+/// ```
+/// use tool_core::model::OfferedTools;
+/// use tool_core::{tool, tools};
+/// /// Says hi.
+/// #[tool]
+/// fn hi() -> &'static str { "hi" }
+/// let registry = tools![hi];
+/// let all = OfferedTools::all(&registry);
+/// assert!(std::sync::Arc::ptr_eq(&all.tools_prompt(), &registry.tools_prompt()));
+/// assert!(OfferedTools::none().is_empty());
+/// ```
+#[derive(Clone, Copy)]
+pub struct OfferedTools<'a> {
+    definitions: &'a [ToolDefinition],
+    registry: Option<&'a ToolRegistry>,
+}
+
+impl<'a> OfferedTools<'a> {
+    /// Every tool of `registry`, in registry order.
+    pub fn all(registry: &'a ToolRegistry) -> Self {
+        OfferedTools {
+            definitions: registry.definitions(),
+            registry: Some(registry),
+        }
+    }
+
+    /// These definitions (a subset of a registry, tools from elsewhere).
+    pub fn from_definitions(definitions: &'a [ToolDefinition]) -> Self {
+        OfferedTools {
+            definitions,
+            registry: None,
+        }
+    }
+
+    /// No tools.
+    pub fn none() -> Self {
+        OfferedTools::from_definitions(&[])
+    }
+
+    /// The definitions, in order.
+    pub fn definitions(&self) -> &'a [ToolDefinition] {
+        self.definitions
+    }
+
+    /// Whether no tool is offered.
+    pub fn is_empty(&self) -> bool {
+        self.definitions.is_empty()
+    }
+
+    /// The XML TOOLS section of these tools (with the default header): the registry's cached
+    /// prompt when the whole registry is offered, rendered otherwise.
+    pub fn tools_prompt(&self) -> Arc<str> {
+        match self.registry {
+            Some(registry) => registry.tools_prompt(),
+            None => Arc::from(render_tools_section(DEFAULT_TOOLS_HEADER, self.definitions)),
+        }
+    }
+}
+
+impl fmt::Debug for OfferedTools<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list()
+            .entries(self.definitions.iter().map(|d| &d.name))
+            .finish()
+    }
+}

@@ -1,0 +1,315 @@
+//! [`Runner`]: the async driver around the sans-IO [`Run`].
+
+use std::sync::Arc;
+
+use crate::call::ToolCall;
+use crate::context::{CallContext, CancelFlag};
+use crate::definition::ToolDefinition;
+use crate::dispatch::{Approval, CallOptions};
+use crate::model::{next_item, Model, ModelError, ModelErrorKind, ModelEvent};
+use crate::registry::ToolRegistry;
+
+use super::error::RunError;
+use super::event::RunEvent;
+use super::join::join_bounded;
+use super::options::RunOptions;
+use super::result::RunResult;
+use super::run::{Run, RunOutcome, Step};
+use super::stream::{EventSink, RunStream};
+
+/// Runs the agent loop: a [`Model`], a [`ToolRegistry`] and default [`RunOptions`].
+///
+/// It drives a [`Run`] with no executor of its own: model streams and tool futures are polled
+/// on the caller's task (tokio, `block_on`, anything), and the calls of one turn run
+/// concurrently there, results in call order.
+///
+/// ```
+/// use tool_core::model::{ModelTurn, ScriptedModel};
+/// use tool_core::runner::Runner;
+/// use tool_core::{tool, tools, ToolCall};
+///
+/// /// Current weather for a city.
+/// #[tool(read_only)]
+/// fn get_weather(city: String) -> String { format!("21 C and sunny in {city}") }
+///
+/// let model = ScriptedModel::new([
+///     ModelTurn::with_calls("Let me check.", vec![ToolCall::new("c1", "get_weather", r#"{"city":"Paris"}"#)]),
+///     ModelTurn::text("It is 21 C and sunny in Paris."),
+/// ]);
+/// let runner = Runner::new(model, tools![get_weather]);
+/// let result = tool_core::block_on(runner.run("Weather in Paris?")).unwrap();
+/// assert_eq!(result.text(), Some("It is 21 C and sunny in Paris."));
+/// assert_eq!(result.run.turns(), 2);
+/// ```
+pub struct Runner<M> {
+    model: M,
+    registry: Arc<ToolRegistry>,
+    options: RunOptions,
+    context: CallContext,
+}
+
+impl<M: Clone> Clone for Runner<M> {
+    fn clone(&self) -> Self {
+        Runner {
+            model: self.model.clone(),
+            registry: Arc::clone(&self.registry),
+            options: self.options.clone(),
+            context: self.context.clone(),
+        }
+    }
+}
+
+impl<M> std::fmt::Debug for Runner<M> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Runner")
+            .field("tools", &self.registry.names().collect::<Vec<_>>())
+            .field("options", &self.options)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<M: Model> Runner<M> {
+    /// A runner with the default [`RunOptions`].
+    pub fn new(model: M, registry: impl Into<Arc<ToolRegistry>>) -> Self {
+        Runner {
+            model,
+            registry: registry.into(),
+            options: RunOptions::default(),
+            context: CallContext::new(),
+        }
+    }
+
+    /// Sets the options new runs start with.
+    ///
+    /// ```
+    /// # use tool_core::{model::ScriptedModel, runner::{Runner, RunOptions}, ToolRegistry};
+    /// let runner = Runner::new(ScriptedModel::new([]), ToolRegistry::new()).with_options(RunOptions::new().max_turns(3));
+    /// assert_eq!(runner.options().max_turns, 3);
+    /// ```
+    pub fn with_options(mut self, options: RunOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// Hands tools that take context parameters these extensions on every call (the run's
+    /// cancellation flag is added per run).
+    pub fn with_context(mut self, context: CallContext) -> Self {
+        self.context = context;
+        self
+    }
+
+    /// The model.
+    pub fn model(&self) -> &M {
+        &self.model
+    }
+
+    /// The registry.
+    pub fn registry(&self) -> &Arc<ToolRegistry> {
+        &self.registry
+    }
+
+    /// The options new runs start with.
+    pub fn options(&self) -> &RunOptions {
+        &self.options
+    }
+
+    /// A new run of `input` with this runner's options, not yet started.
+    pub fn start(&self, input: impl Into<String>) -> Run {
+        Run::new(input, self.options.clone())
+    }
+
+    /// Runs the loop from one user message to the outcome.
+    pub async fn run(&self, input: impl Into<String>) -> Result<RunResult, RunError> {
+        self.resume(self.start(input)).await
+    }
+
+    /// Continues a run (e.g. one restored after approval decisions) to its next outcome.
+    pub async fn resume(&self, mut run: Run) -> Result<RunResult, RunError> {
+        let outcome = self.drive(&mut run, &CancelFlag::new()).await?;
+        Ok(RunResult { outcome, run })
+    }
+
+    /// Drives `run` until it finishes, pauses for approval, fails, or `cancel` is set (then
+    /// it stops after the step in progress; running tools see the flag in their context).
+    /// On error the run is left before the failing step, so it can be driven again.
+    pub async fn drive(&self, run: &mut Run, cancel: &CancelFlag) -> Result<RunOutcome, RunError> {
+        drive(self, run, cancel, None).await
+    }
+
+    /// [`Runner::run`] as a stream of [`RunEvent`]s, ending with `RunFinished` or
+    /// `RunFailed`.
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    /// use tool_core::runner::{RunEvent, Runner};
+    /// let runner = Runner::new(ScriptedModel::new([ModelTurn::text("Hello there")]), tool_core::ToolRegistry::new());
+    /// let events = tool_core::block_on(runner.run_streamed("Hi").collect_events());
+    /// let text: String = events.iter().filter_map(|e| match e { RunEvent::TextDelta { text } => Some(text.as_str()), _ => None }).collect();
+    /// assert_eq!(text, "Hello there");
+    /// assert!(matches!(events.last(), Some(RunEvent::RunFinished { .. })));
+    /// ```
+    pub fn run_streamed(&self, input: impl Into<String>) -> RunStream<'_> {
+        self.resume_streamed(self.start(input), CancelFlag::new())
+    }
+
+    /// [`Runner::drive`] as a stream of [`RunEvent`]s; the run is handed back by
+    /// [`RunStream::take_run`] once the stream has ended.
+    pub fn resume_streamed(&self, run: Run, cancel: CancelFlag) -> RunStream<'_> {
+        RunStream::new(move |sink| async move {
+            let mut run = run;
+            let result = drive(self, &mut run, &cancel, Some(&sink)).await;
+            (run, result)
+        })
+    }
+}
+
+impl<M: Model + 'static> Runner<M> {
+    /// [`Runner::resume_streamed`] on a shared runner, for a stream that must be `'static`
+    /// (an HTTP response body, a spawned task).
+    pub fn stream_shared(self: Arc<Self>, run: Run, cancel: CancelFlag) -> RunStream<'static> {
+        RunStream::new(move |sink| async move {
+            let mut run = run;
+            let result = drive(&self, &mut run, &cancel, Some(&sink)).await;
+            (run, result)
+        })
+    }
+}
+
+async fn drive<M: Model>(
+    runner: &Runner<M>,
+    run: &mut Run,
+    cancel: &CancelFlag,
+    sink: Option<&EventSink>,
+) -> Result<RunOutcome, RunError> {
+    let registry = &*runner.registry;
+    let context = runner.context.clone().with_cancel(cancel.clone());
+    loop {
+        if cancel.is_cancelled() {
+            run.cancel();
+        }
+        let turn_number = run.turns() + 1;
+        match run.step(registry)? {
+            Step::CallModel(request) => {
+                emit(sink, || RunEvent::TurnStarted { turn: turn_number }).await;
+                let mut stream = runner.model.stream(request);
+                let mut announced: Vec<bool> = Vec::new();
+                let turn = loop {
+                    let event = match next_item(stream.as_mut()).await {
+                        Some(item) => item?,
+                        None => {
+                            return Err(RunError::Model(ModelError::new(
+                                ModelErrorKind::Incomplete,
+                                "the model's stream ended before the turn was finished",
+                            )))
+                        }
+                    };
+                    let event = match event {
+                        ModelEvent::Finished(turn) => break turn,
+                        ModelEvent::TextDelta(text) => RunEvent::TextDelta { text },
+                        ModelEvent::CallStarted { index, id, name } => {
+                            RunEvent::CallStarted { index, id, name }
+                        }
+                        ModelEvent::ArgumentsDelta { index, delta } => {
+                            RunEvent::ArgumentsDelta { index, delta }
+                        }
+                        ModelEvent::CallReady { index, call } => {
+                            if announced.len() <= index {
+                                announced.resize(index + 1, false);
+                            }
+                            if let Some(slot) = announced.get_mut(index) {
+                                *slot = true;
+                            }
+                            RunEvent::CallReady { index, call }
+                        }
+                    };
+                    emit(sink, || event).await;
+                };
+                drop(stream);
+                for (index, call) in turn.calls.iter().enumerate() {
+                    if !announced.get(index).copied().unwrap_or(false) {
+                        emit(sink, || RunEvent::CallReady {
+                            index,
+                            call: call.clone(),
+                        })
+                        .await;
+                    }
+                }
+                emit(sink, || RunEvent::TurnFinished {
+                    turn: turn_number,
+                    stop_reason: turn.stop_reason.clone(),
+                    usage: turn.usage,
+                })
+                .await;
+                run.record_turn(turn, registry)?;
+            }
+            Step::RunTools(batch) => {
+                for denied in batch.denied {
+                    emit(sink, || RunEvent::ToolResult {
+                        call_id: denied.call_id.clone(),
+                        name: denied.name.clone(),
+                        response: denied.response.clone(),
+                    })
+                    .await;
+                }
+                let offered: Option<Vec<&str>> = batch
+                    .offered
+                    .map(|names| names.iter().map(String::as_str).collect());
+                let mut options = CallOptions::new().context(&context);
+                if let Some(offered) = &offered {
+                    options = options.offer(offered);
+                }
+                // A person approved these calls: the registry's own hook must not review them
+                // a second time.
+                let approve = |_: &ToolCall, _: &ToolDefinition| Approval::Approved;
+                let approved_options = options.approval(&approve);
+                let calls = batch.calls;
+                let futures: Vec<_> = calls
+                    .iter()
+                    .map(|call| {
+                        let options = if batch.approved.contains(&call.id) {
+                            &approved_options
+                        } else {
+                            &options
+                        };
+                        registry.call_with(call, options)
+                    })
+                    .collect();
+                let responses = join_bounded(futures, batch.max_concurrency, |index, response| {
+                    if let (Some(sink), Some(call)) = (sink, calls.get(index)) {
+                        for event in response.events.iter() {
+                            sink.push(RunEvent::ToolEvent {
+                                call_id: call.id.clone(),
+                                event: event.clone(),
+                            });
+                        }
+                        sink.push(RunEvent::ToolResult {
+                            call_id: call.id.clone(),
+                            name: call.name.clone(),
+                            response: response.clone(),
+                        });
+                    }
+                })
+                .await;
+                run.record_results(responses)?;
+            }
+            Step::AwaitApproval(calls) => {
+                let calls: Vec<ToolCall> = calls.into_iter().cloned().collect();
+                emit(sink, || RunEvent::ApprovalRequired {
+                    calls: calls.clone(),
+                })
+                .await;
+                return Ok(RunOutcome::AwaitingApproval { calls });
+            }
+            Step::Done(outcome) => return Ok(outcome.clone()),
+        }
+    }
+}
+
+/// Hands an event to the stream's consumer (building it only when someone listens) and lets
+/// the consumer take it before the run goes on, so text is never held back behind a call.
+async fn emit(sink: Option<&EventSink>, event: impl FnOnce() -> RunEvent) {
+    if let Some(sink) = sink {
+        sink.push(event());
+        sink.flush().await;
+    }
+}

@@ -1,0 +1,211 @@
+//! [`RunOptions`]: what a run may do, with the defaults users expect.
+
+use serde::{Deserialize, Serialize};
+
+use crate::definition::ToolDefinition;
+use crate::provider::ToolChoice;
+
+/// How many model turns a run may take unless told otherwise.
+pub const DEFAULT_MAX_TURNS: u32 = 10;
+
+/// Settings of one run. They are part of the run's state, so a paused run resumes with the
+/// same settings in another process.
+///
+/// Defaults: at most [`DEFAULT_MAX_TURNS`] model turns, `tool_choice` auto (reset to auto
+/// after a turn in which it was forced), parallel calls allowed and run concurrently with no
+/// cap, every tool offered, calls of `destructive` tools held for approval, stop on the first
+/// turn without calls.
+///
+/// ```
+/// use tool_core::provider::ToolChoice;
+/// use tool_core::runner::{ApprovalPolicy, RunOptions};
+///
+/// let options = RunOptions::new()
+///     .instructions("You are a travel agent.")
+///     .max_turns(4)
+///     .max_concurrency(2)
+///     .tool_choice(ToolChoice::tool("search_flights"))
+///     .approval(ApprovalPolicy::Never);
+/// assert_eq!(options.max_turns, 4);
+/// assert_eq!(RunOptions::default().max_turns, 10);
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct RunOptions {
+    /// The system prompt / developer instructions sent with every request.
+    pub instructions: Option<String>,
+    /// The most model turns the run may take; one more is a
+    /// [`RunError::MaxTurns`](super::RunError::MaxTurns).
+    pub max_turns: u32,
+    /// `tool_choice` of the first request.
+    #[serde(with = "choice_serde")]
+    pub tool_choice: ToolChoice,
+    /// After a turn sent with a forced `tool_choice` (`Required` or `Tool`), send `Auto` from
+    /// then on, so the model can answer instead of calling the same tool forever. Default on.
+    pub reset_tool_choice: bool,
+    /// Whether the model may make several calls per turn.
+    pub parallel_tool_calls: bool,
+    /// At most this many calls of one turn run at the same time (`None`: all at once).
+    /// Results are always in call order.
+    pub max_concurrency: Option<usize>,
+    /// Offer only these tools (by name, in this order); `None` offers the whole registry.
+    /// Calls of any other tool are answered `PERMISSION_DENIED` without running.
+    pub offered: Option<Vec<String>>,
+    /// Which calls wait for a person's approval.
+    pub approval: ApprovalPolicy,
+    /// End the run as soon as the model calls this tool, without running it, and return its
+    /// arguments (structured output through a forced tool).
+    pub stop_at_tool: Option<String>,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            instructions: None,
+            max_turns: DEFAULT_MAX_TURNS,
+            tool_choice: ToolChoice::Auto,
+            reset_tool_choice: true,
+            parallel_tool_calls: true,
+            max_concurrency: None,
+            offered: None,
+            approval: ApprovalPolicy::Destructive,
+            stop_at_tool: None,
+        }
+    }
+}
+
+impl RunOptions {
+    /// The defaults.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets the instructions (system prompt).
+    pub fn instructions(mut self, text: impl Into<String>) -> Self {
+        self.instructions = Some(text.into());
+        self
+    }
+
+    /// Sets the turn limit.
+    pub fn max_turns(mut self, limit: u32) -> Self {
+        self.max_turns = limit;
+        self
+    }
+
+    /// Sets the first request's `tool_choice`.
+    pub fn tool_choice(mut self, choice: ToolChoice) -> Self {
+        self.tool_choice = choice;
+        self
+    }
+
+    /// Keeps a forced `tool_choice` for every turn instead of resetting it to auto.
+    pub fn keep_tool_choice(mut self) -> Self {
+        self.reset_tool_choice = false;
+        self
+    }
+
+    /// Allows or forbids several calls per turn.
+    pub fn parallel_tool_calls(mut self, parallel: bool) -> Self {
+        self.parallel_tool_calls = parallel;
+        self
+    }
+
+    /// Caps how many calls of one turn run at the same time (at least one).
+    pub fn max_concurrency(mut self, limit: usize) -> Self {
+        self.max_concurrency = Some(limit.max(1));
+        self
+    }
+
+    /// Offers only these tools.
+    pub fn offer<I, S>(mut self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.offered = Some(names.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Sets which calls wait for approval.
+    pub fn approval(mut self, policy: ApprovalPolicy) -> Self {
+        self.approval = policy;
+        self
+    }
+
+    /// Ends the run at the first call of `tool` and returns its arguments; see
+    /// [`RunResult::output`](super::RunResult::output). Usually paired with
+    /// `tool_choice(ToolChoice::tool(name))`.
+    pub fn stop_at_tool(mut self, tool: impl Into<String>) -> Self {
+        self.stop_at_tool = Some(tool.into());
+        self
+    }
+}
+
+/// Which calls the run holds until a person approves them.
+///
+/// ```
+/// use tool_core::runner::ApprovalPolicy;
+/// assert_eq!(ApprovalPolicy::default(), ApprovalPolicy::Destructive);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ApprovalPolicy {
+    /// Calls of tools annotated `destructive` (the default).
+    #[default]
+    Destructive,
+    /// Calls of these tools, whatever their annotations.
+    Tools(Vec<String>),
+    /// Every call.
+    Always,
+    /// No call: the registry's own approval hook, if any, still applies.
+    Never,
+}
+
+impl ApprovalPolicy {
+    /// Whether a call of the tool with this definition waits for approval. Calls of unknown
+    /// tools never do (they are answered `NOT_FOUND`).
+    pub fn requires(&self, definition: &ToolDefinition) -> bool {
+        match self {
+            ApprovalPolicy::Destructive => definition.annotations.destructive == Some(true),
+            ApprovalPolicy::Tools(names) => names.contains(&definition.name),
+            ApprovalPolicy::Always => true,
+            ApprovalPolicy::Never => false,
+        }
+    }
+}
+
+/// `ToolChoice` lives in the provider layer without serde; the run state spells it
+/// `"auto" | "required" | "none" | {"tool": name}`.
+pub(crate) mod choice_serde {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use crate::provider::ToolChoice;
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    enum Repr<'a> {
+        Auto,
+        Required,
+        None,
+        Tool(std::borrow::Cow<'a, str>),
+    }
+
+    pub(crate) fn serialize<S: Serializer>(choice: &ToolChoice, s: S) -> Result<S::Ok, S::Error> {
+        match choice {
+            ToolChoice::Auto => Repr::Auto,
+            ToolChoice::Required => Repr::Required,
+            ToolChoice::None => Repr::None,
+            ToolChoice::Tool(name) => Repr::Tool(name.as_str().into()),
+        }
+        .serialize(s)
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<ToolChoice, D::Error> {
+        Ok(match Repr::deserialize(d)? {
+            Repr::Auto => ToolChoice::Auto,
+            Repr::Required => ToolChoice::Required,
+            Repr::None => ToolChoice::None,
+            Repr::Tool(name) => ToolChoice::Tool(name.into_owned()),
+        })
+    }
+}

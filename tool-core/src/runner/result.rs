@@ -1,0 +1,114 @@
+//! [`RunResult`]: what [`Runner::run`](super::Runner::run) returns.
+
+use serde::de::DeserializeOwned;
+
+use crate::args::decode_arguments;
+use crate::call::ToolCall;
+use crate::model::{Message, Usage};
+use crate::response::{ToolErrorCode, ToolResponse};
+
+use super::run::{Run, RunOutcome};
+
+/// How a run ended, with the run itself (conversation, usage, and the state to resume from
+/// when it paused for approval).
+///
+/// ```
+/// use tool_core::model::{ModelTurn, ScriptedModel};
+/// use tool_core::runner::{RunOutcome, Runner};
+/// let runner = Runner::new(ScriptedModel::new([ModelTurn::text("Hi!")]), tool_core::ToolRegistry::new());
+/// let result = tool_core::block_on(runner.run("Hello")).unwrap();
+/// assert_eq!(result.outcome, RunOutcome::Finished { text: "Hi!".into() });
+/// assert_eq!(result.messages().len(), 2);
+/// ```
+#[derive(Debug, Clone)]
+pub struct RunResult {
+    /// How the run ended (or paused).
+    pub outcome: RunOutcome,
+    /// The run: store it to resume after approvals, or continue the conversation.
+    pub run: Run,
+}
+
+impl RunResult {
+    /// The final answer, when the run finished with one.
+    pub fn text(&self) -> Option<&str> {
+        match &self.outcome {
+            RunOutcome::Finished { text } => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The arguments of the [`RunOptions::stop_at_tool`](super::RunOptions::stop_at_tool)
+    /// call, decoded into `T` (structured output through a forced tool). The error is a
+    /// `ToolResponse` saying what was wrong, fit to show the model if the application retries.
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    /// use tool_core::provider::ToolChoice;
+    /// use tool_core::runner::{RunOptions, Runner};
+    /// use tool_core::{tool, tools, ToolCall};
+    ///
+    /// #[tool_core::tool_type]
+    /// struct Card { title: String, score: f64 }
+    ///
+    /// /// Shows cards to the user.
+    /// #[tool]
+    /// fn show_card(card: Card) -> String { card.title }
+    ///
+    /// let model = ScriptedModel::new([ModelTurn::with_calls("", vec![
+    ///     ToolCall::new("c1", "show_card", r#"{"card":{"title":"Dune","score":0.9}}"#)])]);
+    /// let runner = Runner::new(model, tools![show_card]).with_options(
+    ///     RunOptions::new().tool_choice(ToolChoice::tool("show_card")).stop_at_tool("show_card"));
+    /// let result = tool_core::block_on(runner.run("Recommend a book")).unwrap();
+    ///
+    /// #[derive(serde::Deserialize)]
+    /// struct Args { card: Card }
+    /// let args: Args = result.output().unwrap();
+    /// assert_eq!(args.card.title, "Dune");
+    /// ```
+    #[allow(clippy::result_large_err)]
+    pub fn output<T: DeserializeOwned>(&self) -> Result<T, ToolResponse> {
+        match &self.outcome {
+            RunOutcome::StoppedAtTool { call } => decode_arguments(&call.name, &call.arguments),
+            other => Err(ToolResponse::error(
+                ToolErrorCode::NotFound,
+                format!(
+                    "the run did not stop at a tool ({}); set RunOptions::stop_at_tool and force \
+                     the tool with ToolChoice::Tool",
+                    outcome_name(other)
+                ),
+            )),
+        }
+    }
+
+    /// The calls waiting for approval (empty unless the run paused for them).
+    pub fn pending_approvals(&self) -> &[ToolCall] {
+        match &self.outcome {
+            RunOutcome::AwaitingApproval { calls } => calls,
+            _ => &[],
+        }
+    }
+
+    /// The conversation.
+    pub fn messages(&self) -> &[Message] {
+        self.run.messages()
+    }
+
+    /// Tokens of the whole run.
+    pub fn usage(&self) -> Usage {
+        self.run.usage()
+    }
+
+    /// The run, to resume or continue.
+    pub fn into_run(self) -> Run {
+        self.run
+    }
+}
+
+fn outcome_name(outcome: &RunOutcome) -> &'static str {
+    match outcome {
+        RunOutcome::Finished { .. } => "it finished with text",
+        RunOutcome::StoppedAtTool { .. } => "it stopped at a tool",
+        RunOutcome::AwaitingApproval { .. } => "it waits for approval",
+        RunOutcome::Cancelled => "it was cancelled",
+    }
+}

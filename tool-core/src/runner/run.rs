@@ -1,0 +1,553 @@
+//! [`Run`]: the sans-IO state machine of one agent run.
+
+use serde::{Deserialize, Serialize};
+
+use crate::call::ToolCall;
+use crate::definition::ToolDefinition;
+use crate::dispatch::Approval;
+use crate::model::{Message, ModelRequest, ModelTurn, OfferedTools, ToolResult, Usage};
+use crate::provider::ToolChoice;
+use crate::registry::ToolRegistry;
+use crate::response::{ToolErrorCode, ToolResponse};
+
+use super::error::RunError;
+use super::options::{choice_serde, RunOptions};
+
+/// One run: the neutral conversation, the options, and where the loop stands. It does no I/O
+/// and never awaits: [`Run::step`] says what to do next, and the caller reports what happened
+/// with [`Run::record_turn`], [`Run::record_results`] and [`Run::decide`]. Any transport and
+/// any executor can drive it; [`Runner`](super::Runner) is the async driver.
+///
+/// The whole state is `serde`-serializable, so a run paused for approval can be stored and
+/// resumed in another process.
+///
+/// ```
+/// use tool_core::model::ModelTurn;
+/// use tool_core::runner::{Run, RunOptions, RunOutcome, Step};
+/// use tool_core::{tool, tools, ToolCall};
+///
+/// /// Adds two integers.
+/// #[tool]
+/// fn add(a: i64, b: i64) -> i64 { a + b }
+/// let registry = tools![add];
+///
+/// let mut run = Run::new("What is 2 + 3?", RunOptions::default());
+/// // 1. The run asks for a model turn; here the model calls `add`.
+/// assert!(matches!(run.step(&registry).unwrap(), Step::CallModel(_)));
+/// let call = ToolCall::new("c1", "add", r#"{"a":2,"b":3}"#);
+/// run.record_turn(ModelTurn::with_calls("", vec![call]), &registry).unwrap();
+/// // 2. The run asks for the call to be run; the caller runs it however it likes.
+/// let Step::RunTools(batch) = run.step(&registry).unwrap() else { panic!() };
+/// let results = batch.calls.iter().map(|c| registry.call_blocking(c)).collect();
+/// run.record_results(results).unwrap();
+/// // 3. The model answers with text: the run is done.
+/// assert!(matches!(run.step(&registry).unwrap(), Step::CallModel(_)));
+/// run.record_turn(ModelTurn::text("5"), &registry).unwrap();
+/// let Step::Done(RunOutcome::Finished { text }) = run.step(&registry).unwrap() else { panic!() };
+/// assert_eq!(text, "5");
+/// ```
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Run {
+    options: RunOptions,
+    messages: Vec<Message>,
+    /// The `tool_choice` of the next request (the options' one until a reset).
+    #[serde(with = "choice_serde")]
+    tool_choice: ToolChoice,
+    turns: u32,
+    usage: Usage,
+    cancelled: bool,
+    phase: Phase,
+    /// Definitions of `options.offered`, looked up once per process.
+    #[serde(skip)]
+    offered: Option<Vec<ToolDefinition>>,
+}
+
+/// Where the loop stands.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "phase", rename_all = "snake_case")]
+enum Phase {
+    /// The next step is a model turn.
+    CallModel,
+    /// The last turn's calls (those of the last assistant message), one verdict each, some
+    /// waiting for a person's decision.
+    Approval {
+        verdicts: Vec<Verdict>,
+    },
+    /// The last turn's calls, decided. The calls are read from the last assistant message,
+    /// not copied, unless some were denied: then `subset` holds the ones to dispatch.
+    RunTools {
+        approved: Vec<String>,
+        /// Results of denied calls, with their positions in the turn in `denied_at`.
+        denied: Vec<ToolResult>,
+        denied_at: Vec<usize>,
+        subset: Option<Vec<ToolCall>>,
+    },
+    Done(RunOutcome),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "verdict", content = "reason", rename_all = "snake_case")]
+enum Verdict {
+    /// Needs no approval.
+    Run,
+    Pending,
+    Approved,
+    Denied(String),
+}
+
+/// How a run ended (or paused).
+///
+/// ```
+/// let o = tool_core::runner::RunOutcome::Finished { text: "Done.".into() };
+/// assert_eq!(serde_json::to_string(&o).unwrap(), r#"{"type":"finished","text":"Done."}"#);
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum RunOutcome {
+    /// The model answered without calling a tool.
+    Finished {
+        /// The final answer.
+        text: String,
+    },
+    /// The model called the [`RunOptions::stop_at_tool`] tool; it was not run.
+    StoppedAtTool {
+        /// The call, with the arguments as the model wrote them.
+        call: ToolCall,
+    },
+    /// Calls wait for approval: decide each with [`Run::decide`], then resume the run.
+    AwaitingApproval {
+        /// The calls waiting, in call order.
+        calls: Vec<ToolCall>,
+    },
+    /// The application cancelled the run; it stopped after the step in progress.
+    Cancelled,
+}
+
+/// What the caller of [`Run::step`] must do next.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Step<'a> {
+    /// Send this request to the model, then report the turn with [`Run::record_turn`].
+    CallModel(ModelRequest<'a>),
+    /// Run these calls, then report one response per call, in order, with
+    /// [`Run::record_results`].
+    RunTools(ToolBatch<'a>),
+    /// These calls wait for approval: call [`Run::decide`] for each (possibly after storing
+    /// the run and restoring it later), then step again.
+    AwaitApproval(Vec<&'a ToolCall>),
+    /// The run is over.
+    Done(&'a RunOutcome),
+}
+
+/// The calls of one turn to run now.
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub struct ToolBatch<'a> {
+    /// The calls to dispatch, in call order (denied calls are not among them).
+    pub calls: &'a [ToolCall],
+    /// Ids of calls a person approved: dispatch them with an approval hook that lets them
+    /// through (the registry's own hook would review them again).
+    pub approved: &'a [String],
+    /// Results of denied calls, already written; the run adds them in call order itself.
+    pub denied: &'a [ToolResult],
+    /// The tools offered this turn (`None`: all), for
+    /// [`CallOptions::offer`](crate::CallOptions::offer).
+    pub offered: Option<&'a [String]>,
+    /// At most this many calls at the same time.
+    pub max_concurrency: Option<usize>,
+}
+
+impl Run {
+    /// A run that starts with one user message.
+    pub fn new(input: impl Into<String>, options: RunOptions) -> Self {
+        Run::with_messages(vec![Message::user(input)], options)
+    }
+
+    /// A run that continues an existing conversation (which should end with a user message
+    /// or tool results).
+    pub fn with_messages(messages: Vec<Message>, options: RunOptions) -> Self {
+        Run {
+            tool_choice: options.tool_choice.clone(),
+            options,
+            messages,
+            turns: 0,
+            usage: Usage::default(),
+            cancelled: false,
+            phase: Phase::CallModel,
+            offered: None,
+        }
+    }
+
+    /// What to do next. Repeats itself until the matching `record_*` or [`Run::decide`] call.
+    pub fn step<'a>(&'a mut self, registry: &'a ToolRegistry) -> Result<Step<'a>, RunError> {
+        if self.cancelled && !matches!(self.phase, Phase::RunTools { .. } | Phase::Done(_)) {
+            self.phase = Phase::Done(RunOutcome::Cancelled);
+        }
+        if let Phase::Approval { verdicts } = &self.phase {
+            if verdicts.iter().all(|v| *v != Verdict::Pending) {
+                self.phase = plan_tools(verdicts, last_calls(&self.messages));
+            }
+        }
+        if self.phase == Phase::CallModel
+            && self.options.offered.is_some()
+            && self.offered.is_none()
+        {
+            self.offered = Some(self.offered_definitions(registry)?);
+        }
+        match &self.phase {
+            Phase::CallModel => {
+                if self.turns >= self.options.max_turns {
+                    return Err(RunError::MaxTurns {
+                        limit: self.options.max_turns,
+                    });
+                }
+                let tools = match &self.offered {
+                    Some(definitions) => OfferedTools::from_definitions(definitions),
+                    None => OfferedTools::all(registry),
+                };
+                let mut request = ModelRequest::new(&self.messages, tools)
+                    .with_tool_choice(&self.tool_choice)
+                    .with_parallel_tool_calls(self.options.parallel_tool_calls);
+                if let Some(instructions) = &self.options.instructions {
+                    request = request.with_instructions(instructions);
+                }
+                Ok(Step::CallModel(request))
+            }
+            Phase::Approval { verdicts } => Ok(Step::AwaitApproval(pending(
+                verdicts,
+                last_calls(&self.messages),
+            ))),
+            Phase::RunTools {
+                approved,
+                denied,
+                subset,
+                ..
+            } => Ok(Step::RunTools(ToolBatch {
+                calls: subset
+                    .as_deref()
+                    .unwrap_or_else(|| last_calls(&self.messages)),
+                approved,
+                denied,
+                offered: self.options.offered.as_deref(),
+                max_concurrency: self.options.max_concurrency,
+            })),
+            Phase::Done(outcome) => Ok(Step::Done(outcome)),
+        }
+    }
+
+    /// Reports the model's finished turn (after [`Step::CallModel`]).
+    pub fn record_turn(
+        &mut self,
+        turn: ModelTurn,
+        registry: &ToolRegistry,
+    ) -> Result<(), RunError> {
+        if self.phase != Phase::CallModel {
+            return Err(self.out_of_order("a model turn"));
+        }
+        self.turns += 1;
+        if let Some(usage) = turn.usage {
+            self.usage += usage;
+        }
+        let forced = matches!(self.tool_choice, ToolChoice::Required | ToolChoice::Tool(_));
+        if forced && self.options.reset_tool_choice {
+            self.tool_choice = ToolChoice::Auto;
+        }
+        let stop_call = self
+            .options
+            .stop_at_tool
+            .as_deref()
+            .and_then(|stop| turn.calls.iter().find(|c| c.name == stop))
+            .cloned();
+        self.phase = if let Some(call) = stop_call {
+            Phase::Done(RunOutcome::StoppedAtTool { call })
+        } else if turn.calls.is_empty() {
+            Phase::Done(RunOutcome::Finished {
+                text: turn.text.clone(),
+            })
+        } else {
+            let verdicts: Vec<Verdict> = turn
+                .calls
+                .iter()
+                .map(|call| {
+                    if self.needs_approval(call, registry) {
+                        Verdict::Pending
+                    } else {
+                        Verdict::Run
+                    }
+                })
+                .collect();
+            if verdicts.contains(&Verdict::Pending) {
+                Phase::Approval { verdicts }
+            } else {
+                plan_tools(&verdicts, &turn.calls)
+            }
+        };
+        self.messages.push(Message::Assistant(turn));
+        Ok(())
+    }
+
+    /// Records a person's decision on a call waiting for approval. A denial goes back to the
+    /// model as a `PERMISSION_DENIED` result with the reason; the call never runs.
+    ///
+    /// ```
+    /// use tool_core::model::ModelTurn;
+    /// use tool_core::runner::{Run, RunOptions, Step};
+    /// use tool_core::{tool, tools, Approval, ToolCall};
+    ///
+    /// /// Deletes a file.
+    /// #[tool(destructive)]
+    /// fn delete_file(path: String) -> String { format!("deleted {path}") }
+    /// let registry = tools![delete_file];
+    ///
+    /// let mut run = Run::new("Clean up", RunOptions::default());
+    /// run.record_turn(ModelTurn::with_calls("", vec![ToolCall::new("c1", "delete_file", r#"{"path":"a"}"#)]), &registry).unwrap();
+    /// assert!(matches!(run.step(&registry).unwrap(), Step::AwaitApproval(calls) if calls[0].id == "c1"));
+    /// run.decide("c1", Approval::Denied("keep it".into())).unwrap();
+    /// let Step::RunTools(batch) = run.step(&registry).unwrap() else { panic!() };
+    /// assert!(batch.calls.is_empty());
+    /// assert!(batch.denied[0].response.error_message().unwrap().contains("keep it"));
+    /// ```
+    pub fn decide(&mut self, call_id: &str, decision: Approval) -> Result<(), RunError> {
+        let not_pending = || RunError::NotPending {
+            call_id: call_id.to_string(),
+        };
+        let Phase::Approval { verdicts } = &mut self.phase else {
+            return Err(not_pending());
+        };
+        let calls = last_calls(&self.messages);
+        let Some(verdict) = verdicts
+            .iter_mut()
+            .zip(calls)
+            .find(|(verdict, call)| call.id == call_id && **verdict == Verdict::Pending)
+            .map(|(verdict, _)| verdict)
+        else {
+            return Err(not_pending());
+        };
+        *verdict = match decision {
+            Approval::Approved => Verdict::Approved,
+            Approval::Denied(reason) => Verdict::Denied(reason),
+        };
+        Ok(())
+    }
+
+    /// Approves a waiting call; see [`Run::decide`].
+    pub fn approve(&mut self, call_id: &str) -> Result<(), RunError> {
+        self.decide(call_id, Approval::Approved)
+    }
+
+    /// Denies a waiting call with a reason for the model; see [`Run::decide`].
+    pub fn deny(&mut self, call_id: &str, reason: impl Into<String>) -> Result<(), RunError> {
+        self.decide(call_id, Approval::Denied(reason.into()))
+    }
+
+    /// Reports the responses of the batch's calls, one per call in order (after
+    /// [`Step::RunTools`]). A missing response becomes an `ERROR`, so every call still gets
+    /// exactly one result.
+    pub fn record_results(&mut self, responses: Vec<ToolResponse>) -> Result<(), RunError> {
+        if !matches!(self.phase, Phase::RunTools { .. }) {
+            return Err(self.out_of_order("tool results"));
+        }
+        let Phase::RunTools {
+            denied, denied_at, ..
+        } = std::mem::replace(&mut self.phase, Phase::CallModel)
+        else {
+            return Err(self.out_of_order("tool results"));
+        };
+        let mut responses = responses.into_iter();
+        let mut denied = denied_at.into_iter().zip(denied).peekable();
+        let results = last_calls(&self.messages)
+            .iter()
+            .enumerate()
+            .map(|(position, call)| {
+                if let Some((_, result)) = denied.next_if(|(at, _)| *at == position) {
+                    return result;
+                }
+                let response = responses.next().unwrap_or_else(|| {
+                    ToolResponse::error(
+                        ToolErrorCode::Unknown,
+                        format!(
+                            "no result was produced for call '{}' of '{}'",
+                            call.id, call.name
+                        ),
+                    )
+                });
+                ToolResult::new(call.id.clone(), call.name.clone(), response)
+            })
+            .collect();
+        self.messages.push(Message::Tool { results });
+        if self.cancelled {
+            self.phase = Phase::Done(RunOutcome::Cancelled);
+        }
+        Ok(())
+    }
+
+    /// Asks the run to stop: the step in progress completes (running tools finish and their
+    /// results are recorded), then [`Run::step`] answers [`RunOutcome::Cancelled`].
+    pub fn cancel(&mut self) {
+        self.cancelled = true;
+    }
+
+    /// Adds a user message to a finished run and makes it ready for the next model turn
+    /// (the turn count starts again). Fails unless the run [`RunOutcome::Finished`].
+    ///
+    /// ```
+    /// use tool_core::model::ModelTurn;
+    /// use tool_core::runner::{Run, RunOptions};
+    /// let registry = tool_core::ToolRegistry::new();
+    /// let mut run = Run::new("Hi", RunOptions::default());
+    /// run.record_turn(ModelTurn::text("Hello!"), &registry).unwrap();
+    /// run.follow_up("And in French?").unwrap();
+    /// assert_eq!(run.messages().len(), 3);
+    /// ```
+    pub fn follow_up(&mut self, input: impl Into<String>) -> Result<(), RunError> {
+        if !matches!(self.phase, Phase::Done(RunOutcome::Finished { .. })) {
+            return Err(self.out_of_order("a follow-up message"));
+        }
+        self.messages.push(Message::user(input));
+        self.turns = 0;
+        self.phase = Phase::CallModel;
+        Ok(())
+    }
+
+    /// The conversation so far.
+    pub fn messages(&self) -> &[Message] {
+        &self.messages
+    }
+
+    /// The run's options.
+    pub fn options(&self) -> &RunOptions {
+        &self.options
+    }
+
+    /// Model turns taken so far.
+    pub fn turns(&self) -> u32 {
+        self.turns
+    }
+
+    /// Tokens used so far, summed over turns.
+    pub fn usage(&self) -> Usage {
+        self.usage
+    }
+
+    /// The `tool_choice` the next request will carry.
+    pub fn tool_choice(&self) -> &ToolChoice {
+        &self.tool_choice
+    }
+
+    /// How the run ended, once it has.
+    pub fn outcome(&self) -> Option<&RunOutcome> {
+        match &self.phase {
+            Phase::Done(outcome) => Some(outcome),
+            _ => None,
+        }
+    }
+
+    /// The calls waiting for approval (empty unless the run is paused for them).
+    pub fn pending_approvals(&self) -> Vec<&ToolCall> {
+        match &self.phase {
+            Phase::Approval { verdicts } => pending(verdicts, last_calls(&self.messages)),
+            _ => Vec::new(),
+        }
+    }
+
+    fn needs_approval(&self, call: &ToolCall, registry: &ToolRegistry) -> bool {
+        let offered = match &self.options.offered {
+            Some(names) => names.contains(&call.name),
+            None => true,
+        };
+        // A call the dispatcher will refuse anyway (unknown or not offered) needs no person.
+        offered
+            && registry
+                .definition(&call.name)
+                .is_some_and(|d| self.options.approval.requires(d))
+    }
+
+    fn offered_definitions(
+        &self,
+        registry: &ToolRegistry,
+    ) -> Result<Vec<ToolDefinition>, RunError> {
+        let names = self.options.offered.as_deref().unwrap_or_default();
+        names
+            .iter()
+            .map(|name| {
+                registry
+                    .definition(name)
+                    .cloned()
+                    .ok_or_else(|| RunError::UnknownOfferedTool { name: name.clone() })
+            })
+            .collect()
+    }
+
+    fn out_of_order(&self, given: &'static str) -> RunError {
+        let expected = match &self.phase {
+            Phase::CallModel => "a model turn",
+            Phase::Approval { .. } => "approval decisions",
+            Phase::RunTools { .. } => "tool results",
+            Phase::Done(_) => "nothing (the run is over)",
+        };
+        RunError::OutOfOrder { given, expected }
+    }
+}
+
+/// The calls of the last assistant turn (empty if the last message is not one).
+fn last_calls(messages: &[Message]) -> &[ToolCall] {
+    match messages.last() {
+        Some(Message::Assistant(turn)) => &turn.calls,
+        _ => &[],
+    }
+}
+
+/// The calls still waiting for a decision.
+fn pending<'a>(verdicts: &[Verdict], calls: &'a [ToolCall]) -> Vec<&'a ToolCall> {
+    verdicts
+        .iter()
+        .zip(calls)
+        .filter(|(verdict, _)| **verdict == Verdict::Pending)
+        .map(|(_, call)| call)
+        .collect()
+}
+
+/// Decided calls: which run (approved ones marked), and the denied ones' results.
+fn plan_tools(verdicts: &[Verdict], calls: &[ToolCall]) -> Phase {
+    let mut approved = Vec::new();
+    let mut denied = Vec::new();
+    let mut denied_at = Vec::new();
+    for (position, (verdict, call)) in verdicts.iter().zip(calls).enumerate() {
+        match verdict {
+            Verdict::Denied(reason) => {
+                let response = ToolResponse::error(
+                    ToolErrorCode::PermissionDenied,
+                    format!(
+                        "The call to '{}' was not approved: {reason}. Do not repeat it \
+                         unchanged; tell the user or choose another approach.",
+                        call.name
+                    ),
+                );
+                denied.push(ToolResult::new(
+                    call.id.clone(),
+                    call.name.clone(),
+                    response,
+                ));
+                denied_at.push(position);
+            }
+            Verdict::Approved => approved.push(call.id.clone()),
+            Verdict::Run | Verdict::Pending => {}
+        }
+    }
+    // Only when some calls are denied does the batch differ from the turn's calls.
+    let subset = (!denied_at.is_empty()).then(|| {
+        calls
+            .iter()
+            .enumerate()
+            .filter(|(position, _)| !denied_at.contains(position))
+            .map(|(_, call)| call.clone())
+            .collect()
+    });
+    Phase::RunTools {
+        approved,
+        denied,
+        denied_at,
+        subset,
+    }
+}

@@ -1,0 +1,158 @@
+//! [`RunStream`]: a run's events as a `Stream`, without an executor or a channel crate.
+
+use std::collections::VecDeque;
+use std::future::{poll_fn, Future};
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Context, Poll};
+
+use crate::model::{next_item, Stream};
+
+use super::error::RunError;
+use super::event::RunEvent;
+use super::run::{Run, RunOutcome};
+
+/// Where the driver puts events for the stream to hand out. The driver runs inside the
+/// stream's `poll_next`, so the queue is only ever touched by one thread at a time; the mutex
+/// is uncontended and keeps the stream `Send`.
+#[derive(Clone, Default)]
+pub(crate) struct EventSink(Arc<Mutex<VecDeque<RunEvent>>>);
+
+impl EventSink {
+    pub(crate) fn push(&self, event: RunEvent) {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push_back(event);
+    }
+
+    fn pop(&self) -> Option<RunEvent> {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop_front()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_empty()
+    }
+
+    /// Yields once if events are waiting, so the stream hands them out before the driver
+    /// does anything else (the stream polls the driver only when the queue is empty).
+    pub(crate) async fn flush(&self) {
+        let mut yielded = false;
+        poll_fn(|cx| {
+            if yielded || self.is_empty() {
+                Poll::Ready(())
+            } else {
+                yielded = true;
+                cx.waker().wake_by_ref();
+                Poll::Pending
+            }
+        })
+        .await
+    }
+}
+
+type Driver<'a> = Pin<Box<dyn Future<Output = (Run, Result<RunOutcome, RunError>)> + Send + 'a>>;
+
+/// The events of one run, ending with [`RunEvent::RunFinished`] or [`RunEvent::RunFailed`].
+/// Polling the stream drives the run; dropping it stops the run where it is (a running tool
+/// future is dropped). After the last event, [`RunStream::take_run`] gives the run back (to
+/// store a run paused for approval, or to continue the conversation).
+pub struct RunStream<'a> {
+    sink: EventSink,
+    driver: Option<Driver<'a>>,
+    run: Option<Run>,
+}
+
+impl std::fmt::Debug for RunStream<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RunStream")
+            .field("running", &self.driver.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a> RunStream<'a> {
+    pub(crate) fn new<F, Fut>(start: F) -> Self
+    where
+        F: FnOnce(EventSink) -> Fut,
+        Fut: Future<Output = (Run, Result<RunOutcome, RunError>)> + Send + 'a,
+    {
+        let sink = EventSink::default();
+        RunStream {
+            driver: Some(Box::pin(start(sink.clone()))),
+            sink,
+            run: None,
+        }
+    }
+
+    /// The run, once the stream has ended (`None` before, or if already taken).
+    pub fn take_run(&mut self) -> Option<Run> {
+        self.run.take()
+    }
+
+    /// The next event, or `None` after the last (what `StreamExt::next` does, without
+    /// futures-util).
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    /// use tool_core::runner::{RunEvent, Runner};
+    /// let runner = Runner::new(ScriptedModel::new([ModelTurn::text("Hi")]), tool_core::ToolRegistry::new());
+    /// let mut stream = runner.run_streamed("Hello");
+    /// tool_core::block_on(async {
+    ///     while let Some(event) = stream.next_event().await {
+    ///         if let RunEvent::TextDelta { text } = event { print!("{text}"); }
+    ///     }
+    /// });
+    /// assert!(stream.take_run().is_some());
+    /// ```
+    pub async fn next_event(&mut self) -> Option<RunEvent> {
+        next_item(Pin::new(self)).await
+    }
+
+    /// Collects every event (for tests and simple callers).
+    pub async fn collect_events(mut self) -> Vec<RunEvent> {
+        let mut events = Vec::new();
+        while let Some(event) = self.next_event().await {
+            events.push(event);
+        }
+        events
+    }
+}
+
+impl Stream for RunStream<'_> {
+    type Item = RunEvent;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<RunEvent>> {
+        if let Some(event) = self.sink.pop() {
+            return Poll::Ready(Some(event));
+        }
+        let Some(driver) = self.driver.as_mut() else {
+            return Poll::Ready(None);
+        };
+        let poll = driver.as_mut().poll(cx);
+        if let Poll::Ready((run, result)) = poll {
+            self.driver = None;
+            let last = match result {
+                Ok(outcome) => RunEvent::RunFinished {
+                    outcome,
+                    usage: run.usage(),
+                    turns: run.turns(),
+                },
+                Err(error) => RunEvent::RunFailed { error },
+            };
+            self.sink.push(last);
+            self.run = Some(run);
+        }
+        match self.sink.pop() {
+            Some(event) => Poll::Ready(Some(event)),
+            None if self.driver.is_none() => Poll::Ready(None),
+            None => Poll::Pending,
+        }
+    }
+}
