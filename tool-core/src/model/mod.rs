@@ -37,9 +37,21 @@
 //! assert_eq!(turn.text, "HELLO");
 //! ```
 
+#[cfg(feature = "http")]
+mod anthropic;
 mod error;
 mod event;
+#[cfg(feature = "http")]
+mod from_env;
+#[cfg(feature = "http")]
+mod gemini;
+#[cfg(feature = "http")]
+mod http_common;
 mod message;
+#[cfg(feature = "http")]
+mod openai_chat;
+#[cfg(feature = "http")]
+mod openai_responses;
 mod request;
 
 use std::future::poll_fn;
@@ -53,6 +65,14 @@ pub use error::{ModelError, ModelErrorKind};
 pub use event::ModelEvent;
 pub use message::{Message, ModelTurn, NativeContent, StopReason, ToolResult, Usage};
 pub use request::{ModelRequest, OfferedTools};
+#[cfg(feature = "http")]
+pub use {
+    anthropic::Anthropic,
+    from_env::{from_env, from_vars, EnvModel},
+    gemini::Gemini,
+    openai_chat::OpenAiChat,
+    openai_responses::OpenAiResponses,
+};
 
 /// The stream a [`Model`] returns: events of one turn, ending with
 /// [`ModelEvent::Finished`] or an error. Boxed so `Model` stays object-safe; `Send` so a run
