@@ -117,6 +117,14 @@ impl<D: Decoder> State<'_, D> {
     }
 
     async fn send(&mut self) -> Result<(), ModelError> {
+        // reqwest and the timeouts run on tokio; outside a tokio runtime they would panic.
+        if tokio::runtime::Handle::try_current().is_err() {
+            return Err(ModelError::new(
+                ModelErrorKind::Other,
+                "the HTTP model adapters need a tokio runtime: poll the stream inside one \
+                 (e.g. #[tokio::main], or tokio::runtime::Runtime::block_on)",
+            ));
+        }
         let body = std::mem::take(&mut self.body);
         let response = self.transport.send(&self.url, body).await?;
         self.phase = if self.transport.endpoint.stream {

@@ -17,6 +17,9 @@
 //! | an event whose data is not the documented JSON | `Malformed` |
 //! | no event within `idle_timeout` | `Timeout` |
 //!
+//! The adapters' streams must be polled inside a tokio runtime (reqwest's and the timers'
+//! requirement); polled elsewhere, they end at once with an error saying so.
+//!
 //! Nothing is retried once the response's body has started: text may already have reached
 //! the application, and a tool of the turn may be running. The runner never sends a request
 //! again after it has run a tool; the error goes to the application.
