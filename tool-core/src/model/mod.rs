@@ -37,10 +37,22 @@
 //! assert_eq!(turn.text, "HELLO");
 //! ```
 
+#[cfg(feature = "http")]
+mod anthropic;
 mod error;
 mod event;
+#[cfg(feature = "http")]
+mod from_env;
+#[cfg(feature = "http")]
+mod gemini;
+#[cfg(feature = "http")]
+mod http_common;
 mod message;
 mod queue;
+#[cfg(feature = "http")]
+mod openai_chat;
+#[cfg(feature = "http")]
+mod openai_responses;
 mod request;
 mod scripted;
 pub mod text;
@@ -58,6 +70,14 @@ pub use message::{Message, ModelTurn, NativeContent, StopReason, ToolResult, Usa
 pub use request::{ModelRequest, OfferedTools};
 pub use scripted::{ScriptedModel, SeenRequest};
 pub use text::XmlMode;
+#[cfg(feature = "http")]
+pub use {
+    anthropic::Anthropic,
+    from_env::{from_env, from_vars, EnvModel},
+    gemini::Gemini,
+    openai_chat::OpenAiChat,
+    openai_responses::OpenAiResponses,
+};
 
 /// The stream a [`Model`] returns: events of one turn, ending with
 /// [`ModelEvent::Finished`] or an error. Boxed so `Model` stays object-safe; `Send` so a run

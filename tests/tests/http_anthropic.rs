@@ -1,0 +1,31 @@
+//! `Anthropic` through reqwest against a loopback server replaying recorded Messages streams
+//! (`tests/fixtures/http/anthropic_*.sse`).
+
+mod http_support;
+mod support;
+
+use http_support::cases::Case;
+use tool_core::model::{Anthropic, Model};
+
+const CASE: Case = Case {
+    route: "/v1/messages",
+    base_path: "/v1",
+    make: |base| {
+        Box::new(
+            Anthropic::new("claude-sonnet-4-20250514")
+                .with_api_key("sk-ant-test")
+                .with_endpoint(|e| http_support::test_endpoint(e, base)),
+        ) as Box<dyn Model>
+    },
+    turn1: "anthropic_turn1.sse",
+    turn2: "anthropic_turn2.sse",
+    cut_marker: "\"partial_json\":\"okyo",
+    turn1_text: "I'll check the weather in Paris and Tokyo for you.",
+    call_ids: [
+        "toolu_01NRLabsLyVHZPKxbKvkfSMn",
+        "toolu_01Xq7hh3TokyoWeather0002",
+    ],
+    golden: "http_anthropic_second_request.json",
+};
+
+adapter_tests!(CASE);

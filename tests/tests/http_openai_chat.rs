@@ -1,0 +1,28 @@
+//! `OpenAiChat` through reqwest against a loopback server replaying recorded Chat Completions
+//! streams (`tests/fixtures/http/openai_chat_*.sse`).
+
+mod http_support;
+mod support;
+
+use http_support::cases::Case;
+use tool_core::model::{Model, OpenAiChat};
+
+const CASE: Case = Case {
+    route: "/v1/chat/completions",
+    base_path: "/v1",
+    make: |base| {
+        Box::new(
+            OpenAiChat::new("gpt-4o")
+                .with_api_key("sk-test")
+                .with_endpoint(|e| http_support::test_endpoint(e, base)),
+        ) as Box<dyn Model>
+    },
+    turn1: "openai_chat_turn1.sse",
+    turn2: "openai_chat_turn2.sse",
+    cut_marker: "\"index\":1,\"function\":{\"arguments\":\"\\\"Tokyo",
+    turn1_text: "Let me check both cities.",
+    call_ids: ["call_paris01", "call_tokyo02"],
+    golden: "http_openai_chat_second_request.json",
+};
+
+adapter_tests!(CASE);

@@ -1,0 +1,224 @@
+//! One model request as a [`ModelStream`]: send (with retries), then read SSE events through
+//! eventsource-stream (or the whole JSON body) and hand them to the adapter's [`Decoder`].
+
+use std::collections::VecDeque;
+use std::pin::Pin;
+
+use eventsource_stream::{Event, EventStreamError, Eventsource};
+use futures_util::stream::{self, Stream, StreamExt};
+use serde_json::Value;
+
+use super::transport::{error_chain, Transport};
+use crate::model::{ModelError, ModelErrorKind, ModelEvent, ModelStream, ModelTurn};
+use crate::provider::ProviderError;
+
+/// What an adapter does with the provider's answer: events in, [`ModelEvent`]s out.
+pub(crate) trait Decoder: Send {
+    /// One SSE event (`event:` name, possibly empty, and its `data:`). Pushes the deltas it
+    /// can report at once.
+    fn event(
+        &mut self,
+        name: &str,
+        data: &str,
+        out: &mut VecDeque<ModelEvent>,
+    ) -> Result<(), ModelError>;
+
+    /// The stream ended: the finished turn, or why it is incomplete. Pushes any last
+    /// events (calls that become ready only now).
+    fn finish(&mut self, out: &mut VecDeque<ModelEvent>) -> Result<ModelTurn, ModelError>;
+
+    /// A whole (non-streamed) response body.
+    fn whole(&mut self, body: &Value) -> Result<ModelTurn, ModelError>;
+}
+
+type Events = Pin<Box<dyn Stream<Item = Result<Event, EventStreamError<reqwest::Error>>> + Send>>;
+
+enum Phase {
+    Send,
+    Streaming(Events),
+    Whole(reqwest::Response),
+    Done,
+}
+
+struct State<'a, D> {
+    transport: &'a Transport,
+    url: String,
+    body: Vec<u8>,
+    decoder: D,
+    pending: VecDeque<ModelEvent>,
+    phase: Phase,
+}
+
+/// Sends `body` to `url` and decodes the answer; the stream ends after
+/// [`ModelEvent::Finished`] or the first error.
+pub(crate) fn run<'a, D: Decoder + 'a>(
+    transport: &'a Transport,
+    url: String,
+    body: &Value,
+    decoder: D,
+) -> ModelStream<'a> {
+    let body = match serde_json::to_vec(body) {
+        Ok(body) => body,
+        Err(e) => {
+            return crate::model::from_events([Err(ModelError::new(
+                ModelErrorKind::Other,
+                format!("the request body could not be serialized: {e}"),
+            ))])
+        }
+    };
+    let state = State {
+        transport,
+        url,
+        body,
+        decoder,
+        pending: VecDeque::new(),
+        phase: Phase::Send,
+    };
+    Box::pin(stream::unfold(state, |mut state| async move {
+        let item = state.next().await?;
+        Some((item, state))
+    }))
+}
+
+impl<D: Decoder> State<'_, D> {
+    async fn next(&mut self) -> Option<Result<ModelEvent, ModelError>> {
+        loop {
+            if let Some(event) = self.pending.pop_front() {
+                if matches!(event, ModelEvent::Finished(_)) {
+                    self.phase = Phase::Done;
+                }
+                return Some(Ok(event));
+            }
+            let step = match &mut self.phase {
+                Phase::Done => return None,
+                Phase::Send => self.send().await,
+                Phase::Streaming(events) => {
+                    let idle = self.transport.endpoint.idle_timeout;
+                    match tokio::time::timeout(idle, events.next()).await {
+                        Err(_) => Err(ModelError::new(
+                            ModelErrorKind::Timeout,
+                            format!("no streamed event within {idle:?}; nothing of the turn is dispatched"),
+                        )),
+                        Ok(Some(Ok(event))) => {
+                            self.decoder
+                                .event(&event.event, &event.data, &mut self.pending)
+                        }
+                        Ok(Some(Err(error))) => Err(sse_error(error)),
+                        Ok(None) => self.finish(),
+                    }
+                }
+                Phase::Whole(_) => self.whole().await,
+            };
+            if let Err(error) = step {
+                self.phase = Phase::Done;
+                return Some(Err(error));
+            }
+        }
+    }
+
+    async fn send(&mut self) -> Result<(), ModelError> {
+        // reqwest and the timeouts run on tokio; outside a tokio runtime they would panic.
+        if tokio::runtime::Handle::try_current().is_err() {
+            return Err(ModelError::new(
+                ModelErrorKind::Other,
+                "the HTTP model adapters need a tokio runtime: poll the stream inside one \
+                 (e.g. #[tokio::main], or tokio::runtime::Runtime::block_on)",
+            ));
+        }
+        let body = std::mem::take(&mut self.body);
+        let response = self.transport.send(&self.url, body).await?;
+        self.phase = if self.transport.endpoint.stream {
+            Phase::Streaming(Box::pin(response.bytes_stream().eventsource()))
+        } else {
+            Phase::Whole(response)
+        };
+        Ok(())
+    }
+
+    fn finish(&mut self) -> Result<(), ModelError> {
+        let turn = self.decoder.finish(&mut self.pending)?;
+        self.pending.push_back(ModelEvent::Finished(turn));
+        Ok(())
+    }
+
+    async fn whole(&mut self) -> Result<(), ModelError> {
+        let Phase::Whole(response) = std::mem::replace(&mut self.phase, Phase::Done) else {
+            return Ok(());
+        };
+        let idle = self.transport.endpoint.idle_timeout;
+        let bytes = tokio::time::timeout(idle, response.bytes())
+            .await
+            .map_err(|_| {
+                ModelError::new(
+                    ModelErrorKind::Timeout,
+                    format!("the response body did not arrive within {idle:?}"),
+                )
+            })?
+            .map_err(|e| ModelError::new(ModelErrorKind::Incomplete, error_chain(&e)))?;
+        let body: Value = serde_json::from_slice(&bytes).map_err(|e| {
+            ModelError::new(
+                ModelErrorKind::Malformed,
+                format!("the response body is not JSON: {e}"),
+            )
+        })?;
+        let turn = self.decoder.whole(&body)?;
+        if !turn.text.is_empty() {
+            self.pending
+                .push_back(ModelEvent::TextDelta(turn.text.clone()));
+        }
+        for (index, call) in turn.calls.iter().enumerate() {
+            self.pending.push_back(ModelEvent::CallReady {
+                index,
+                call: call.clone(),
+            });
+        }
+        self.pending.push_back(ModelEvent::Finished(turn));
+        Ok(())
+    }
+}
+
+fn sse_error(error: EventStreamError<reqwest::Error>) -> ModelError {
+    match error {
+        // The connection broke mid-body: what arrived so far is not a turn.
+        EventStreamError::Transport(e) => ModelError::new(
+            ModelErrorKind::Incomplete,
+            format!(
+                "the stream broke off: {}; nothing of the turn is dispatched",
+                error_chain(&e)
+            ),
+        ),
+        EventStreamError::Utf8(e) => ModelError::new(
+            ModelErrorKind::Malformed,
+            format!("the event stream is not UTF-8: {e}"),
+        ),
+        EventStreamError::Parser(e) => ModelError::new(
+            ModelErrorKind::Malformed,
+            format!("the event stream is not valid SSE: {e:?}"),
+        ),
+    }
+}
+
+/// An event's `data:` as JSON; anything else is a malformed stream.
+pub(crate) fn parse_data(name: &str, data: &str) -> Result<Value, ModelError> {
+    serde_json::from_str(data).map_err(|e| {
+        let shown: String = data.chars().take(80).collect();
+        ModelError::new(
+            ModelErrorKind::Malformed,
+            format!("streamed event '{name}' has data that is not JSON ({e}): {shown:?}"),
+        )
+    })
+}
+
+/// A provider reader's complaint while events arrive: the stream is malformed.
+pub(crate) fn malformed(error: ProviderError) -> ModelError {
+    ModelError::new(
+        ModelErrorKind::Malformed,
+        format!("{error}; nothing of the turn is dispatched"),
+    )
+}
+
+/// A provider assembler's complaint at the end: the stream stopped before the turn was
+/// complete (cut inside a call, no finish marker).
+pub(crate) fn incomplete(error: ProviderError) -> ModelError {
+    ModelError::new(ModelErrorKind::Incomplete, error.to_string())
+}

@@ -1,0 +1,289 @@
+//! [`Anthropic`]: the Anthropic Messages API.
+
+use std::collections::{HashMap, VecDeque};
+
+use serde_json::{json, Map, Value};
+
+use super::http_common::{
+    calls_and_responses, count, endpoint_methods, finished_turn, native_of, neutral_turn,
+};
+use super::{
+    Message, Model, ModelError, ModelErrorKind, ModelEvent, ModelRequest, ModelStream, ModelTurn,
+    NativeContent, Usage,
+};
+use crate::http::{self, Decoder, Endpoint, Transport};
+use crate::provider::{anthropic, AnthropicStream};
+
+/// The tag of this adapter's [`NativeContent`].
+const PROVIDER: &str = "anthropic";
+
+/// A Claude model behind the Messages API (`POST {base}/messages`).
+///
+/// Requests carry `system`, `max_tokens` (required by the API; default 4096), the history in
+/// the API's shapes (the assistant's content blocks as Claude sent them, then one `user`
+/// message whose `tool_result` blocks answer every call in order), `tools`, and
+/// `tool_choice` with `disable_parallel_tool_use` when parallel calls are off. Streamed, text
+/// deltas are reported as they arrive and each call as soon as its `tool_use` block closes.
+/// A streamed `error` event (`overloaded_error`, ...) is a typed error.
+///
+/// ```
+/// use tool_core::model::Anthropic;
+/// let model = Anthropic::new("claude-sonnet-4-5").with_api_key("sk-ant-test").with_max_tokens(1024);
+/// assert_eq!(model.endpoint().url("messages"), "https://api.anthropic.com/v1/messages");
+/// assert!(model.endpoint().headers.iter().any(|(n, v)| n == "anthropic-version" && v == "2023-06-01"));
+/// ```
+#[derive(Debug)]
+pub struct Anthropic {
+    transport: Transport,
+    model: String,
+    max_tokens: u32,
+}
+
+impl Anthropic {
+    /// The default base URL.
+    pub const DEFAULT_BASE_URL: &'static str = "https://api.anthropic.com/v1";
+    /// The `anthropic-version` header sent.
+    pub const API_VERSION: &'static str = "2023-06-01";
+
+    /// A client for `model` with `max_tokens` 4096 and no key yet.
+    ///
+    /// ```
+    /// assert_eq!(tool_core::model::Anthropic::new("claude-sonnet-4-5").model(), "claude-sonnet-4-5");
+    /// ```
+    pub fn new(model: impl Into<String>) -> Self {
+        Anthropic {
+            transport: Transport::new(
+                Endpoint::new(Self::DEFAULT_BASE_URL)
+                    .with_header("anthropic-version", Self::API_VERSION),
+            ),
+            model: model.into(),
+            max_tokens: 4096,
+        }
+    }
+
+    /// Sends `x-api-key: <key>`.
+    ///
+    /// ```
+    /// let m = tool_core::model::Anthropic::new("claude-sonnet-4-5").with_api_key("k");
+    /// assert!(m.endpoint().headers.contains(&("x-api-key".to_string(), "k".to_string())));
+    /// ```
+    pub fn with_api_key(self, key: impl Into<String>) -> Self {
+        self.with_endpoint(|e| e.with_header("x-api-key", key))
+    }
+
+    /// Sets `max_tokens`.
+    ///
+    /// ```
+    /// use tool_core::model::{Anthropic, Message, ModelRequest, OfferedTools};
+    /// let m = Anthropic::new("claude-sonnet-4-5").with_max_tokens(256);
+    /// let messages = [Message::user("hi")];
+    /// assert_eq!(m.request_body(&ModelRequest::new(&messages, OfferedTools::none()))["max_tokens"], 256);
+    /// ```
+    pub fn with_max_tokens(mut self, max_tokens: u32) -> Self {
+        self.max_tokens = max_tokens;
+        self
+    }
+
+    /// The model name sent in every request.
+    pub fn model(&self) -> &str {
+        &self.model
+    }
+
+    endpoint_methods!(Anthropic, "\"claude-sonnet-4-5\"");
+
+    /// The request body for `request` (what [`Model::stream`] sends).
+    ///
+    /// ```
+    /// use tool_core::model::{Anthropic, Message, ModelRequest, OfferedTools};
+    /// let messages = [Message::user("hi")];
+    /// let body = Anthropic::new("claude-sonnet-4-5").request_body(&ModelRequest::new(&messages, OfferedTools::none()).with_instructions("Be brief."));
+    /// assert_eq!(body["system"], "Be brief.");
+    /// assert_eq!(body["messages"][0], serde_json::json!({"role": "user", "content": "hi"}));
+    /// ```
+    pub fn request_body(&self, request: &ModelRequest<'_>) -> Value {
+        let mut messages = Vec::new();
+        for message in request.messages {
+            match message {
+                Message::User { content } => {
+                    messages.push(json!({"role": "user", "content": content}))
+                }
+                Message::Assistant(turn) => messages.push(match native_of(turn, PROVIDER) {
+                    Some(native) => native.clone(),
+                    None => anthropic::assistant_message(&neutral_turn(turn)),
+                }),
+                Message::Tool { results } => {
+                    let (calls, responses) = calls_and_responses(results);
+                    messages.push(anthropic::tool_results_message(&calls, &responses, None));
+                }
+            }
+        }
+        let mut body = Map::new();
+        body.insert("model".into(), json!(self.model));
+        body.insert("max_tokens".into(), json!(self.max_tokens));
+        if let Some(instructions) = request.instructions {
+            body.insert("system".into(), json!(instructions));
+        }
+        body.insert("messages".into(), Value::Array(messages));
+        if !request.tools.is_empty() {
+            body.insert(
+                "tools".into(),
+                anthropic::tools(request.tools.definitions()),
+            );
+            body.insert(
+                "tool_choice".into(),
+                anthropic::tool_choice(request.tool_choice, request.parallel_tool_calls),
+            );
+        }
+        if self.transport.endpoint.stream {
+            body.insert("stream".into(), Value::Bool(true));
+        }
+        self.transport.endpoint.finish_body(body)
+    }
+}
+
+impl Model for Anthropic {
+    fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
+        let body = self.request_body(&request);
+        let url = self.transport.endpoint.url("messages");
+        http::run(&self.transport, url, &body, MessagesDecoder::default())
+    }
+}
+
+/// Reads Messages stream events: text deltas at once, each call when its block closes.
+#[derive(Default)]
+struct MessagesDecoder {
+    assembler: AnthropicStream,
+    /// Content block index -> call index, for the blocks that are calls.
+    call_of_block: HashMap<u64, usize>,
+    started: usize,
+    ready: usize,
+    usage: Usage,
+}
+
+impl Decoder for MessagesDecoder {
+    fn event(
+        &mut self,
+        name: &str,
+        data: &str,
+        out: &mut VecDeque<ModelEvent>,
+    ) -> Result<(), ModelError> {
+        let event = http::parse_data(name, data)?;
+        let kind = event.get("type").and_then(Value::as_str).unwrap_or(name);
+        if kind == "error" {
+            return Err(stream_error(&event));
+        }
+        self.assembler.push(&event).map_err(http::malformed)?;
+        match kind {
+            "message_start" => {
+                if let Some(usage) = event.pointer("/message/usage") {
+                    let cached = count(usage, &["cache_read_input_tokens"]);
+                    self.usage.input_tokens = count(usage, &["input_tokens"])
+                        + count(usage, &["cache_creation_input_tokens"])
+                        + cached;
+                    self.usage.cached_input_tokens = cached;
+                    self.usage.output_tokens = count(usage, &["output_tokens"]);
+                }
+            }
+            "content_block_start" => {
+                let block = event.get("content_block");
+                if block.and_then(|b| b.get("type")).and_then(Value::as_str) == Some("tool_use") {
+                    let text = |key: &str| {
+                        block
+                            .and_then(|b| b.get(key))
+                            .and_then(Value::as_str)
+                            .unwrap_or_default()
+                            .to_owned()
+                    };
+                    let index = self.started;
+                    self.started += 1;
+                    if let Some(block_index) = event.get("index").and_then(Value::as_u64) {
+                        self.call_of_block.insert(block_index, index);
+                    }
+                    out.push_back(ModelEvent::CallStarted {
+                        index,
+                        id: text("id"),
+                        name: text("name"),
+                    });
+                }
+            }
+            "content_block_delta" => {
+                let delta = event.get("delta");
+                let field = |key: &str| {
+                    delta
+                        .and_then(|d| d.get(key))
+                        .and_then(Value::as_str)
+                        .filter(|s| !s.is_empty())
+                };
+                if let Some(text) = field("text") {
+                    out.push_back(ModelEvent::TextDelta(text.to_owned()));
+                } else if let Some(fragment) = field("partial_json") {
+                    let call = event
+                        .get("index")
+                        .and_then(Value::as_u64)
+                        .and_then(|b| self.call_of_block.get(&b));
+                    if let Some(&index) = call {
+                        out.push_back(ModelEvent::ArgumentsDelta {
+                            index,
+                            delta: fragment.to_owned(),
+                        });
+                    }
+                }
+            }
+            "message_delta" => {
+                if let Some(output) = event
+                    .pointer("/usage/output_tokens")
+                    .and_then(Value::as_u64)
+                {
+                    self.usage.output_tokens = output;
+                }
+            }
+            _ => {}
+        }
+        for call in self.assembler.take_completed() {
+            out.push_back(ModelEvent::CallReady {
+                index: self.ready,
+                call,
+            });
+            self.ready += 1;
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, _out: &mut VecDeque<ModelEvent>) -> Result<ModelTurn, ModelError> {
+        let turn = std::mem::take(&mut self.assembler)
+            .finish()
+            .map_err(http::incomplete)?;
+        let native = NativeContent::new(PROVIDER, anthropic::assistant_message(&turn));
+        Ok(finished_turn(turn, Some(self.usage), native))
+    }
+
+    fn whole(&mut self, body: &Value) -> Result<ModelTurn, ModelError> {
+        let turn = anthropic::read_response(body).map_err(ModelError::from)?;
+        let usage = body.get("usage").map(|u| Usage {
+            input_tokens: count(u, &["input_tokens"])
+                + count(u, &["cache_creation_input_tokens"])
+                + count(u, &["cache_read_input_tokens"]),
+            output_tokens: count(u, &["output_tokens"]),
+            cached_input_tokens: count(u, &["cache_read_input_tokens"]),
+            reasoning_tokens: 0,
+        });
+        let native = NativeContent::new(PROVIDER, anthropic::assistant_message(&turn));
+        Ok(finished_turn(turn, usage, native))
+    }
+}
+
+/// A streamed `error` event: `{"type": "error", "error": {"type": "overloaded_error", "message"}}`.
+fn stream_error(event: &Value) -> ModelError {
+    let kind = event
+        .pointer("/error/type")
+        .and_then(Value::as_str)
+        .unwrap_or("api_error");
+    let message = http::provider_message(event).unwrap_or_else(|| kind.to_owned());
+    let kind = match kind {
+        "rate_limit_error" => ModelErrorKind::RateLimited,
+        "invalid_request_error" => ModelErrorKind::InvalidRequest,
+        "authentication_error" | "permission_error" => ModelErrorKind::Auth,
+        _ => ModelErrorKind::Server,
+    };
+    ModelError::new(kind, format!("{message} (streamed error event)"))
+}

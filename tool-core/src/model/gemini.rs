@@ -1,0 +1,220 @@
+//! [`Gemini`]: the Gemini API's `generateContent` / `streamGenerateContent`.
+
+use std::collections::VecDeque;
+
+use serde_json::{json, Map, Value};
+
+use super::http_common::{
+    calls_and_responses, count, endpoint_methods, finished_turn, native_of, neutral_turn,
+};
+use super::{
+    Message, Model, ModelError, ModelErrorKind, ModelEvent, ModelRequest, ModelStream, ModelTurn,
+    NativeContent, Usage,
+};
+use crate::http::{self, Decoder, Endpoint, Transport};
+use crate::provider::gemini::{self, GeminiStream};
+
+/// The tag of this adapter's [`NativeContent`].
+const PROVIDER: &str = "gemini";
+
+/// A Gemini model behind `POST {base}/models/{model}:streamGenerateContent?alt=sse` (or
+/// `:generateContent` when not streaming).
+///
+/// Requests carry `systemInstruction`, the history as `contents` (the model's content as
+/// Gemini sent it, thought signatures included, then one `user` content of
+/// `functionResponse` parts in call order), `tools` (`function_declarations`) and
+/// `toolConfig`. Gemini has no switch for parallel calls, so `parallel_tool_calls: false` is
+/// not sent. Gemini streams whole parts: text deltas are reported as their chunks arrive,
+/// calls once the turn has finished.
+///
+/// ```
+/// use tool_core::model::Gemini;
+/// let model = Gemini::new("gemini-2.5-flash").with_api_key("test-key");
+/// assert_eq!(model.request_url(), "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse");
+/// ```
+#[derive(Debug)]
+pub struct Gemini {
+    transport: Transport,
+    model: String,
+}
+
+impl Gemini {
+    /// The default base URL.
+    pub const DEFAULT_BASE_URL: &'static str = "https://generativelanguage.googleapis.com/v1beta";
+
+    /// A client for `model` with no key yet.
+    ///
+    /// ```
+    /// assert_eq!(tool_core::model::Gemini::new("gemini-2.5-flash").model(), "gemini-2.5-flash");
+    /// ```
+    pub fn new(model: impl Into<String>) -> Self {
+        Gemini {
+            transport: Transport::new(Endpoint::new(Self::DEFAULT_BASE_URL)),
+            model: model.into(),
+        }
+    }
+
+    /// Sends `x-goog-api-key: <key>`.
+    ///
+    /// ```
+    /// let m = tool_core::model::Gemini::new("gemini-2.5-flash").with_api_key("k");
+    /// assert!(m.endpoint().headers.contains(&("x-goog-api-key".to_string(), "k".to_string())));
+    /// ```
+    pub fn with_api_key(self, key: impl Into<String>) -> Self {
+        self.with_endpoint(|e| e.with_header("x-goog-api-key", key))
+    }
+
+    /// The model name in the URL.
+    pub fn model(&self) -> &str {
+        &self.model
+    }
+
+    endpoint_methods!(Gemini, "\"gemini-2.5-flash\"");
+
+    /// The URL requests go to (streamed or whole, as the endpoint says).
+    ///
+    /// ```
+    /// let m = tool_core::model::Gemini::new("gemini-2.5-flash").with_endpoint(|e| e.with_stream(false));
+    /// assert!(m.request_url().ends_with("/models/gemini-2.5-flash:generateContent"));
+    /// ```
+    pub fn request_url(&self) -> String {
+        let endpoint = &self.transport.endpoint;
+        if endpoint.stream {
+            endpoint.url(&format!(
+                "models/{}:streamGenerateContent?alt=sse",
+                self.model
+            ))
+        } else {
+            endpoint.url(&format!("models/{}:generateContent", self.model))
+        }
+    }
+
+    /// The request body for `request` (what [`Model::stream`] sends).
+    ///
+    /// ```
+    /// use tool_core::model::{Gemini, Message, ModelRequest, OfferedTools};
+    /// let messages = [Message::user("hi")];
+    /// let body = Gemini::new("gemini-2.5-flash").request_body(&ModelRequest::new(&messages, OfferedTools::none()).with_instructions("Be brief."));
+    /// assert_eq!(body["systemInstruction"], serde_json::json!({"parts": [{"text": "Be brief."}]}));
+    /// assert_eq!(body["contents"][0], serde_json::json!({"role": "user", "parts": [{"text": "hi"}]}));
+    /// ```
+    pub fn request_body(&self, request: &ModelRequest<'_>) -> Value {
+        let mut contents = Vec::new();
+        for message in request.messages {
+            match message {
+                Message::User { content } => {
+                    contents.push(json!({"role": "user", "parts": [{"text": content}]}))
+                }
+                Message::Assistant(turn) => contents.push(match native_of(turn, PROVIDER) {
+                    Some(native) => native.clone(),
+                    None => gemini::model_content(&neutral_turn(turn)),
+                }),
+                Message::Tool { results } => {
+                    let (calls, responses) = calls_and_responses(results);
+                    contents.push(gemini::function_responses(&calls, &responses));
+                }
+            }
+        }
+        let mut body = Map::new();
+        if let Some(instructions) = request.instructions {
+            body.insert(
+                "systemInstruction".into(),
+                json!({"parts": [{"text": instructions}]}),
+            );
+        }
+        body.insert("contents".into(), Value::Array(contents));
+        if !request.tools.is_empty() {
+            body.insert("tools".into(), gemini::tools(request.tools.definitions()));
+            body.insert(
+                "toolConfig".into(),
+                gemini::tool_config(request.tool_choice),
+            );
+        }
+        self.transport.endpoint.finish_body(body)
+    }
+}
+
+impl Model for Gemini {
+    fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
+        let body = self.request_body(&request);
+        http::run(
+            &self.transport,
+            self.request_url(),
+            &body,
+            GeminiDecoder::default(),
+        )
+    }
+}
+
+/// Reads streamed `GenerateContentResponse` chunks.
+#[derive(Default)]
+struct GeminiDecoder {
+    assembler: GeminiStream,
+    usage: Option<Usage>,
+}
+
+impl Decoder for GeminiDecoder {
+    fn event(
+        &mut self,
+        name: &str,
+        data: &str,
+        out: &mut VecDeque<ModelEvent>,
+    ) -> Result<(), ModelError> {
+        let chunk = http::parse_data(name, data)?;
+        if chunk.get("error").is_some() {
+            let message = http::provider_message(&chunk)
+                .unwrap_or_else(|| "the stream reported an error".into());
+            return Err(ModelError::new(ModelErrorKind::Server, message));
+        }
+        self.assembler.push(&chunk).map_err(http::malformed)?;
+        if let Some(usage) = chunk.get("usageMetadata").filter(|u| u.is_object()) {
+            self.usage = Some(read_usage(usage));
+        }
+        let parts = chunk
+            .pointer("/candidates/0/content/parts")
+            .and_then(Value::as_array);
+        for part in parts.into_iter().flatten() {
+            let thought = part.get("thought").and_then(Value::as_bool) == Some(true);
+            if let Some(text) = part.get("text").and_then(Value::as_str) {
+                if !thought && !text.is_empty() {
+                    out.push_back(ModelEvent::TextDelta(text.to_owned()));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, out: &mut VecDeque<ModelEvent>) -> Result<ModelTurn, ModelError> {
+        let turn = std::mem::take(&mut self.assembler)
+            .finish()
+            .map_err(http::incomplete)?;
+        for (index, call) in turn.calls.iter().enumerate() {
+            out.push_back(ModelEvent::CallReady {
+                index,
+                call: call.clone(),
+            });
+        }
+        let native = NativeContent::new(PROVIDER, gemini::model_content(&turn));
+        Ok(finished_turn(turn, self.usage, native))
+    }
+
+    fn whole(&mut self, body: &Value) -> Result<ModelTurn, ModelError> {
+        let turn = gemini::read_response(body).map_err(ModelError::from)?;
+        let usage = body
+            .get("usageMetadata")
+            .filter(|u| u.is_object())
+            .map(read_usage);
+        let native = NativeContent::new(PROVIDER, gemini::model_content(&turn));
+        Ok(finished_turn(turn, usage, native))
+    }
+}
+
+fn read_usage(usage: &Value) -> Usage {
+    let thoughts = count(usage, &["thoughtsTokenCount"]);
+    Usage {
+        input_tokens: count(usage, &["promptTokenCount"]),
+        output_tokens: count(usage, &["candidatesTokenCount"]) + thoughts,
+        cached_input_tokens: count(usage, &["cachedContentTokenCount"]),
+        reasoning_tokens: thoughts,
+    }
+}

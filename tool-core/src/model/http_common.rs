@@ -1,0 +1,111 @@
+//! What the four HTTP adapters share: the neutral <-> provider turn conversions and the
+//! builder methods for their [`Endpoint`].
+
+use serde_json::Value;
+
+use crate::call::ToolCall;
+use crate::provider::AssistantTurn;
+use crate::response::ToolResponse;
+
+use super::{ModelTurn, NativeContent, StopReason, ToolResult, Usage};
+
+/// The finished neutral turn of an assembled provider turn. `native` is the provider's own
+/// history entry for the turn (written by the `provider::*` history writer), replayed
+/// unchanged on the next request.
+pub(crate) fn finished_turn(
+    turn: AssistantTurn,
+    usage: Option<Usage>,
+    native: NativeContent,
+) -> ModelTurn {
+    let mut stop_reason = turn
+        .stop_reason
+        .as_deref()
+        .map(StopReason::from_provider)
+        .unwrap_or_default();
+    // Gemini says STOP, and the Responses API `completed`, even when the turn has calls.
+    if stop_reason == StopReason::EndTurn && !turn.calls.is_empty() {
+        stop_reason = StopReason::ToolUse;
+    }
+    ModelTurn {
+        text: turn.text,
+        calls: turn.calls,
+        stop_reason,
+        usage,
+        native: Some(native),
+    }
+}
+
+/// A provider turn rebuilt from the neutral text and calls, for a turn another adapter (or
+/// the scripted model) produced.
+pub(crate) fn neutral_turn(turn: &ModelTurn) -> AssistantTurn {
+    AssistantTurn {
+        text: turn.text.clone(),
+        calls: turn.calls.clone(),
+        ..AssistantTurn::default()
+    }
+}
+
+/// The provider's own content of `turn` when `provider` wrote it.
+pub(crate) fn native_of<'t>(turn: &'t ModelTurn, provider: &str) -> Option<&'t Value> {
+    turn.native
+        .as_ref()
+        .filter(|n| n.is(provider))
+        .map(|n| &n.content)
+}
+
+/// Calls and responses of a results message, as the `provider::*` writers take them.
+pub(crate) fn calls_and_responses(results: &[ToolResult]) -> (Vec<ToolCall>, Vec<ToolResponse>) {
+    results
+        .iter()
+        .map(|r| {
+            (
+                ToolCall::new(r.call_id.clone(), r.name.clone(), ""),
+                r.response.clone(),
+            )
+        })
+        .unzip()
+}
+
+/// A token count from a usage object (absent or not a number: 0).
+pub(crate) fn count(usage: &Value, path: &[&str]) -> u64 {
+    path.iter()
+        .try_fold(usage, |v, key| v.get(key))
+        .and_then(Value::as_u64)
+        .unwrap_or(0)
+}
+
+/// The builder methods every HTTP adapter has: its [`Endpoint`] and a way to change it.
+macro_rules! endpoint_methods {
+    ($adapter:ident, $example:literal) => {
+        /// The endpoint this adapter sends to (base URL, headers, timeouts, retries).
+        ///
+        /// ```
+        #[doc = concat!("let model = tool_core::model::", stringify!($adapter), "::new(", $example, ");")]
+        /// assert!(model.endpoint().stream);
+        /// ```
+        pub fn endpoint(&self) -> &crate::http::Endpoint {
+            &self.transport.endpoint
+        }
+
+        /// Changes the endpoint: base URL (a compatible server or a proxy), headers, extra
+        /// body fields, timeouts, retries, streaming.
+        ///
+        /// ```
+        #[doc = concat!("let model = tool_core::model::", stringify!($adapter), "::new(", $example, ")")]
+        ///     .with_endpoint(|e| e.with_base_url("http://127.0.0.1:9/v1").with_stream(false));
+        /// assert_eq!(model.endpoint().base_url, "http://127.0.0.1:9/v1");
+        /// ```
+        pub fn with_endpoint(
+            self,
+            change: impl FnOnce(crate::http::Endpoint) -> crate::http::Endpoint,
+        ) -> Self {
+            let endpoint = change(self.transport.endpoint);
+            Self {
+                transport: crate::http::Transport::new(endpoint),
+                ..self
+            }
+        }
+    };
+}
+
+pub(crate) use endpoint_methods;

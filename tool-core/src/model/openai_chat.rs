@@ -1,0 +1,240 @@
+//! [`OpenAiChat`]: the OpenAI Chat Completions API (and every server compatible with it).
+
+use std::collections::VecDeque;
+
+use serde_json::{json, Map, Value};
+
+use super::http_common::{
+    calls_and_responses, count, endpoint_methods, finished_turn, native_of, neutral_turn,
+};
+use super::{
+    Message, Model, ModelError, ModelEvent, ModelRequest, ModelStream, ModelTurn, NativeContent,
+    Usage,
+};
+use crate::http::{self, Decoder, Endpoint, Transport};
+use crate::provider::{openai, OpenAiStream};
+
+/// The tag of this adapter's [`NativeContent`].
+const PROVIDER: &str = "openai_chat";
+
+/// A model behind the Chat Completions API (`POST {base}/chat/completions`): OpenAI itself,
+/// or any compatible server (vLLM, llama.cpp's server, Ollama, LiteLLM) through
+/// [`Endpoint::with_base_url`].
+///
+/// Requests carry the instructions as a `system` message, the history in the API's shapes
+/// (the assistant message with its `tool_calls`, then one `tool` message per result, in call
+/// order), `tools`, `tool_choice` (only when tools are offered), `parallel_tool_calls: false`
+/// when parallel calls are off, and, streamed, `stream_options.include_usage`. Text deltas are
+/// reported as they arrive; calls are handed out once the `finish_reason` arrives (the API
+/// streams a call's arguments in fragments keyed by index, complete only then).
+///
+/// ```no_run
+/// use tool_core::model::{self, Message, ModelRequest, OfferedTools, OpenAiChat};
+///
+/// let model = OpenAiChat::new("gpt-4o-mini").with_api_key(std::env::var("OPENAI_API_KEY").unwrap());
+/// let messages = [Message::user("Say hi")];
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// let turn = model::collect_turn(model.stream(ModelRequest::new(&messages, OfferedTools::none()))).await?;
+/// println!("{}", turn.text);
+/// # Ok::<(), tool_core::model::ModelError>(()) }).unwrap();
+/// # use tool_core::model::Model;
+/// ```
+#[derive(Debug)]
+pub struct OpenAiChat {
+    transport: Transport,
+    model: String,
+}
+
+impl OpenAiChat {
+    /// The default base URL.
+    pub const DEFAULT_BASE_URL: &'static str = "https://api.openai.com/v1";
+
+    /// A client for `model` at [`OpenAiChat::DEFAULT_BASE_URL`], with no key yet.
+    ///
+    /// ```
+    /// let model = tool_core::model::OpenAiChat::new("gpt-4o-mini");
+    /// assert_eq!(model.model(), "gpt-4o-mini");
+    /// ```
+    pub fn new(model: impl Into<String>) -> Self {
+        OpenAiChat {
+            transport: Transport::new(Endpoint::new(Self::DEFAULT_BASE_URL)),
+            model: model.into(),
+        }
+    }
+
+    /// Sends `Authorization: Bearer <key>`.
+    ///
+    /// ```
+    /// let model = tool_core::model::OpenAiChat::new("gpt-4o-mini").with_api_key("sk-test");
+    /// assert_eq!(model.endpoint().headers[0], ("authorization".to_string(), "Bearer sk-test".to_string()));
+    /// ```
+    pub fn with_api_key(self, key: impl AsRef<str>) -> Self {
+        let bearer = format!("Bearer {}", key.as_ref());
+        self.with_endpoint(|e| e.with_header("authorization", bearer))
+    }
+
+    /// The model name sent in every request.
+    pub fn model(&self) -> &str {
+        &self.model
+    }
+
+    endpoint_methods!(OpenAiChat, "\"gpt-4o-mini\"");
+
+    /// The request body for `request` (what [`Model::stream`] sends).
+    ///
+    /// ```
+    /// use tool_core::model::{Message, ModelRequest, OfferedTools, OpenAiChat};
+    /// let messages = [Message::user("hi")];
+    /// let body = OpenAiChat::new("gpt-4o-mini").request_body(&ModelRequest::new(&messages, OfferedTools::none()).with_instructions("Be brief."));
+    /// assert_eq!(body["messages"][0], serde_json::json!({"role": "system", "content": "Be brief."}));
+    /// assert!(body.get("tools").is_none());
+    /// ```
+    pub fn request_body(&self, request: &ModelRequest<'_>) -> Value {
+        let mut messages = Vec::new();
+        if let Some(instructions) = request.instructions {
+            messages.push(json!({"role": "system", "content": instructions}));
+        }
+        for message in request.messages {
+            match message {
+                Message::User { content } => {
+                    messages.push(json!({"role": "user", "content": content}))
+                }
+                Message::Assistant(turn) => messages.push(match native_of(turn, PROVIDER) {
+                    Some(native) => native.clone(),
+                    None => openai::assistant_message(&neutral_turn(turn)),
+                }),
+                Message::Tool { results } => {
+                    let (calls, responses) = calls_and_responses(results);
+                    messages.extend(openai::tool_messages(&calls, &responses));
+                }
+            }
+        }
+        let mut body = Map::new();
+        body.insert("model".into(), json!(self.model));
+        body.insert("messages".into(), Value::Array(messages));
+        if !request.tools.is_empty() {
+            if let Value::Object(fields) = openai::request_fields(
+                request.tools.definitions(),
+                request.tool_choice,
+                request.parallel_tool_calls,
+            ) {
+                body.extend(fields);
+            }
+        }
+        if self.transport.endpoint.stream {
+            body.insert("stream".into(), Value::Bool(true));
+            body.insert("stream_options".into(), json!({"include_usage": true}));
+        }
+        self.transport.endpoint.finish_body(body)
+    }
+}
+
+impl Model for OpenAiChat {
+    fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
+        let body = self.request_body(&request);
+        let url = self.transport.endpoint.url("chat/completions");
+        http::run(&self.transport, url, &body, ChatDecoder::default())
+    }
+}
+
+/// Reads `chat.completion.chunk`s: text deltas at once, call fragments as deltas, calls
+/// complete only at the end.
+#[derive(Default)]
+struct ChatDecoder {
+    assembler: OpenAiStream,
+    started: usize,
+    usage: Option<Usage>,
+}
+
+impl Decoder for ChatDecoder {
+    fn event(
+        &mut self,
+        name: &str,
+        data: &str,
+        out: &mut VecDeque<ModelEvent>,
+    ) -> Result<(), ModelError> {
+        if data.trim() == "[DONE]" {
+            return Ok(());
+        }
+        let chunk = http::parse_data(name, data)?;
+        if let Some(error) = chunk.get("error") {
+            // Some compatible servers report a failure inside the stream.
+            let message = http::provider_message(&chunk).unwrap_or_else(|| error.to_string());
+            return Err(ModelError::new(super::ModelErrorKind::Server, message));
+        }
+        self.assembler.push(&chunk).map_err(http::malformed)?;
+        if let Some(usage) = chunk.get("usage").filter(|u| u.is_object()) {
+            self.usage = Some(read_usage(usage));
+        }
+        let delta = chunk.pointer("/choices/0/delta");
+        if let Some(text) = delta.and_then(|d| d.get("content")).and_then(Value::as_str) {
+            if !text.is_empty() {
+                out.push_back(ModelEvent::TextDelta(text.to_owned()));
+            }
+        }
+        let calls = delta
+            .and_then(|d| d.get("tool_calls"))
+            .and_then(Value::as_array);
+        for call in calls.into_iter().flatten() {
+            let Some(index) = call.get("index").and_then(Value::as_u64) else {
+                continue;
+            };
+            let index = usize::try_from(index).unwrap_or(usize::MAX);
+            let function = call.get("function");
+            if index == self.started {
+                let id = call.get("id").and_then(Value::as_str).unwrap_or_default();
+                let name = function
+                    .and_then(|f| f.get("name"))
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                self.started += 1;
+                out.push_back(ModelEvent::CallStarted {
+                    index,
+                    id: id.to_owned(),
+                    name: name.to_owned(),
+                });
+            }
+            let fragment = function
+                .and_then(|f| f.get("arguments"))
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            if !fragment.is_empty() {
+                out.push_back(ModelEvent::ArgumentsDelta {
+                    index,
+                    delta: fragment.to_owned(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, out: &mut VecDeque<ModelEvent>) -> Result<ModelTurn, ModelError> {
+        let turn = std::mem::take(&mut self.assembler)
+            .finish()
+            .map_err(http::incomplete)?;
+        for (index, call) in turn.calls.iter().enumerate() {
+            out.push_back(ModelEvent::CallReady {
+                index,
+                call: call.clone(),
+            });
+        }
+        let native = NativeContent::new(PROVIDER, openai::assistant_message(&turn));
+        Ok(finished_turn(turn, self.usage, native))
+    }
+
+    fn whole(&mut self, body: &Value) -> Result<ModelTurn, ModelError> {
+        let turn = openai::read_response(body).map_err(ModelError::from)?;
+        let usage = body.get("usage").filter(|u| u.is_object()).map(read_usage);
+        let native = NativeContent::new(PROVIDER, openai::assistant_message(&turn));
+        Ok(finished_turn(turn, usage, native))
+    }
+}
+
+fn read_usage(usage: &Value) -> Usage {
+    Usage {
+        input_tokens: count(usage, &["prompt_tokens"]),
+        output_tokens: count(usage, &["completion_tokens"]),
+        cached_input_tokens: count(usage, &["prompt_tokens_details", "cached_tokens"]),
+        reasoning_tokens: count(usage, &["completion_tokens_details", "reasoning_tokens"]),
+    }
+}

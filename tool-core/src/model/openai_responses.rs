@@ -1,0 +1,261 @@
+//! [`OpenAiResponses`]: the OpenAI Responses API.
+
+use std::collections::{HashMap, VecDeque};
+
+use serde_json::{json, Map, Value};
+
+use super::http_common::{
+    calls_and_responses, count, endpoint_methods, finished_turn, native_of, neutral_turn,
+};
+use super::{
+    Message, Model, ModelError, ModelErrorKind, ModelEvent, ModelRequest, ModelStream, ModelTurn,
+    NativeContent, Usage,
+};
+use crate::http::{self, Decoder, Endpoint, Transport};
+use crate::provider::{openai_responses, OpenAiResponsesStream};
+
+/// The tag of this adapter's [`NativeContent`].
+const PROVIDER: &str = "openai_responses";
+
+/// A model behind the Responses API (`POST {base}/responses`), stateless: every request
+/// carries the whole history as `input` items (the assistant's output items as the API sent
+/// them, then one `function_call_output` per call, in call order), with `instructions`,
+/// `tools`, `tool_choice` and `parallel_tool_calls: false` when parallel calls are off.
+/// Streamed, text deltas are reported as they arrive and each call at its
+/// `response.output_item.done`.
+///
+/// ```
+/// use tool_core::model::OpenAiResponses;
+/// let model = OpenAiResponses::new("gpt-4.1-mini").with_api_key("sk-test");
+/// assert_eq!(model.endpoint().url("responses"), "https://api.openai.com/v1/responses");
+/// ```
+#[derive(Debug)]
+pub struct OpenAiResponses {
+    transport: Transport,
+    model: String,
+}
+
+impl OpenAiResponses {
+    /// The default base URL.
+    pub const DEFAULT_BASE_URL: &'static str = "https://api.openai.com/v1";
+
+    /// A client for `model` with no key yet.
+    ///
+    /// ```
+    /// assert_eq!(tool_core::model::OpenAiResponses::new("gpt-4.1-mini").model(), "gpt-4.1-mini");
+    /// ```
+    pub fn new(model: impl Into<String>) -> Self {
+        OpenAiResponses {
+            transport: Transport::new(Endpoint::new(Self::DEFAULT_BASE_URL)),
+            model: model.into(),
+        }
+    }
+
+    /// Sends `Authorization: Bearer <key>`.
+    ///
+    /// ```
+    /// let m = tool_core::model::OpenAiResponses::new("gpt-4.1-mini").with_api_key("k");
+    /// assert_eq!(m.endpoint().headers[0].1, "Bearer k");
+    /// ```
+    pub fn with_api_key(self, key: impl AsRef<str>) -> Self {
+        let bearer = format!("Bearer {}", key.as_ref());
+        self.with_endpoint(|e| e.with_header("authorization", bearer))
+    }
+
+    /// The model name sent in every request.
+    pub fn model(&self) -> &str {
+        &self.model
+    }
+
+    endpoint_methods!(OpenAiResponses, "\"gpt-4.1-mini\"");
+
+    /// The request body for `request` (what [`Model::stream`] sends).
+    ///
+    /// ```
+    /// use tool_core::model::{Message, ModelRequest, OfferedTools, OpenAiResponses};
+    /// let messages = [Message::user("hi")];
+    /// let body = OpenAiResponses::new("gpt-4.1-mini").request_body(&ModelRequest::new(&messages, OfferedTools::none()).with_instructions("Be brief."));
+    /// assert_eq!(body["instructions"], "Be brief.");
+    /// assert_eq!(body["input"][0], serde_json::json!({"role": "user", "content": "hi"}));
+    /// ```
+    pub fn request_body(&self, request: &ModelRequest<'_>) -> Value {
+        let mut input = Vec::new();
+        for message in request.messages {
+            match message {
+                Message::User { content } => {
+                    input.push(json!({"role": "user", "content": content}))
+                }
+                Message::Assistant(turn) => match native_of(turn, PROVIDER) {
+                    Some(Value::Array(items)) => input.extend(items.iter().cloned()),
+                    Some(item) => input.push(item.clone()),
+                    None => input.extend(openai_responses::assistant_items(&neutral_turn(turn))),
+                },
+                Message::Tool { results } => {
+                    let (calls, responses) = calls_and_responses(results);
+                    input.extend(openai_responses::tool_outputs(&calls, &responses));
+                }
+            }
+        }
+        let mut body = Map::new();
+        body.insert("model".into(), json!(self.model));
+        if let Some(instructions) = request.instructions {
+            body.insert("instructions".into(), json!(instructions));
+        }
+        body.insert("input".into(), Value::Array(input));
+        if !request.tools.is_empty() {
+            if let Value::Object(fields) = openai_responses::request_fields(
+                request.tools.definitions(),
+                request.tool_choice,
+                request.parallel_tool_calls,
+            ) {
+                body.extend(fields);
+            }
+        }
+        if self.transport.endpoint.stream {
+            body.insert("stream".into(), Value::Bool(true));
+        }
+        self.transport.endpoint.finish_body(body)
+    }
+}
+
+impl Model for OpenAiResponses {
+    fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
+        let body = self.request_body(&request);
+        let url = self.transport.endpoint.url("responses");
+        http::run(&self.transport, url, &body, ResponsesDecoder::default())
+    }
+}
+
+/// Reads Responses stream events.
+#[derive(Default)]
+struct ResponsesDecoder {
+    assembler: OpenAiResponsesStream,
+    /// `output_index` -> call index, for the items that are function calls.
+    call_of_item: HashMap<u64, usize>,
+    started: usize,
+    ready: usize,
+    usage: Option<Usage>,
+}
+
+impl Decoder for ResponsesDecoder {
+    fn event(
+        &mut self,
+        name: &str,
+        data: &str,
+        out: &mut VecDeque<ModelEvent>,
+    ) -> Result<(), ModelError> {
+        let event = http::parse_data(name, data)?;
+        let kind = event.get("type").and_then(Value::as_str).unwrap_or(name);
+        match kind {
+            "error" => {
+                let message = http::provider_message(&event)
+                    .unwrap_or_else(|| "the response stream reported an error".into());
+                return Err(ModelError::new(ModelErrorKind::Server, message));
+            }
+            "response.failed" => {
+                let message = event
+                    .pointer("/response/error/message")
+                    .and_then(Value::as_str)
+                    .unwrap_or("the response failed while streaming");
+                return Err(ModelError::new(ModelErrorKind::Server, message));
+            }
+            _ => {}
+        }
+        self.assembler.push(&event).map_err(http::malformed)?;
+        let output_index = event.get("output_index").and_then(Value::as_u64);
+        let is_call =
+            || event.pointer("/item/type").and_then(Value::as_str) == Some("function_call");
+        match kind {
+            "response.output_text.delta" => {
+                if let Some(text) = event.get("delta").and_then(Value::as_str) {
+                    if !text.is_empty() {
+                        out.push_back(ModelEvent::TextDelta(text.to_owned()));
+                    }
+                }
+            }
+            "response.output_item.added" if is_call() => {
+                let field = |key: &str| {
+                    event
+                        .get("item")
+                        .and_then(|i| i.get(key))
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_owned()
+                };
+                let index = self.started;
+                self.started += 1;
+                if let Some(output_index) = output_index {
+                    self.call_of_item.insert(output_index, index);
+                }
+                out.push_back(ModelEvent::CallStarted {
+                    index,
+                    id: field("call_id"),
+                    name: field("name"),
+                });
+            }
+            "response.function_call_arguments.delta" => {
+                let call = output_index.and_then(|i| self.call_of_item.get(&i));
+                let delta = event
+                    .get("delta")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                if let (Some(&index), false) = (call, delta.is_empty()) {
+                    out.push_back(ModelEvent::ArgumentsDelta {
+                        index,
+                        delta: delta.to_owned(),
+                    });
+                }
+            }
+            "response.output_item.done" if is_call() => {
+                let item = event.get("item");
+                let field = |key: &str| {
+                    item.and_then(|i| i.get(key))
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                };
+                out.push_back(ModelEvent::CallReady {
+                    index: self.ready,
+                    call: crate::ToolCall::new(field("call_id"), field("name"), field("arguments")),
+                });
+                self.ready += 1;
+            }
+            "response.completed" | "response.incomplete" => {
+                if let Some(usage) = event.pointer("/response/usage").filter(|u| u.is_object()) {
+                    self.usage = Some(read_usage(usage));
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, _out: &mut VecDeque<ModelEvent>) -> Result<ModelTurn, ModelError> {
+        let turn = std::mem::take(&mut self.assembler)
+            .finish()
+            .map_err(http::incomplete)?;
+        let native = NativeContent::new(
+            PROVIDER,
+            Value::Array(openai_responses::assistant_items(&turn)),
+        );
+        Ok(finished_turn(turn, self.usage, native))
+    }
+
+    fn whole(&mut self, body: &Value) -> Result<ModelTurn, ModelError> {
+        let turn = openai_responses::read_response(body).map_err(ModelError::from)?;
+        let usage = body.get("usage").filter(|u| u.is_object()).map(read_usage);
+        let native = NativeContent::new(
+            PROVIDER,
+            Value::Array(openai_responses::assistant_items(&turn)),
+        );
+        Ok(finished_turn(turn, usage, native))
+    }
+}
+
+fn read_usage(usage: &Value) -> Usage {
+    Usage {
+        input_tokens: count(usage, &["input_tokens"]),
+        output_tokens: count(usage, &["output_tokens"]),
+        cached_input_tokens: count(usage, &["input_tokens_details", "cached_tokens"]),
+        reasoning_tokens: count(usage, &["output_tokens_details", "reasoning_tokens"]),
+    }
+}
