@@ -52,6 +52,7 @@ mod definition;
 mod dispatch;
 mod executor;
 mod into_response;
+mod output_schema;
 pub mod parse;
 pub mod prompt;
 pub mod provider;
@@ -73,6 +74,7 @@ pub use dispatch::{
 };
 pub use executor::block_on;
 pub use into_response::{IntoToolResponse, Json, ToolError};
+pub use output_schema::{output_schema_of, StructuredOutput};
 pub use raw_json::RawJson;
 pub use registry::{is_valid_tool_name, RegistryError, ToolRegistry};
 pub use response::{ErrorInfo, Stats, ToolErrorCode, ToolEvent, ToolResponse, ToolStatus};
@@ -94,6 +96,7 @@ pub mod __private {
     pub use serde_json;
 
     pub use crate::args::decode_arguments;
+    pub use crate::output_schema::{OutputProbe, ProbePlain, ProbeStructured};
     pub use crate::schema::canonical_schema;
     use crate::{IntoToolResponse, ToolResponse};
 

@@ -20,6 +20,8 @@ pub struct ToolModel {
     pub params: Vec<Param>,
     pub is_async: bool,
     pub ret_span: Span,
+    /// The declared return type (`None` for `()` and for struct tools).
+    pub ret_ty: Option<Type>,
     /// Names documented in a `# Arguments` section, with where the docs start.
     pub documented_args: Vec<(String, Span)>,
 }
@@ -123,6 +125,7 @@ impl ToolModel {
             params: Vec::new(),
             is_async: false,
             ret_span: ident.span(),
+            ret_ty: None,
             documented_args: described
                 .arg_docs
                 .iter()
@@ -158,6 +161,9 @@ impl ToolModel {
             syn::ReturnType::Default => sig.ident.span(),
             syn::ReturnType::Type(_, ty) => ty.span(),
         };
+        if let syn::ReturnType::Type(_, ty) = &sig.output {
+            model.ret_ty = Some((**ty).clone());
+        }
         model
     }
 
