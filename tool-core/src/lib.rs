@@ -38,6 +38,8 @@
 //!   [`ToolRegistry::with_default_timeout`] on tokio's timer; without it the core is
 //!   executor-agnostic and time limits are not enforced.
 //! - `tracing` (off): one `tool_call` span per call with tool, call id, status, code, duration.
+//! - `mcp` (off): [`mcp`], an MCP server for any registry and an MCP client whose tools join
+//!   a registry, on rmcp and tokio (implies `tokio`).
 
 #![warn(missing_docs)]
 // Failures are `ToolResponse`s by design: the caller hands them back to the model as they
@@ -52,6 +54,8 @@ mod definition;
 mod dispatch;
 mod executor;
 mod into_response;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 mod output_schema;
 pub mod parse;
 pub mod prompt;
@@ -68,6 +72,7 @@ pub use call::ToolCall;
 pub use context::{
     CallContext, CallId, CancelFlag, Extension, Extensions, FromToolContext, ToolContext,
 };
+pub use context::{Progress, ProgressReporter};
 pub use definition::{ToolAnnotations, ToolDefinition};
 pub use dispatch::{
     Approval, ApprovalHook, BreakerConfig, CallOptions, CircuitState, Limits, RetryPolicy,

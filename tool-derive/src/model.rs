@@ -281,7 +281,13 @@ fn snake_case(name: &str) -> String {
 }
 
 /// The context types `#[tool]` recognises without `#[context]`.
-const CONTEXT_TYPES: &[&str] = &["ToolContext", "CallId", "Extension", "CancelFlag"];
+const CONTEXT_TYPES: &[&str] = &[
+    "ToolContext",
+    "CallId",
+    "Extension",
+    "CancelFlag",
+    "ProgressReporter",
+];
 
 fn is_context_type(ty: &Type) -> bool {
     let ty = option_inner(ty).unwrap_or(ty);
