@@ -9,6 +9,7 @@ use rmcp::model::{
     ServerCapabilities, ServerConfig,
 };
 use rmcp::service::{RequestContext, RunningService, ServiceExt};
+use rmcp::transport::async_rw::{AsyncRwTransport, DEFAULT_MAX_LINE_LENGTH};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
@@ -53,6 +54,7 @@ pub struct McpServer {
     registry: Arc<ToolRegistry>,
     tools: Arc<[rmcp::model::Tool]>,
     page_size: usize,
+    max_message_bytes: usize,
     config: ServerConfig,
 }
 
@@ -67,6 +69,7 @@ impl McpServer {
             registry,
             tools,
             page_size: DEFAULT_PAGE_SIZE,
+            max_message_bytes: DEFAULT_MAX_LINE_LENGTH,
             config,
         }
     }
@@ -98,6 +101,14 @@ impl McpServer {
         self
     }
 
+    /// The longest message (one line of JSON) [`McpServer::serve_stdio`] and
+    /// [`McpServer::serve_stream`] read; a longer one is dropped unread (rmcp logs it) and the
+    /// server goes on serving. Defaults to rmcp's 16 MiB.
+    pub fn with_max_message_bytes(mut self, bytes: usize) -> Self {
+        self.max_message_bytes = bytes;
+        self
+    }
+
     /// The `tools/list` page size.
     pub fn page_size(&self) -> usize {
         self.page_size
@@ -116,7 +127,8 @@ impl McpServer {
     /// Serves one client over this process's stdin and stdout until the client closes them.
     /// Must run inside a tokio runtime with I/O enabled.
     pub async fn serve_stdio(self) -> Result<(), McpError> {
-        let running = self.serve_on(rmcp::transport::stdio()).await?;
+        let (stdin, stdout) = rmcp::transport::stdio();
+        let running = self.serve_stream(stdin, stdout).await?;
         running
             .waiting()
             .await
@@ -138,6 +150,22 @@ impl McpServer {
         self.serve(transport)
             .await
             .map_err(|e| McpError::Handshake(e.to_string()))
+    }
+
+    /// Serves one client on a byte stream (newline-delimited JSON-RPC, as on stdio), with the
+    /// message size limit of [`McpServer::with_max_message_bytes`].
+    pub async fn serve_stream<R, W>(
+        self,
+        reader: R,
+        writer: W,
+    ) -> Result<RunningService<RoleServer, McpServer>, McpError>
+    where
+        R: tokio::io::AsyncRead + Send + Unpin + 'static,
+        W: tokio::io::AsyncWrite + Send + Unpin + 'static,
+    {
+        let transport = AsyncRwTransport::<RoleServer, R, W>::new_server(reader, writer)
+            .with_max_line_length(self.max_message_bytes);
+        self.serve_on(transport).await
     }
 
     fn page(&self, cursor: Option<&str>) -> Result<ListToolsResult, ErrorData> {
