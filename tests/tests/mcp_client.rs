@@ -273,3 +273,94 @@ async fn a_closed_client_answers_service_unavailable() {
     })
     .await
 }
+
+/// An rmcp server whose `grow` tool adds a tool and says so with `tools/list_changed`.
+#[derive(Clone, Default)]
+struct Growing {
+    extra: Arc<Mutex<bool>>,
+}
+
+impl rmcp::ServerHandler for Growing {
+    fn get_info(&self) -> rmcp::model::ServerConfig {
+        rmcp::model::ServerConfig::new(
+            rmcp::model::ServerCapabilities::builder()
+                .enable_tools()
+                .enable_tool_list_changed()
+                .build(),
+        )
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<rmcp::model::PaginatedRequestParams>,
+        _context: rmcp::service::RequestContext<rmcp::RoleServer>,
+    ) -> Result<rmcp::model::ListToolsResult, rmcp::ErrorData> {
+        let schema = Arc::new(rmcp::model::JsonObject::from_iter([(
+            "type".to_owned(),
+            json!("object"),
+        )]));
+        let mut tools = vec![rmcp::model::Tool::new(
+            "grow",
+            "Adds a tool.",
+            schema.clone(),
+        )];
+        if *self.extra.lock().unwrap() {
+            tools.push(rmcp::model::Tool::new("extra", "Appears later.", schema));
+        }
+        Ok(rmcp::model::ListToolsResult::with_all_items(tools))
+    }
+
+    async fn call_tool(
+        &self,
+        _request: rmcp::model::CallToolRequestParams,
+        context: rmcp::service::RequestContext<rmcp::RoleServer>,
+    ) -> Result<rmcp::model::CallToolResponse, rmcp::ErrorData> {
+        *self.extra.lock().unwrap() = true;
+        let _ = context.peer.notify_tool_list_changed().await;
+        Ok(
+            rmcp::model::CallToolResult::success(vec![rmcp::model::ContentBlock::text("grown")])
+                .into(),
+        )
+    }
+}
+
+#[tokio::test]
+async fn list_changed_refreshes_the_tool_list() {
+    bounded(async {
+        let (near, far) = tokio::io::duplex(1 << 16);
+        tokio::spawn(async move {
+            if let Ok(running) = Growing::default().serve(far).await {
+                let _ = running.waiting().await;
+            }
+        });
+        let client = McpClient::connect(near).await.unwrap();
+        let mut changes = client.list_changes();
+        let names = |client: &McpClient| {
+            client
+                .tools(None)
+                .iter()
+                .map(|t| t.remote_name().to_owned())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(names(&client), ["grow"]);
+
+        let mut registry = ToolRegistry::new();
+        client.register_into(&mut registry, None).unwrap();
+        let reply = registry.call(&ToolCall::new("1", "grow", "{}")).await;
+        assert_eq!(reply.model_text(), "grown");
+
+        changes.changed().await.unwrap();
+        assert_eq!(names(&client), ["grow", "extra"]);
+        // A registry rebuilt after the change offers the new tool.
+        let mut rebuilt = ToolRegistry::new();
+        assert_eq!(client.register_into(&mut rebuilt, None).unwrap(), 2);
+        assert_eq!(
+            rebuilt
+                .call(&ToolCall::new("2", "extra", "{}"))
+                .await
+                .model_text(),
+            "grown"
+        );
+    })
+    .await
+}
