@@ -364,3 +364,38 @@ async fn list_changed_refreshes_the_tool_list() {
     })
     .await
 }
+
+#[tokio::test]
+async fn tool_core_on_both_ends_keeps_error_codes_and_data() {
+    bounded(async {
+        let (near, far) = tokio::io::duplex(1 << 16);
+        let server =
+            tool_core::mcp::McpServer::new(tool_tests::mcp::ours::registry(Default::default()));
+        tokio::spawn(async move {
+            if let Ok(running) = server.serve_on(far).await {
+                let _ = running.waiting().await;
+            }
+        });
+        let client = McpClient::connect(near).await.unwrap();
+        let mut registry = ToolRegistry::new();
+        client.register_into(&mut registry, None).unwrap();
+
+        let failed = registry
+            .call(&ToolCall::new("1", "fail", r#"{"reason":"no such city"}"#))
+            .await;
+        assert_eq!(failed.error_code(), Some(ToolErrorCode::NotFound));
+        assert_eq!(failed.error_message(), Some("no such city"));
+
+        let forecast = registry
+            .call(&ToolCall::new("2", "forecast", r#"{"city":"Lima"}"#))
+            .await;
+        // The text block only repeated the structured content: it is not kept twice.
+        assert_eq!(forecast.text, "");
+        assert_eq!(
+            forecast.data.as_ref().unwrap().get(),
+            r#"{"city":"Lima","temp_c":21.5}"#
+        );
+        assert_eq!(forecast.model_text(), r#"{"city":"Lima","temp_c":21.5}"#);
+    })
+    .await
+}

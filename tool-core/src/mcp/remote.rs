@@ -199,7 +199,9 @@ impl RemoteTool {
 }
 
 /// The server's result as our response: its text blocks joined by newlines, other blocks
-/// named, `structuredContent` as `data`, `isError` as an `EXECUTION_ERROR`.
+/// named, `structuredContent` as `data`, `isError` as an error. A text block that only repeats
+/// the structured content (as the spec recommends for older clients) is not kept twice, and an
+/// error text in our own `Error [CODE]: message` form (a tool-core server) keeps its code.
 pub(crate) fn from_result(result: CallToolResult) -> ToolResponse {
     let mut text = String::new();
     for block in &result.content {
@@ -209,6 +211,9 @@ pub(crate) fn from_result(result: CallToolResult) -> ToolResponse {
         text.push_str(&block_text(block));
     }
     if result.is_error == Some(true) {
+        if let Some((code, message)) = our_error(&text) {
+            return ToolResponse::error(code, message);
+        }
         let message = if text.is_empty() {
             "the MCP server reported an error without a message".to_owned()
         } else {
@@ -216,11 +221,24 @@ pub(crate) fn from_result(result: CallToolResult) -> ToolResponse {
         };
         return ToolResponse::error(ToolErrorCode::ExecutionError, message);
     }
-    let response = ToolResponse::success(text);
     match &result.structured_content {
-        Some(data) => response.with_data(data),
-        None => response,
+        Some(data) => {
+            let repeats = serde_json::from_str::<Value>(&text).is_ok_and(|t| &t == data);
+            if repeats {
+                text.clear();
+            }
+            ToolResponse::success(text).with_data(data)
+        }
+        None => ToolResponse::success(text),
     }
+}
+
+/// `Error [NOT_FOUND]: message` -> the code and the message.
+fn our_error(text: &str) -> Option<(ToolErrorCode, &str)> {
+    let rest = text.strip_prefix("Error [")?;
+    let (code, message) = rest.split_once("]: ")?;
+    let code = serde_json::from_value(Value::String(code.to_owned())).ok()?;
+    Some((code, message))
 }
 
 fn block_text(block: &ContentBlock) -> Cow<'_, str> {
