@@ -323,14 +323,18 @@ impl ServerHandler for McpServer {
         }
         // `notifications/cancelled` cancels the request's token; the tool sees it as its flag
         // and decides how to stop (the registry's time limits bound a tool that ignores it).
-        let token = context.ct.clone();
-        let watcher = tokio::spawn(async move {
-            token.cancelled().await;
-            cancel.cancel();
-        });
-
-        let response = self.registry.call_in(&call, &call_context).await;
-        watcher.abort();
+        // Watching the token beside the call, not in a task of its own, keeps a call that
+        // is never cancelled free of a spawn.
+        let running = self.registry.call_in(&call, &call_context);
+        tokio::pin!(running);
+        let response = tokio::select! {
+            biased;
+            response = &mut running => response,
+            () = context.ct.cancelled() => {
+                cancel.cancel();
+                running.await
+            }
+        };
         // Every progress report made during the call reaches the client before the result.
         if let Some((done, forward)) = forwarder {
             drop(done);
