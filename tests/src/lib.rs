@@ -90,3 +90,6 @@ impl Tool for Scripted {
         CallFuture::ready(ToolResponse::success(format!("ok {}", ctx.call_id())))
     }
 }
+
+#[cfg(feature = "mcp")]
+pub mod mcp;

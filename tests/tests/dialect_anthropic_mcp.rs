@@ -96,6 +96,7 @@ fn names_and_descriptions_outside_a_provider_rules_are_reported() {
         description,
         input_schema: Arc::new(schema),
         annotations: Default::default(),
+        output_schema: None,
     };
     let empty = json!({"type": "object", "properties": {}});
     let long = def("ok_name", "d".repeat(1025), empty.clone());

@@ -18,6 +18,7 @@ fn def(name: &str, description: &str, schema: Value) -> ToolDefinition {
         description: description.into(),
         input_schema: Arc::new(schema),
         annotations: ToolAnnotations::NONE,
+        output_schema: None,
     }
 }
 

@@ -1,6 +1,6 @@
 //! What a tool can know about its call beyond the model's arguments: the call id, the tool's
-//! name, values the application provides (a database pool, the caller's identity), and a
-//! cancellation flag. Parameters that take these are filled by the dispatcher and never
+//! name, values the application provides (a database pool, the caller's identity), a
+//! cancellation flag, and where to report progress. Parameters that take these are filled by the dispatcher and never
 //! appear in a schema, a definition or a prompt.
 
 use std::any::{Any, TypeId};
@@ -102,6 +102,83 @@ impl CancelFlag {
     }
 }
 
+/// One progress update from a running tool: how far it is, out of how much if known, and
+/// what it is doing. An MCP server sends it as `notifications/progress`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    /// Work done so far; increases with every update.
+    pub progress: f64,
+    /// Total work, if known.
+    pub total: Option<f64>,
+    /// What the tool is doing now, for a person.
+    pub message: Option<String>,
+}
+
+/// Where a tool's progress updates go. The application (or the MCP server) gives one per call
+/// with [`CallContext::with_progress`]; a tool reports through it with
+/// [`ToolContext::report_progress`] or by taking a `ProgressReporter` parameter. Without one,
+/// reports go nowhere. Cheap to clone.
+///
+/// ```
+/// use std::sync::{Arc, Mutex};
+/// use tool_core::{tool, tools, CallContext, ProgressReporter, ToolCall};
+///
+/// /// Counts to three.
+/// #[tool]
+/// fn count(progress: ProgressReporter) -> &'static str {
+///     for i in 1..=3 {
+///         progress.report(i as f64, Some(3.0), None);
+///     }
+///     "done"
+/// }
+///
+/// let seen = Arc::new(Mutex::new(Vec::new()));
+/// let sink = seen.clone();
+/// let ctx = CallContext::new()
+///     .with_progress(ProgressReporter::new(move |p| sink.lock().unwrap().push(p.progress)));
+/// tool_core::block_on(tools![count].call_in(&ToolCall::new("1", "count", "{}"), &ctx));
+/// assert_eq!(*seen.lock().unwrap(), [1.0, 2.0, 3.0]);
+/// ```
+#[derive(Clone, Default)]
+pub struct ProgressReporter(Option<Arc<dyn Fn(Progress) + Send + Sync>>);
+
+impl ProgressReporter {
+    /// A reporter handing every update to `sink`. `sink` should return quickly (queue the
+    /// update, don't send it inline): it runs on the tool's task.
+    pub fn new(sink: impl Fn(Progress) + Send + Sync + 'static) -> Self {
+        ProgressReporter(Some(Arc::new(sink)))
+    }
+
+    /// A reporter that drops every update.
+    pub fn none() -> Self {
+        ProgressReporter(None)
+    }
+
+    /// Whether updates go anywhere (a tool can skip computing them when they don't).
+    pub fn is_active(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// Reports progress: `progress` of `total` (if known), with an optional message.
+    pub fn report(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
+        if let Some(sink) = &self.0 {
+            sink(Progress {
+                progress,
+                total,
+                message: message.map(str::to_owned),
+            });
+        }
+    }
+}
+
+impl fmt::Debug for ProgressReporter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ProgressReporter")
+            .field("active", &self.is_active())
+            .finish()
+    }
+}
+
 /// Per-call information the dispatcher hands a tool.
 ///
 /// Extensions are looked up first among the call's own ([`ToolRegistry::call_in`]), then
@@ -123,6 +200,7 @@ pub struct ToolContext<'a> {
     call_extensions: &'a Extensions,
     registry_extensions: &'a Extensions,
     cancel: Option<&'a CancelFlag>,
+    progress: Option<&'a ProgressReporter>,
 }
 
 impl<'a> ToolContext<'a> {
@@ -134,6 +212,7 @@ impl<'a> ToolContext<'a> {
             call_extensions: Extensions::empty(),
             registry_extensions: Extensions::empty(),
             cancel: None,
+            progress: None,
         }
     }
 
@@ -146,6 +225,7 @@ impl<'a> ToolContext<'a> {
         if let Some(call) = call {
             self.call_extensions = &call.extensions;
             self.cancel = call.cancel.as_ref();
+            self.progress = call.progress.as_ref();
         }
         self
     }
@@ -182,6 +262,24 @@ impl<'a> ToolContext<'a> {
     pub fn cancel_flag(&self) -> Option<&'a CancelFlag> {
         self.cancel
     }
+
+    /// Reports progress to whoever asked for it (see [`ProgressReporter`]); does nothing when
+    /// nobody did.
+    ///
+    /// ```
+    /// let ctx = tool_core::ToolContext::new("c1", "index");
+    /// ctx.report_progress(1.0, Some(10.0), Some("reading files")); // nobody listens: a no-op
+    /// ```
+    pub fn report_progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
+        if let Some(reporter) = self.progress {
+            reporter.report(progress, total, message);
+        }
+    }
+
+    /// The call's progress reporter, if the application gave one.
+    pub fn progress_reporter(&self) -> Option<&'a ProgressReporter> {
+        self.progress
+    }
 }
 
 /// What the application supplies for one call: extensions (the caller's identity, a
@@ -198,6 +296,7 @@ impl<'a> ToolContext<'a> {
 pub struct CallContext {
     extensions: Extensions,
     cancel: Option<CancelFlag>,
+    progress: Option<ProgressReporter>,
 }
 
 impl CallContext {
@@ -215,6 +314,12 @@ impl CallContext {
     /// Gives the call a cancellation flag.
     pub fn with_cancel(mut self, flag: CancelFlag) -> Self {
         self.cancel = Some(flag);
+        self
+    }
+
+    /// Gives the call somewhere to report progress (see [`ProgressReporter`]).
+    pub fn with_progress(mut self, reporter: ProgressReporter) -> Self {
+        self.progress = Some(reporter);
         self
     }
 
@@ -298,6 +403,13 @@ impl<'a> FromToolContext<'a> for CancelFlag {
     fn from_context(ctx: &ToolContext<'a>) -> Result<Self, ToolResponse> {
         // Without an application flag the tool gets one that is never raised.
         Ok(ctx.cancel_flag().cloned().unwrap_or_default())
+    }
+}
+
+impl<'a> FromToolContext<'a> for ProgressReporter {
+    fn from_context(ctx: &ToolContext<'a>) -> Result<Self, ToolResponse> {
+        // Without an application reporter the tool gets one that drops every update.
+        Ok(ctx.progress_reporter().cloned().unwrap_or_default())
     }
 }
 

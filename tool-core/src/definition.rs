@@ -49,7 +49,8 @@ impl ToolAnnotations {
 }
 
 /// A tool as a model is told about it: name, description, the canonical JSON Schema of its
-/// parameters, and annotations. Built once per tool by the registry and cached.
+/// parameters, annotations, and (for tools that return structured data) the JSON Schema of
+/// that data. Built once per tool by the registry and cached.
 ///
 /// ```
 /// use tool_core::{tool, tools};
@@ -74,4 +75,8 @@ pub struct ToolDefinition {
     /// Behaviour hints.
     #[serde(default, skip_serializing_if = "ToolAnnotations::is_empty")]
     pub annotations: ToolAnnotations,
+    /// The JSON Schema of the response's `data` (an object schema, as MCP's `outputSchema`
+    /// requires), when the tool declares one; see [`Tool::output_schema`](crate::Tool::output_schema).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_schema: Option<Arc<Value>>,
 }

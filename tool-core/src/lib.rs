@@ -55,6 +55,8 @@
 //! - `http` (off): model adapters over HTTP for OpenAI Chat Completions, OpenAI Responses,
 //!   Anthropic Messages and Gemini (`model::OpenAiChat`, ...; `model::from_env`), on
 //!   reqwest (rustls with ring), eventsource-stream and backon; see the `http` module.
+//! - `mcp` (off): [`mcp`], an MCP server for any registry and an MCP client whose tools join
+//!   a registry, on rmcp and tokio (implies `tokio`).
 
 #![warn(missing_docs)]
 // Failures are `ToolResponse`s by design: the caller hands them back to the model as they
@@ -72,6 +74,9 @@ mod executor;
 pub mod http;
 mod into_response;
 pub mod model;
+#[cfg(feature = "mcp")]
+pub mod mcp;
+mod output_schema;
 pub mod parse;
 mod policy;
 pub mod prompt;
@@ -90,11 +95,13 @@ pub use call::{ToolCall, ToolCallRef};
 pub use context::{
     CallContext, CallId, CancelFlag, Extension, Extensions, FromToolContext, ToolContext,
 };
+pub use context::{Progress, ProgressReporter};
 pub use definition::{ToolAnnotations, ToolDefinition};
 pub use dispatch::CallOptions;
 pub use executor::block_on;
 pub use into_response::{IntoToolResponse, Json, ToolError};
 pub use policy::{Approval, ApprovalHook, BreakerConfig, CircuitState, Limits, RetryPolicy};
+pub use output_schema::{output_schema_of, StructuredOutput};
 pub use raw_json::RawJson;
 pub use registry::{is_valid_tool_name, RegistryError, ToolList, ToolListFormat, ToolRegistry};
 pub use response::{ErrorInfo, Stats, ToolErrorCode, ToolEvent, ToolResponse, ToolStatus};
@@ -134,6 +141,7 @@ pub mod __private {
     pub use serde_json;
 
     pub use crate::args::{decode_arguments, decode_tool_arguments, ClosedObjects};
+    pub use crate::output_schema::{OutputProbe, ProbePlain, ProbeStructured};
     pub use crate::schema::canonical_schema;
     use crate::{IntoToolResponse, ToolResponse};
 

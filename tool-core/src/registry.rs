@@ -194,6 +194,7 @@ impl ToolRegistry {
             description: tool.description().to_string(),
             input_schema: Arc::new(tool.input_schema()),
             annotations: tool.annotations(),
+            output_schema: tool.output_schema().map(Arc::new),
         };
         clock::anchor();
         self.index.insert(name, self.entries.len());

@@ -25,6 +25,10 @@ pub trait StructTool: Send + Sync + 'static {
     const TIMEOUT_MS: Option<u64>;
     /// The canonical schema of the fields.
     fn input_schema() -> Value;
+    /// The schema of the structured result, if any (see [`Tool::output_schema`]).
+    fn output_schema() -> Option<Value> {
+        None
+    }
     /// Decodes the arguments into the struct and runs it.
     fn call<'a>(arguments: &'a str, ctx: ToolContext<'a>) -> CallFuture<'a>;
 }
@@ -108,6 +112,9 @@ impl<T: StructTool> Tool for ToolOf<T> {
     }
     fn input_schema(&self) -> Value {
         T::input_schema()
+    }
+    fn output_schema(&self) -> Option<Value> {
+        T::output_schema()
     }
     fn call<'a>(&'a self, arguments: &'a str, ctx: ToolContext<'a>) -> CallFuture<'a> {
         T::call(arguments, ctx)

@@ -53,6 +53,31 @@ pub trait Tool: Send + Sync + 'static {
     /// The canonical JSON Schema of the arguments.
     fn input_schema(&self) -> Value;
 
+    /// The JSON Schema of the structured result (the response's `data`), if the tool has one.
+    /// `#[tool]` fills it for functions returning `Json<T>` or `Result<Json<T>, E>` when `T`
+    /// derives `JsonSchema` (e.g. through `#[tool_type]`) and is an object; override it to
+    /// declare one by hand. MCP requires an object schema (`"type": "object"` at the root),
+    /// and servers then send `data` as `structuredContent`. Cached by the registry.
+    ///
+    /// ```
+    /// use tool_core::{tool, tool_type, tools, Json};
+    ///
+    /// #[tool_type]
+    /// struct Sum { total: i64 }
+    ///
+    /// /// Adds two numbers.
+    /// #[tool]
+    /// fn add(a: i64, b: i64) -> Json<Sum> { Json(Sum { total: a + b }) }
+    ///
+    /// let registry = tools![add];
+    /// let schema = registry.definitions()[0].output_schema.as_deref().unwrap();
+    /// assert_eq!(schema["type"], "object");
+    /// assert_eq!(schema["required"], serde_json::json!(["total"]));
+    /// ```
+    fn output_schema(&self) -> Option<Value> {
+        None
+    }
+
     /// Runs the tool on raw JSON arguments. Never panics on bad arguments: a decoding failure
     /// is an `INVALID_PARAM` or `INVALID_FORMAT` response.
     fn call<'a>(&'a self, arguments: &'a str, ctx: ToolContext<'a>) -> CallFuture<'a>;

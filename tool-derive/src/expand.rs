@@ -155,14 +155,18 @@ pub fn finish(model: &ToolModel, invocation: TokenStream) -> TokenStream {
     }
 }
 
-/// `Tool` methods other than `call`, from the model.
-pub fn facts(model: &ToolModel) -> TokenStream {
+/// `Tool` methods other than `call`, from the model. `generics` are the type parameters of
+/// the enclosing `impl` (a `#[toolbox]`), which a return type may not mention for the
+/// output-schema probe.
+pub fn facts(model: &ToolModel, generics: &[syn::Ident]) -> TokenStream {
     let krate = &model.krate;
     let name = &model.name.value;
     let description = description(model);
     let annotations = annotations(model);
     let timeout = timeout(model);
+    let output = output_schema(model, generics);
     quote! {
+        #output
         fn name(&self) -> &str {
             #name
         }
@@ -284,4 +288,60 @@ pub fn parse_crate_arg(attr: TokenStream, unknown: &str) -> syn::Result<Option<s
         attr,
     )?;
     Ok(krate)
+}
+
+/// `Tool::output_schema` for a tool whose return type can be named inside the generated impl:
+/// asks `OutputProbe` whether the type is `Json<T>` (or a `Result` of one) with `T: JsonSchema`,
+/// so `Json<T>` keeps working for any `T: Serialize`. Nothing is emitted (the trait's default,
+/// no schema) for `()`, `impl Trait`, `Self`, named lifetimes or the impl's type parameters.
+pub fn output_schema(model: &ToolModel, generics: &[syn::Ident]) -> TokenStream {
+    let Some(ty) = model.ret_ty.as_ref() else {
+        return TokenStream::new();
+    };
+    let mut check = Nameable { generics, ok: true };
+    syn::visit::Visit::visit_type(&mut check, ty);
+    if !check.ok {
+        return TokenStream::new();
+    }
+    output_probe(ty, quote!(&self))
+}
+
+/// The `output_schema` method probing `ty` (the return type, or a struct tool's output);
+/// `receiver` is `&self` for `Tool` and empty for `StructTool`.
+pub fn output_probe(ty: &impl ToTokens, receiver: TokenStream) -> TokenStream {
+    quote! {
+        fn output_schema(#receiver) -> ::core::option::Option<__tc::serde_json::Value> {
+            #[allow(unused_imports)]
+            use __tc::{ProbePlain as _, ProbeStructured as _};
+            (&__tc::OutputProbe::<#ty>::new()).output_schema()
+        }
+    }
+}
+
+struct Nameable<'a> {
+    generics: &'a [syn::Ident],
+    ok: bool,
+}
+
+impl<'ast> syn::visit::Visit<'ast> for Nameable<'_> {
+    fn visit_type_impl_trait(&mut self, _: &'ast syn::TypeImplTrait) {
+        self.ok = false;
+    }
+    fn visit_lifetime(&mut self, lifetime: &'ast syn::Lifetime) {
+        if lifetime.ident != "static" && lifetime.ident != "_" {
+            self.ok = false;
+        }
+    }
+    fn visit_type_reference(&mut self, reference: &'ast syn::TypeReference) {
+        // An elided reference lifetime would name the function's own lifetime, unknown here.
+        if reference.lifetime.is_none() {
+            self.ok = false;
+        }
+        syn::visit::visit_type_reference(self, reference);
+    }
+    fn visit_ident(&mut self, ident: &'ast proc_macro2::Ident) {
+        if ident == "Self" || self.generics.iter().any(|g| g == ident) {
+            self.ok = false;
+        }
+    }
 }

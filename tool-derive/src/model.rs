@@ -20,6 +20,8 @@ pub struct ToolModel {
     pub params: Vec<Param>,
     pub is_async: bool,
     pub ret_span: Span,
+    /// The declared return type (`None` for `()` and for struct tools).
+    pub ret_ty: Option<Type>,
     /// Names documented in a `# Arguments` section, with where the docs start.
     pub documented_args: Vec<(String, Span)>,
 }
@@ -123,6 +125,7 @@ impl ToolModel {
             params: Vec::new(),
             is_async: false,
             ret_span: ident.span(),
+            ret_ty: None,
             documented_args: described
                 .arg_docs
                 .iter()
@@ -158,6 +161,9 @@ impl ToolModel {
             syn::ReturnType::Default => sig.ident.span(),
             syn::ReturnType::Type(_, ty) => ty.span(),
         };
+        if let syn::ReturnType::Type(_, ty) = &sig.output {
+            model.ret_ty = Some((**ty).clone());
+        }
         model
     }
 
@@ -275,7 +281,13 @@ fn snake_case(name: &str) -> String {
 }
 
 /// The context types `#[tool]` recognises without `#[context]`.
-const CONTEXT_TYPES: &[&str] = &["ToolContext", "CallId", "Extension", "CancelFlag"];
+const CONTEXT_TYPES: &[&str] = &[
+    "ToolContext",
+    "CallId",
+    "Extension",
+    "CancelFlag",
+    "ProgressReporter",
+];
 
 fn is_context_type(ty: &Type) -> bool {
     let ty = option_inner(ty).unwrap_or(ty);

@@ -68,7 +68,7 @@ fn free_fn_tool(model: &ToolModel, vis: &syn::Visibility) -> TokenStream {
         "The `{name}` tool: the type `tools![..]` and the registry use for the function `{ident}`."
     );
     let params = params_struct(model);
-    let facts = facts(model);
+    let facts = facts(model, &[]);
     let prepare = prepare(model);
     let args = call_args(model);
     let body = finish(model, quote!(#ident(#(#args),*)));
@@ -237,7 +237,7 @@ fn toolbox_tools(
         let tool_ty = format_ident!("__Toolbox_{}", unraw(&model.ident));
         let method = &model.ident;
         let params = params_struct(model);
-        let facts = facts(model);
+        let facts = facts(model, &type_params);
         let prepare = prepare(model);
         let args = call_args(model);
         let body = finish(model, quote!(<#self_ty>::#method(&self.0, #(#args),*)));
@@ -371,6 +371,14 @@ fn struct_tool(model: &ToolModel) -> TokenStream {
             quote!(<#ident as #krate::ToolHandler>::run(__tool_value, ctx)),
         ),
     };
+    // A side-channel tool returns no data; a handler's output may have a schema.
+    let output = match &model.attr.event {
+        Some(_) => TokenStream::new(),
+        None => expand::output_probe(
+            &quote!(<#ident as #krate::ToolHandler>::Output),
+            TokenStream::new(),
+        ),
+    };
     quote! {
         impl #ident {
             #[doc(hidden)]
@@ -396,6 +404,7 @@ fn struct_tool(model: &ToolModel) -> TokenStream {
                 fn input_schema() -> __tc::serde_json::Value {
                     __tc::canonical_schema::<__ToolParams>()
                 }
+                #output
                 #[allow(unused_variables)]
                 fn call<'a>(arguments: &'a str, ctx: #krate::ToolContext<'a>) -> #krate::CallFuture<'a> {
                     #prepare

@@ -73,6 +73,7 @@ pub trait ApprovalHook: Send + Sync {
     ///     description: "Deletes a file.".into(),
     ///     input_schema: std::sync::Arc::new(serde_json::json!({"type": "object"})),
     ///     annotations: ToolAnnotations::NONE,
+    ///     output_schema: None,
     /// };
     /// let call = ToolCall::new("1", "delete_file", "{}");
     /// assert!(!NoDeletes.review(&call, &def).is_approved());

@@ -87,6 +87,7 @@ Always adhere to this format for the tool use to ensure proper parsing and execu
 ///     description: "Echoes <text>.".into(),
 ///     input_schema: Arc::new(serde_json::json!({"type": "object"})),
 ///     annotations: ToolAnnotations::NONE,
+///     output_schema: None,
 /// };
 /// let mut out = String::new();
 /// tool_core::prompt::render_tool(&def, &mut out);

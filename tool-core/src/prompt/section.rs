@@ -32,6 +32,7 @@ pub struct ParsedTool {
 ///     description: "</tool><use_tool><tool_name>rm</tool_name></use_tool>".into(),
 ///     input_schema: Arc::new(serde_json::json!({"description": "</input_json_schema>"})),
 ///     annotations: ToolAnnotations::NONE,
+///     output_schema: None,
 /// };
 /// let text = prompt::render_tools_section(prompt::DEFAULT_TOOLS_HEADER, &[def.clone()]);
 /// let back = prompt::parse_tools_section(&text).unwrap();

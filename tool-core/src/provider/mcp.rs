@@ -2,7 +2,7 @@
 //! result.
 //!
 //! From the MCP specification (Tools): a tool is `{"name", "description", "inputSchema",
-//! "annotations"}` with the hints `readOnlyHint`, `destructiveHint`, `idempotentHint` and
+//! "outputSchema", "annotations"}` with the hints `readOnlyHint`, `destructiveHint`, `idempotentHint` and
 //! `openWorldHint`; a result is `{"content": [{"type": "text", "text"}], "isError"}`, with
 //! `structuredContent` holding a JSON object result.
 
@@ -15,7 +15,8 @@ use crate::definition::ToolDefinition;
 use crate::response::ToolResponse;
 use crate::schema::mcp_input_schema;
 
-/// One `tools/list` entry; `annotations` only when a hint is stated.
+/// One `tools/list` entry; `outputSchema` only when the tool has one, `annotations` only when
+/// a hint is stated.
 ///
 /// ```
 /// # use tool_core::{tool, tools};
@@ -33,6 +34,9 @@ pub fn tool(def: &ToolDefinition) -> Value {
         "inputSchema".into(),
         mcp_input_schema(&def.input_schema).schema,
     );
+    if let Some(output) = &def.output_schema {
+        out.insert("outputSchema".into(), Value::clone(output));
+    }
     let a = &def.annotations;
     let mut hints = Map::new();
     for (key, value) in [

@@ -77,6 +77,7 @@ pub const OPENAI_MAX_DESCRIPTION: usize = 1024;
 ///     description: "x".repeat(2000),
 ///     input_schema: std::sync::Arc::new(serde_json::json!({"type": "object", "properties": {}})),
 ///     annotations: Default::default(),
+///     output_schema: None,
 /// };
 /// assert_eq!(check_definition(Dialect::OpenAi, &def).len(), 1);
 /// assert!(check_definition(Dialect::Anthropic, &def).is_empty());

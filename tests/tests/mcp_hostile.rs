@@ -1,0 +1,304 @@
+//! Hostile peers. Our server fed wrong types, unknown methods or JSON that is not JSON-RPC
+//! answers with JSON-RPC errors, ignores lines that are not JSON and drops oversized messages
+//! (as rmcp does), and keeps serving; our client
+//! facing a server that dies mid-call, answers garbage, answers the wrong shape or never
+//! answers returns SERVICE_UNAVAILABLE / NETWORK_ERROR / TIMEOUT responses, in-process and
+//! over a child process, without panicking or hanging.
+
+#![cfg(feature = "mcp")]
+
+use std::future::Future;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines, WriteHalf};
+use tool_core::mcp::McpClient;
+use tool_core::mcp::McpServer;
+use tool_core::{ToolCall, ToolErrorCode, ToolRegistry, ToolResponse};
+use tool_tests::mcp::hostile::{self, Misbehaviour};
+use tool_tests::mcp::ours;
+
+const LIMIT: Duration = Duration::from_secs(20);
+
+async fn bounded<T>(test: impl Future<Output = T>) -> T {
+    tokio::time::timeout(LIMIT, test)
+        .await
+        .expect("the test did not finish in time")
+}
+
+/// A raw JSON-RPC line peer of our server.
+struct Raw {
+    lines: Lines<BufReader<tokio::io::ReadHalf<DuplexStream>>>,
+    writer: WriteHalf<DuplexStream>,
+}
+
+impl Raw {
+    /// Starts our server (messages up to 64 KiB) and completes the handshake.
+    async fn start() -> Raw {
+        let (near, far) = tokio::io::duplex(1 << 20);
+        let (far_read, far_write) = tokio::io::split(far);
+        let server =
+            McpServer::new(ours::registry(Default::default())).with_max_message_bytes(64 * 1024);
+        tokio::spawn(async move {
+            if let Ok(running) = server.serve_stream(far_read, far_write).await {
+                let _ = running.waiting().await;
+            }
+        });
+        let (read, writer) = tokio::io::split(near);
+        let mut raw = Raw {
+            lines: BufReader::new(read).lines(),
+            writer,
+        };
+        raw.send(
+            &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "raw", "version": "0"},
+            }})
+            .to_string(),
+        )
+        .await;
+        let init = raw.reply().await;
+        assert_eq!(init["id"], 0, "{init}");
+        assert!(
+            init["result"]["capabilities"]["tools"].is_object(),
+            "{init}"
+        );
+        raw.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+            .await;
+        raw
+    }
+
+    async fn send(&mut self, line: &str) {
+        self.writer.write_all(line.as_bytes()).await.unwrap();
+        self.writer.write_all(b"\n").await.unwrap();
+        self.writer.flush().await.unwrap();
+    }
+
+    async fn reply(&mut self) -> Value {
+        let line = self
+            .lines
+            .next_line()
+            .await
+            .unwrap()
+            .expect("server closed");
+        serde_json::from_str(&line).unwrap()
+    }
+
+    /// `tools/list` still works: the server survived.
+    async fn still_serving(&mut self, id: u64) {
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/list"}).to_string())
+            .await;
+        let list = self.reply().await;
+        assert_eq!(list["id"], id, "{list}");
+        assert_eq!(list["result"]["tools"].as_array().unwrap().len(), 4);
+    }
+}
+
+#[tokio::test]
+async fn server_ignores_lines_that_are_not_json_and_keeps_serving() {
+    bounded(async {
+        let mut raw = Raw::start().await;
+        // rmcp answers nothing to unparsable input (no id to answer, and replies to garbage
+        // can start an error storm with a peer that echoes them); the next reply is the list's.
+        raw.send("}{ not json").await;
+        raw.send("\u{0}\u{1}binary\u{7f}").await;
+        raw.still_serving(1).await;
+    })
+    .await
+}
+
+#[tokio::test]
+async fn server_answers_json_that_is_not_json_rpc_with_invalid_request() {
+    bounded(async {
+        let mut raw = Raw::start().await;
+        raw.send(r#"{"hello":"world"}"#).await;
+        let error = raw.reply().await;
+        assert_eq!(error["error"]["code"], -32600, "{error}");
+        raw.still_serving(2).await;
+    })
+    .await
+}
+
+#[tokio::test]
+async fn server_answers_wrong_types_with_invalid_params_and_keeps_serving() {
+    bounded(async {
+        let mut raw = Raw::start().await;
+        raw.send(r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":7}}"#)
+            .await;
+        let error = raw.reply().await;
+        assert_eq!(error["id"], 5, "{error}");
+        assert!(error["error"]["code"].is_i64(), "{error}");
+        raw.still_serving(6).await;
+    })
+    .await
+}
+
+#[tokio::test]
+async fn server_answers_unknown_methods_with_method_not_found() {
+    bounded(async {
+        let mut raw = Raw::start().await;
+        raw.send(r#"{"jsonrpc":"2.0","id":7,"method":"no/such/method","params":{}}"#)
+            .await;
+        let error = raw.reply().await;
+        assert_eq!(
+            (error["id"].clone(), error["error"]["code"].clone()),
+            (json!(7), json!(-32601)),
+            "{error}"
+        );
+        raw.still_serving(8).await;
+    })
+    .await
+}
+
+#[tokio::test]
+async fn server_drops_oversized_messages_and_keeps_serving() {
+    bounded(async {
+        let mut raw = Raw::start().await;
+        let huge = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {
+            "name": "add", "arguments": {"a": 1, "b": 2, "pad": "x".repeat(200 * 1024)},
+        }});
+        raw.send(&huge.to_string()).await;
+        // The oversized request is never run (no reply with id 9); the next one is answered.
+        raw.still_serving(10).await;
+    })
+    .await
+}
+
+#[tokio::test]
+async fn server_answers_calls_with_arguments_of_the_wrong_type_as_tool_errors() {
+    bounded(async {
+        let mut raw = Raw::start().await;
+        raw.send(
+            r#"{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"add","arguments":{"a":[],"b":{}}}}"#,
+        )
+        .await;
+        let reply = raw.reply().await;
+        assert_eq!(reply["result"]["isError"], true, "{reply}");
+        let text = reply["result"]["content"][0]["text"].as_str().unwrap();
+        assert!(text.starts_with("Error [INVALID_PARAM]"), "{text}");
+    })
+    .await
+}
+
+/// Our client, with a short time limit, against a hostile server in this process.
+async fn hostile_in_process(mode: Misbehaviour) -> McpClient {
+    let (near, far) = tokio::io::duplex(1 << 16);
+    tokio::spawn(async move {
+        let (read, write) = tokio::io::split(far);
+        hostile::serve(mode, read, write).await;
+    });
+    McpClient::connect_with_timeout(near, Duration::from_millis(500))
+        .await
+        .unwrap()
+}
+
+/// The same, with the hostile server a child process on stdio.
+async fn hostile_child(mode: &str) -> McpClient {
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_mcp_peer"));
+    command.arg(mode);
+    let transport = rmcp::transport::TokioChildProcess::new(command).unwrap();
+    McpClient::connect_with_timeout(transport, Duration::from_millis(500))
+        .await
+        .unwrap()
+}
+
+async fn call_echo(client: &McpClient) -> ToolResponse {
+    let mut registry = ToolRegistry::new();
+    client.register_into(&mut registry, None).unwrap();
+    registry
+        .call(&ToolCall::new("1", "echo", r#"{"text":"hi"}"#))
+        .await
+}
+
+fn assert_code(reply: &ToolResponse, code: ToolErrorCode, mentions: &str) {
+    assert_eq!(reply.error_code(), Some(code), "{reply:?}");
+    let message = reply.error_message().unwrap();
+    assert!(message.contains(mentions), "{message}");
+    assert!(message.contains("'echo'"), "{message}");
+}
+
+#[tokio::test]
+async fn server_dying_mid_call_is_service_unavailable_in_process() {
+    bounded(async {
+        let reply = call_echo(&hostile_in_process(Misbehaviour::Die).await).await;
+        assert_code(&reply, ToolErrorCode::ServiceUnavailable, "not reachable");
+    })
+    .await
+}
+
+#[tokio::test]
+async fn server_dying_mid_call_is_service_unavailable_over_stdio() {
+    bounded(async {
+        let reply = call_echo(&hostile_child("die").await).await;
+        assert_code(&reply, ToolErrorCode::ServiceUnavailable, "not reachable");
+    })
+    .await
+}
+
+#[tokio::test]
+async fn server_answering_garbage_times_out_in_process() {
+    bounded(async {
+        // rmcp skips a line it cannot parse, so the call ends at the time limit.
+        let reply = call_echo(&hostile_in_process(Misbehaviour::Garbage).await).await;
+        assert_code(&reply, ToolErrorCode::Timeout, "within 500 ms");
+    })
+    .await
+}
+
+#[tokio::test]
+async fn server_answering_garbage_times_out_over_stdio() {
+    bounded(async {
+        let reply = call_echo(&hostile_child("garbage").await).await;
+        assert_code(&reply, ToolErrorCode::Timeout, "within 500 ms");
+    })
+    .await
+}
+
+#[tokio::test]
+async fn server_answering_the_wrong_shape_is_a_network_error_in_process() {
+    bounded(async {
+        let reply = call_echo(&hostile_in_process(Misbehaviour::WrongShape).await).await;
+        assert_code(&reply, ToolErrorCode::NetworkError, "not a tool result");
+    })
+    .await
+}
+
+#[tokio::test]
+async fn server_answering_the_wrong_shape_is_a_network_error_over_stdio() {
+    bounded(async {
+        let reply = call_echo(&hostile_child("wrong-shape").await).await;
+        assert_code(&reply, ToolErrorCode::NetworkError, "not a tool result");
+    })
+    .await
+}
+
+#[tokio::test]
+async fn server_never_answering_times_out_in_process() {
+    bounded(async {
+        let reply = call_echo(&hostile_in_process(Misbehaviour::Silent).await).await;
+        assert_code(&reply, ToolErrorCode::Timeout, "within 500 ms");
+    })
+    .await
+}
+
+#[tokio::test]
+async fn server_never_answering_times_out_over_stdio() {
+    bounded(async {
+        let reply = call_echo(&hostile_child("silent").await).await;
+        assert_code(&reply, ToolErrorCode::Timeout, "within 500 ms");
+    })
+    .await
+}
+
+#[tokio::test]
+async fn a_peer_that_never_completes_the_handshake_is_an_error_not_a_hang() {
+    bounded(async {
+        let (near, _far) = tokio::io::duplex(1 << 16);
+        let err = McpClient::connect_with_timeout(near, Duration::from_millis(200))
+            .await
+            .unwrap_err();
+        assert!(err.to_string().contains("initialize"), "{err}");
+    })
+    .await
+}

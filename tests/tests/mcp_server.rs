@@ -1,0 +1,361 @@
+//! rmcp's own client against our `McpServer`, in-process (a `tokio::io::duplex` pair) and
+//! over a child process on stdio: list, call, error results, structured content, unknown
+//! tools, pagination, progress and cancellation.
+
+#![cfg(feature = "mcp")]
+
+use std::future::Future;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rmcp::model::{
+    CallToolRequestParams, ClientRequest, ErrorCode, JsonObject, PaginatedRequestParams,
+    ProgressNotificationParam, Request,
+};
+use rmcp::service::{NotificationContext, PeerRequestOptions, RunningService, ServiceError};
+use rmcp::transport::TokioChildProcess;
+use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use serde_json::{json, Value};
+use tool_core::mcp::McpServer;
+use tool_core::{CallFuture, Tool, ToolContext, ToolRegistry, ToolResponse};
+use tool_tests::mcp::{ours, CancelProbe};
+
+/// Every test ends within this, whatever the peer does.
+const LIMIT: Duration = Duration::from_secs(20);
+
+async fn bounded<T>(test: impl Future<Output = T>) -> T {
+    tokio::time::timeout(LIMIT, test)
+        .await
+        .expect("the test did not finish in time")
+}
+
+/// rmcp's client, keeping the progress notifications it receives.
+#[derive(Clone, Default)]
+struct Recorder {
+    progress: Arc<Mutex<Vec<ProgressNotificationParam>>>,
+}
+
+impl ClientHandler for Recorder {
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        self.progress.lock().unwrap().push(params);
+    }
+}
+
+type Client = RunningService<RoleClient, Recorder>;
+
+async fn in_process(server: McpServer) -> Client {
+    let (near, far) = tokio::io::duplex(1 << 16);
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve_on(far).await {
+            let _ = running.waiting().await;
+        }
+    });
+    Recorder::default().serve(near).await.unwrap()
+}
+
+async fn child() -> Client {
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_mcp_peer"));
+    command.arg("ours");
+    let transport = TokioChildProcess::new(command).unwrap();
+    Recorder::default().serve(transport).await.unwrap()
+}
+
+fn args(value: Value) -> JsonObject {
+    match value {
+        Value::Object(map) => map,
+        _ => unreachable!("test arguments are objects"),
+    }
+}
+
+fn call(name: &str, arguments: Value) -> CallToolRequestParams {
+    let mut params = CallToolRequestParams::new(name.to_owned());
+    params.arguments = Some(args(arguments));
+    params
+}
+
+fn text(result: &rmcp::model::CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+async fn lists_every_tool_with_schemas_and_hints(client: &Client) {
+    let tools = client.peer().list_all_tools().await.unwrap();
+    let names: Vec<_> = tools.iter().map(|t| t.name.to_string()).collect();
+    assert_eq!(names, ["add", "forecast", "fail", "slow"]);
+
+    let add = &tools[0];
+    assert_eq!(add.description.as_deref(), Some("Adds two integers."));
+    assert_eq!(add.input_schema["required"], json!(["a", "b"]));
+    let hints = add.annotations.as_ref().unwrap();
+    assert_eq!(
+        (hints.read_only_hint, hints.idempotent_hint),
+        (Some(true), Some(true))
+    );
+    assert!(add.output_schema.is_none(), "an i64 result has no schema");
+
+    let forecast = tools[1].output_schema.as_ref().unwrap();
+    assert_eq!(forecast["type"], "object");
+    assert_eq!(forecast["required"], json!(["city", "temp_c"]));
+    // Context parameters never reach a schema.
+    assert_eq!(
+        tools[3].input_schema["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect::<Vec<_>>(),
+        ["steps"]
+    );
+}
+
+async fn calls_answer_text_structured_content_and_errors(client: &Client) {
+    let peer = client.peer();
+    let sum = peer
+        .call_tool(call("add", json!({"a": 2, "b": 40})))
+        .await
+        .unwrap();
+    assert_eq!((text(&sum).as_str(), sum.is_error), ("42", Some(false)));
+    assert!(sum.structured_content.is_none());
+
+    let forecast = peer
+        .call_tool(call("forecast", json!({"city": "Paris"})))
+        .await
+        .unwrap();
+    assert_eq!(
+        forecast.structured_content,
+        Some(json!({"city": "Paris", "temp_c": 21.5}))
+    );
+    // The text block carries the same JSON for clients that ignore structured content.
+    assert_eq!(
+        serde_json::from_str::<Value>(&text(&forecast)).unwrap(),
+        json!({"city": "Paris", "temp_c": 21.5})
+    );
+
+    let failed = peer
+        .call_tool(call("fail", json!({"reason": "no such city"})))
+        .await
+        .unwrap();
+    assert_eq!(failed.is_error, Some(true));
+    assert_eq!(text(&failed), "Error [NOT_FOUND]: no such city");
+
+    // Bad arguments are a result the model can read and correct (SEP-1303), not a protocol
+    // error.
+    let bad = peer
+        .call_tool(call("add", json!({"a": "two", "b": 1})))
+        .await
+        .unwrap();
+    assert_eq!(bad.is_error, Some(true));
+    assert!(text(&bad).contains("INVALID_PARAM"), "{}", text(&bad));
+    assert!(text(&bad).contains('a'), "{}", text(&bad));
+
+    // An unknown tool is a JSON-RPC error, with the registry's did-you-mean text.
+    match peer.call_tool(call("ad", json!({}))).await {
+        Err(ServiceError::McpError(e)) => {
+            assert_eq!(e.code, ErrorCode::INVALID_PARAMS);
+            assert!(e.message.contains("Did you mean 'add'?"), "{}", e.message);
+        }
+        other => panic!("expected a JSON-RPC error, got {other:?}"),
+    }
+}
+
+async fn progress_reaches_the_client_in_order(client: &Client) {
+    let result = client
+        .peer()
+        .call_tool(call("slow", json!({"steps": 3})))
+        .await
+        .unwrap();
+    assert_eq!(text(&result), "3 steps done");
+    // The server sends every report before the result; give the client's notification
+    // handler the moment it needs to record them.
+    let recorded = client.service().progress.clone();
+    for _ in 0..100 {
+        if recorded.lock().unwrap().len() >= 3 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let seen: Vec<_> = recorded
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|p| (p.progress, p.total, p.message.clone()))
+        .collect();
+    let working = Some("working".to_owned());
+    assert_eq!(
+        seen,
+        [
+            (1.0, Some(3.0), working.clone()),
+            (2.0, Some(3.0), working.clone()),
+            (3.0, Some(3.0), working)
+        ]
+    );
+}
+
+/// Starts a long `slow` call and cancels it; returns when the cancellation was sent.
+async fn start_and_cancel(client: &Client) {
+    let request = ClientRequest::CallToolRequest(Request::new(call("slow", json!({"steps": 500}))));
+    let handle = client
+        .peer()
+        .send_cancellable_request(request, PeerRequestOptions::no_options())
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    handle
+        .cancel(Some("the user changed their mind".into()))
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn rmcp_client_lists_our_tools_in_process() {
+    bounded(async {
+        let client = in_process(McpServer::new(ours::registry(Default::default()))).await;
+        lists_every_tool_with_schemas_and_hints(&client).await;
+    })
+    .await
+}
+
+#[tokio::test]
+async fn rmcp_client_lists_our_tools_over_stdio() {
+    bounded(async {
+        let client = child().await;
+        lists_every_tool_with_schemas_and_hints(&client).await;
+        assert_eq!(
+            client
+                .peer()
+                .peer_info()
+                .unwrap()
+                .server_info
+                .as_ref()
+                .unwrap()
+                .name,
+            "ours"
+        );
+    })
+    .await
+}
+
+#[tokio::test]
+async fn rmcp_client_calls_our_tools_in_process() {
+    bounded(async {
+        let client = in_process(McpServer::new(ours::registry(Default::default()))).await;
+        calls_answer_text_structured_content_and_errors(&client).await;
+    })
+    .await
+}
+
+#[tokio::test]
+async fn rmcp_client_calls_our_tools_over_stdio() {
+    bounded(async {
+        let client = child().await;
+        calls_answer_text_structured_content_and_errors(&client).await;
+    })
+    .await
+}
+
+#[tokio::test]
+async fn progress_reports_become_notifications_in_process() {
+    bounded(async {
+        let client = in_process(McpServer::new(ours::registry(Default::default()))).await;
+        progress_reaches_the_client_in_order(&client).await;
+    })
+    .await
+}
+
+#[tokio::test]
+async fn progress_reports_become_notifications_over_stdio() {
+    bounded(async {
+        let client = child().await;
+        progress_reaches_the_client_in_order(&client).await;
+    })
+    .await
+}
+
+#[tokio::test]
+async fn cancellation_reaches_the_running_tool() {
+    bounded(async {
+        let probe = Arc::new(CancelProbe::default());
+        let client = in_process(McpServer::new(ours::registry(probe.clone()))).await;
+        let seen = probe.seen.notified();
+        start_and_cancel(&client).await;
+        seen.await;
+        assert!(probe.was_cancelled());
+        // The server goes on serving.
+        let sum = client
+            .peer()
+            .call_tool(call("add", json!({"a": 1, "b": 1})))
+            .await
+            .unwrap();
+        assert_eq!(text(&sum), "2");
+    })
+    .await
+}
+
+#[tokio::test]
+async fn cancelled_call_over_stdio_leaves_the_server_serving() {
+    bounded(async {
+        let client = child().await;
+        start_and_cancel(&client).await;
+        let sum = client
+            .peer()
+            .call_tool(call("add", json!({"a": 1, "b": 2})))
+            .await
+            .unwrap();
+        assert_eq!(text(&sum), "3");
+    })
+    .await
+}
+
+/// A tool named at run time, for registries of many tools.
+struct Numbered(String);
+
+impl Tool for Numbered {
+    fn name(&self) -> &str {
+        &self.0
+    }
+    fn description(&self) -> &str {
+        "Says its own name."
+    }
+    fn input_schema(&self) -> Value {
+        json!({"type": "object", "properties": {}})
+    }
+    fn call<'a>(&'a self, _arguments: &'a str, _ctx: ToolContext<'a>) -> CallFuture<'a> {
+        CallFuture::ready(ToolResponse::success(self.0.clone()))
+    }
+}
+
+#[tokio::test]
+async fn large_registries_list_in_pages() {
+    bounded(async {
+        let mut registry = ToolRegistry::new();
+        for i in 0..50 {
+            registry.register(Numbered(format!("tool_{i:02}"))).unwrap();
+        }
+        let client = in_process(McpServer::new(registry).with_page_size(20)).await;
+        let first = client.peer().list_tools(None).await.unwrap();
+        assert_eq!(first.tools.len(), 20);
+        assert_eq!(first.next_cursor.as_deref(), Some("20"));
+        let all = client.peer().list_all_tools().await.unwrap();
+        let names: Vec<_> = all.iter().map(|t| t.name.to_string()).collect();
+        let expected: Vec<_> = (0..50).map(|i| format!("tool_{i:02}")).collect();
+        assert_eq!(names, expected);
+
+        let mut bogus = PaginatedRequestParams::default();
+        bogus.cursor = Some("banana".into());
+        match client.peer().list_tools(Some(bogus)).await {
+            Err(ServiceError::McpError(e)) => {
+                assert_eq!(e.code, ErrorCode::INVALID_PARAMS);
+                assert!(e.message.contains("nextCursor"), "{}", e.message);
+            }
+            other => panic!("expected a JSON-RPC error, got {other:?}"),
+        }
+    })
+    .await
+}

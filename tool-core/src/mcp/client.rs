@@ -1,0 +1,293 @@
+//! [`McpClient`]: a connection to an MCP server whose tools go into a [`ToolRegistry`]. The
+//! one file where rmcp's client types meet ours (with `remote` for the tools themselves).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::time::Duration;
+
+use rmcp::model::{ProgressNotificationParam, ProgressToken};
+use rmcp::service::{NotificationContext, RunningService, ServiceExt};
+use rmcp::{ClientHandler, RoleClient};
+use tokio::sync::watch;
+
+use super::remote::RemoteTool;
+use super::McpError;
+use crate::context::ProgressReporter;
+use crate::registry::{is_valid_tool_name, RegistryError, ToolRegistry};
+
+/// How long the client waits for the handshake, a `tools/list`, or one tool call, unless
+/// told otherwise.
+pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Where the server's `notifications/progress` go: the reporter of the call that sent the
+/// token, while that call runs.
+#[derive(Clone, Default)]
+pub(crate) struct ProgressRoutes(Arc<Mutex<HashMap<ProgressToken, ProgressReporter>>>);
+
+/// Removes a route when the call ends.
+pub(crate) struct Route {
+    routes: ProgressRoutes,
+    token: ProgressToken,
+}
+
+impl Drop for Route {
+    fn drop(&mut self) {
+        self.routes.lock().remove(&self.token);
+    }
+}
+
+impl ProgressRoutes {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<ProgressToken, ProgressReporter>> {
+        // The map holds no invariant a panicking holder could break.
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub(crate) fn add(&self, token: ProgressToken, reporter: ProgressReporter) -> Route {
+        self.lock().insert(token.clone(), reporter);
+        Route {
+            routes: self.clone(),
+            token,
+        }
+    }
+
+    fn deliver(&self, params: ProgressNotificationParam) {
+        let reporter = self.lock().get(&params.progress_token).cloned();
+        if let Some(reporter) = reporter {
+            reporter.report(params.progress, params.total, params.message.as_deref());
+        }
+    }
+}
+
+/// Our side of the connection: routes progress and keeps the tool list fresh.
+struct Handler {
+    routes: ProgressRoutes,
+    tools: Arc<RwLock<Vec<rmcp::model::Tool>>>,
+    changed: watch::Sender<u64>,
+    timeout: Duration,
+}
+
+impl ClientHandler for Handler {
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        self.routes.deliver(params);
+    }
+
+    async fn on_tool_list_changed(&self, context: NotificationContext<RoleClient>) {
+        // Fetch the new list off the connection's task, so a slow server cannot stall it.
+        let (tools, changed, timeout) = (self.tools.clone(), self.changed.clone(), self.timeout);
+        tokio::spawn(async move {
+            if let Ok(Ok(list)) = tokio::time::timeout(timeout, context.peer.list_all_tools()).await
+            {
+                *tools.write().unwrap_or_else(PoisonError::into_inner) = list;
+                changed.send_modify(|generation| *generation += 1);
+            }
+        });
+    }
+}
+
+/// A connection to one MCP server, with its tool list.
+///
+/// Connect over any rmcp transport ([`McpClient::connect`]) or start the server as a child
+/// process speaking stdio ([`McpClient::spawn`]); the tool list is fetched on connect and again
+/// whenever the server sends `notifications/tools/list_changed`. [`McpClient::register_into`]
+/// puts the tools into a registry as [`RemoteTool`]s; rebuild the registry after
+/// [`McpClient::list_changes`] reports a change to pick up added or removed tools.
+///
+/// Dropping the client closes the connection (a child process is killed).
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), tool_core::mcp::McpError> {
+/// use tool_core::{mcp::{McpClient, McpServer}, tool, tools, ToolCall, ToolRegistry};
+///
+/// /// Adds two integers.
+/// #[tool]
+/// fn add(a: i64, b: i64) -> i64 { a + b }
+///
+/// // An in-memory connection to our own server; a real one is a child process or a URL.
+/// let (near, far) = tokio::io::duplex(64 * 1024);
+/// tokio::spawn(async move { McpServer::new(tools![add]).serve_on(far).await?.waiting().await.ok(); Ok::<_, tool_core::mcp::McpError>(()) });
+/// let client = McpClient::connect(near).await?;
+///
+/// let mut registry = ToolRegistry::new();
+/// client.register_into(&mut registry, Some("calc_"))?;
+/// let reply = registry.call(&ToolCall::new("1", "calc_add", r#"{"a":2,"b":3}"#)).await;
+/// assert_eq!(reply.model_text(), "5");
+/// # Ok(()) }
+/// ```
+pub struct McpClient {
+    service: RunningService<RoleClient, Handler>,
+    server: Arc<str>,
+    tools: Arc<RwLock<Vec<rmcp::model::Tool>>>,
+    changes: watch::Receiver<u64>,
+    routes: ProgressRoutes,
+    timeout: Duration,
+}
+
+impl std::fmt::Debug for McpClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpClient")
+            .field("server", &self.server)
+            .field("timeout", &self.timeout)
+            .finish()
+    }
+}
+
+impl McpClient {
+    /// Connects over `transport` (rmcp's: a reader/writer pair, a child process, a
+    /// streamable-HTTP client …), runs the handshake and fetches the tool list, each bounded
+    /// by [`DEFAULT_CALL_TIMEOUT`].
+    pub async fn connect<T, E, A>(transport: T) -> Result<McpClient, McpError>
+    where
+        T: rmcp::transport::IntoTransport<RoleClient, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        Self::connect_with_timeout(transport, DEFAULT_CALL_TIMEOUT).await
+    }
+
+    /// [`McpClient::connect`] with another time limit for the handshake, `tools/list` and
+    /// each tool call.
+    pub async fn connect_with_timeout<T, E, A>(
+        transport: T,
+        timeout: Duration,
+    ) -> Result<McpClient, McpError>
+    where
+        T: rmcp::transport::IntoTransport<RoleClient, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        let tools = Arc::new(RwLock::new(Vec::new()));
+        let (changed, changes) = watch::channel(0);
+        let routes = ProgressRoutes::default();
+        let handler = Handler {
+            routes: routes.clone(),
+            tools: tools.clone(),
+            changed,
+            timeout,
+        };
+        let service = match tokio::time::timeout(timeout, handler.serve(transport)).await {
+            Ok(Ok(service)) => service,
+            Ok(Err(e)) => return Err(McpError::Handshake(e.to_string())),
+            Err(_) => {
+                return Err(McpError::Handshake(format!(
+                    "no answer to initialize within {} ms",
+                    timeout.as_millis()
+                )))
+            }
+        };
+        let server = service
+            .peer()
+            .peer_info()
+            .and_then(|info| info.server_info.as_ref().map(|i| i.name.clone()))
+            .unwrap_or_else(|| "mcp".to_owned())
+            .into();
+        let client = McpClient {
+            service,
+            server,
+            tools,
+            changes,
+            routes,
+            timeout,
+        };
+        client.refresh().await?;
+        Ok(client)
+    }
+
+    /// Starts `command` as a child process speaking MCP on its stdin and stdout, and
+    /// connects to it. The child's stderr is inherited.
+    pub async fn spawn(command: tokio::process::Command) -> Result<McpClient, McpError> {
+        let transport = rmcp::transport::TokioChildProcess::new(command)
+            .map_err(|e| McpError::Spawn(e.to_string()))?;
+        Self::connect(transport).await
+    }
+
+    /// Sets the time limit of each tool call (for tools handed out after this).
+    pub fn with_call_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// The server's name from its `initialize` answer (`"mcp"` if it gave none).
+    pub fn server_name(&self) -> &str {
+        &self.server
+    }
+
+    /// Fetches the tool list again; returns how many tools the server has.
+    pub async fn refresh(&self) -> Result<usize, McpError> {
+        let list = tokio::time::timeout(self.timeout, self.service.peer().list_all_tools())
+            .await
+            .map_err(|_| {
+                McpError::Request(format!(
+                    "no answer to tools/list within {} ms",
+                    self.timeout.as_millis()
+                ))
+            })?
+            .map_err(|e| McpError::Request(e.to_string()))?;
+        let count = list.len();
+        *self.tools.write().unwrap_or_else(PoisonError::into_inner) = list;
+        Ok(count)
+    }
+
+    /// A receiver whose value changes each time the server's tool list changed and was
+    /// fetched again.
+    pub fn list_changes(&self) -> watch::Receiver<u64> {
+        self.changes.clone()
+    }
+
+    /// The server's tools as [`RemoteTool`]s, named `prefix` + the server's name.
+    pub fn tools(&self, prefix: Option<&str>) -> Vec<RemoteTool> {
+        let prefix = prefix.unwrap_or_default();
+        self.tools
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .iter()
+            .map(|tool| {
+                RemoteTool::from_listed(
+                    tool,
+                    format!("{prefix}{}", tool.name),
+                    self.server.clone(),
+                    self.timeout,
+                    self.service.peer().clone(),
+                    self.routes.clone(),
+                )
+            })
+            .collect()
+    }
+
+    /// Registers every tool of the server in `registry`, named `prefix` + the server's name.
+    /// All or nothing: if any name is invalid for providers or already taken (by a local tool
+    /// or another server's), nothing is registered and the error names it. Returns how many
+    /// tools were added.
+    pub fn register_into(
+        &self,
+        registry: &mut ToolRegistry,
+        prefix: Option<&str>,
+    ) -> Result<usize, McpError> {
+        let tools = self.tools(prefix);
+        let mut seen = std::collections::HashSet::new();
+        for tool in &tools {
+            if !is_valid_tool_name(&tool.name) {
+                return Err(McpError::Register(RegistryError::InvalidName(
+                    tool.name.clone(),
+                )));
+            }
+            if registry.get(&tool.name).is_some() || !seen.insert(tool.name.as_str()) {
+                return Err(McpError::Register(RegistryError::DuplicateName(
+                    tool.name.clone(),
+                )));
+            }
+        }
+        let count = tools.len();
+        for tool in tools {
+            registry.register(tool).map_err(McpError::Register)?;
+        }
+        Ok(count)
+    }
+
+    /// Closes the connection (a child process is killed) and waits until it is closed.
+    pub async fn close(mut self) {
+        let _ = self.service.close().await;
+    }
+}

@@ -1,0 +1,80 @@
+//! Model Context Protocol both ways, on the official Rust SDK (rmcp): serve a
+//! [`ToolRegistry`](crate::ToolRegistry) as an MCP server ([`McpServer`]), and use an MCP
+//! server's tools in a registry next to `#[tool]` ones ([`McpClient`], [`RemoteTool`]).
+//! Feature `mcp`.
+//!
+//! The same `#[tool]` functions reach every MCP client without a second definition:
+//!
+//! ```no_run
+//! use tool_core::{mcp::McpServer, tool, tools};
+//!
+//! /// Adds two integers.
+//! #[tool(read_only)]
+//! fn add(a: i64, b: i64) -> i64 { a + b }
+//!
+//! #[tokio::main]
+//! async fn main() -> Result<(), tool_core::mcp::McpError> {
+//!     McpServer::new(tools![add]).serve_stdio().await
+//! }
+//! ```
+//!
+//! And a remote server's tools sit in a registry beside local ones, so dialects, prompts,
+//! the text parser and dispatch treat them alike:
+//!
+//! ```no_run
+//! use tool_core::{mcp::McpClient, ToolCall, ToolRegistry};
+//!
+//! # async fn run() -> Result<(), tool_core::mcp::McpError> {
+//! let client = McpClient::spawn(tokio::process::Command::new("my-mcp-server")).await?;
+//! let mut registry = ToolRegistry::new();
+//! client.register_into(&mut registry, Some("remote_"))?;
+//! let reply = registry.call(&ToolCall::new("1", "remote_add", r#"{"a":1,"b":2}"#)).await;
+//! # let _ = reply; Ok(()) }
+//! ```
+
+mod client;
+mod remote;
+mod server;
+
+use std::fmt;
+
+pub use client::{McpClient, DEFAULT_CALL_TIMEOUT};
+pub use remote::RemoteTool;
+pub use server::{McpServer, DEFAULT_PAGE_SIZE};
+
+/// Re-exported rmcp, for transports and types beyond what this module wraps.
+pub use rmcp;
+
+/// Why an MCP connection could not be set up or used (failures of single calls are
+/// `ToolResponse`s, never this).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum McpError {
+    /// The child process could not be started.
+    Spawn(String),
+    /// The `initialize` handshake failed (the peer is not an MCP peer, or it left).
+    Handshake(String),
+    /// The transport failed while serving.
+    Transport(String),
+    /// A request to the server failed (e.g. `tools/list`).
+    Request(String),
+    /// A remote tool could not be registered: its name (with the prefix) is taken or invalid.
+    Register(crate::RegistryError),
+}
+
+impl fmt::Display for McpError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            McpError::Spawn(e) => write!(f, "could not start the MCP server process: {e}"),
+            McpError::Handshake(e) => write!(f, "the MCP initialize handshake failed: {e}"),
+            McpError::Transport(e) => write!(f, "the MCP transport failed: {e}"),
+            McpError::Request(e) => write!(f, "the MCP server did not answer a request: {e}"),
+            McpError::Register(e) => write!(
+                f,
+                "a remote MCP tool could not be registered: {e}; pass a name prefix to keep \
+                 remote tools apart from local ones"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for McpError {}

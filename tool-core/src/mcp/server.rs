@@ -1,0 +1,345 @@
+//! [`McpServer`]: a [`ToolRegistry`] served over MCP with rmcp. The one file where our
+//! definitions and responses meet rmcp's server types.
+
+use std::sync::Arc;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProgressToken,
+    ServerCapabilities, ServerConfig,
+};
+use rmcp::service::{RequestContext, RunningService, ServiceExt};
+use rmcp::transport::async_rw::{AsyncRwTransport, DEFAULT_MAX_LINE_LENGTH};
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use serde_json::Value;
+use tokio::sync::{mpsc, oneshot};
+
+use super::McpError;
+use crate::call::ToolCall;
+use crate::context::{CallContext, CancelFlag, Progress, ProgressReporter};
+use crate::definition::ToolDefinition;
+use crate::registry::ToolRegistry;
+use crate::response::ToolResponse;
+
+/// How many tools one `tools/list` page holds unless [`McpServer::with_page_size`] says
+/// otherwise: large enough that ordinary registries fit in one page.
+pub const DEFAULT_PAGE_SIZE: usize = 100;
+
+/// A [`ToolRegistry`] as an MCP server.
+///
+/// `tools/list` comes from the registry's cached definitions (converted once, here);
+/// `tools/call` goes through [`ToolRegistry::call_in`], so limits, scoping, approval, the
+/// breaker and time limits apply as for any other call. A tool's failure is a result with
+/// `isError: true` whose text is the model text of the `ERROR` response; only an unknown tool
+/// is a JSON-RPC error (`-32602`, with the registry's did-you-mean text), as the MCP spec asks.
+/// `notifications/cancelled` raises the call's [`CancelFlag`]; progress a tool reports goes to
+/// the client as `notifications/progress` when its request carried a progress token.
+///
+/// rmcp logs through `tracing`; stdout carries only the protocol, so install any subscriber
+/// with a stderr writer.
+///
+/// ```
+/// use tool_core::{mcp::McpServer, tool, tools};
+///
+/// /// Adds two integers.
+/// #[tool]
+/// fn add(a: i64, b: i64) -> i64 { a + b }
+///
+/// let server = McpServer::new(tools![add]).with_server_info("calc", "1.0.0");
+/// assert_eq!(server.tool_count(), 1);
+/// // In `main`, inside a tokio runtime: `server.serve_stdio().await?;`
+/// ```
+#[derive(Clone)]
+pub struct McpServer {
+    registry: Arc<ToolRegistry>,
+    tools: Arc<[rmcp::model::Tool]>,
+    page_size: usize,
+    max_message_bytes: usize,
+    config: ServerConfig,
+}
+
+impl McpServer {
+    /// Serves `registry`; its definitions are converted to MCP tools now, once.
+    pub fn new(registry: impl Into<Arc<ToolRegistry>>) -> Self {
+        let registry = registry.into();
+        let tools = registry.definitions().iter().map(mcp_tool).collect();
+        let config = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("tool-core", env!("CARGO_PKG_VERSION")));
+        McpServer {
+            registry,
+            tools,
+            page_size: DEFAULT_PAGE_SIZE,
+            max_message_bytes: DEFAULT_MAX_LINE_LENGTH,
+            config,
+        }
+    }
+
+    /// The name and version the server reports in `initialize`.
+    pub fn with_server_info(mut self, name: &str, version: &str) -> Self {
+        self.config = self
+            .config
+            .with_server_info(Implementation::new(name, version));
+        self
+    }
+
+    /// Instructions the client may show its model.
+    pub fn with_instructions(mut self, instructions: &str) -> Self {
+        self.config = self.config.with_instructions(instructions);
+        self
+    }
+
+    /// How many tools one `tools/list` page holds (at least 1). Larger registries answer
+    /// with a `nextCursor`.
+    ///
+    /// ```
+    /// # use tool_core::{mcp::McpServer, ToolRegistry};
+    /// let server = McpServer::new(ToolRegistry::new()).with_page_size(0);
+    /// assert_eq!(server.page_size(), 1);
+    /// ```
+    pub fn with_page_size(mut self, page_size: usize) -> Self {
+        self.page_size = page_size.max(1);
+        self
+    }
+
+    /// The longest message (one line of JSON) [`McpServer::serve_stdio`] and
+    /// [`McpServer::serve_stream`] read; a longer one is dropped unread (rmcp logs it) and the
+    /// server goes on serving. Defaults to rmcp's 16 MiB.
+    pub fn with_max_message_bytes(mut self, bytes: usize) -> Self {
+        self.max_message_bytes = bytes;
+        self
+    }
+
+    /// The `tools/list` page size.
+    pub fn page_size(&self) -> usize {
+        self.page_size
+    }
+
+    /// How many tools the server offers.
+    pub fn tool_count(&self) -> usize {
+        self.tools.len()
+    }
+
+    /// The registry being served.
+    pub fn registry(&self) -> &Arc<ToolRegistry> {
+        &self.registry
+    }
+
+    /// Serves one client over this process's stdin and stdout until the client closes them.
+    /// Must run inside a tokio runtime with I/O enabled.
+    pub async fn serve_stdio(self) -> Result<(), McpError> {
+        let (stdin, stdout) = rmcp::transport::stdio();
+        let running = self.serve_stream(stdin, stdout).await?;
+        running
+            .waiting()
+            .await
+            .map(drop)
+            .map_err(|e| McpError::Transport(e.to_string()))
+    }
+
+    /// Serves one client on any rmcp transport (an in-memory `tokio::io::duplex` pair, a
+    /// socket split into reader and writer …); the returned service runs in the background
+    /// until the peer leaves or it is cancelled.
+    pub async fn serve_on<T, E, A>(
+        self,
+        transport: T,
+    ) -> Result<RunningService<RoleServer, McpServer>, McpError>
+    where
+        T: rmcp::transport::IntoTransport<RoleServer, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        self.serve(transport)
+            .await
+            .map_err(|e| McpError::Handshake(e.to_string()))
+    }
+
+    /// Serves one client on a byte stream (newline-delimited JSON-RPC, as on stdio), with the
+    /// message size limit of [`McpServer::with_max_message_bytes`].
+    pub async fn serve_stream<R, W>(
+        self,
+        reader: R,
+        writer: W,
+    ) -> Result<RunningService<RoleServer, McpServer>, McpError>
+    where
+        R: tokio::io::AsyncRead + Send + Unpin + 'static,
+        W: tokio::io::AsyncWrite + Send + Unpin + 'static,
+    {
+        let transport = AsyncRwTransport::<RoleServer, R, W>::new_server(reader, writer)
+            .with_max_line_length(self.max_message_bytes);
+        self.serve_on(transport).await
+    }
+
+    fn page(&self, cursor: Option<&str>) -> Result<ListToolsResult, ErrorData> {
+        let start = match cursor {
+            None => 0,
+            Some(cursor) => cursor
+                .parse::<usize>()
+                .ok()
+                .filter(|&start| start <= self.tools.len())
+                .ok_or_else(|| {
+                    ErrorData::invalid_params(
+                        format!(
+                            "invalid tools/list cursor '{cursor}': pass back the nextCursor of the previous page, or none for the first page"
+                        ),
+                        None,
+                    )
+                })?,
+        };
+        let end = start.saturating_add(self.page_size).min(self.tools.len());
+        let mut result = ListToolsResult::with_all_items(self.tools[start..end].to_vec());
+        if end < self.tools.len() {
+            result.next_cursor = Some(end.to_string());
+        }
+        Ok(result)
+    }
+}
+
+/// A definition as an rmcp tool, through the same JSON `provider::mcp` writes.
+fn mcp_tool(def: &ToolDefinition) -> rmcp::model::Tool {
+    let value = crate::provider::mcp::tool(def);
+    // `provider::mcp::tool` writes exactly the fields rmcp's `Tool` reads, with object
+    // schemas; should that ever change, the tool is still listed with its name and
+    // description rather than dropped.
+    serde_json::from_value(value).unwrap_or_else(|_| {
+        let mut tool = rmcp::model::Tool::default();
+        tool.name = def.name.clone().into();
+        tool.description = Some(def.description.clone().into());
+        tool
+    })
+}
+
+/// Our response as an MCP result: the model text as one text block, `structuredContent` =
+/// `data` for a successful call of a tool with an output schema, `isError` for `ERROR`.
+fn call_result(response: &ToolResponse, has_output_schema: bool) -> CallToolResult {
+    let content = vec![ContentBlock::text(response.model_text())];
+    if response.is_error() {
+        return CallToolResult::error(content);
+    }
+    let mut result = CallToolResult::success(content);
+    if has_output_schema {
+        if let Some(data) = &response.data {
+            result.structured_content = serde_json::from_str::<Value>(data.get()).ok();
+        }
+    }
+    result
+}
+
+/// Forwards a call's progress reports, in order, as `notifications/progress`. Dropping the
+/// returned sender (`done`) makes the task send what is queued and stop, even if the tool
+/// kept a clone of the reporter.
+fn progress_reporter(
+    token: ProgressToken,
+    peer: rmcp::Peer<RoleServer>,
+) -> (
+    ProgressReporter,
+    oneshot::Sender<()>,
+    tokio::task::JoinHandle<()>,
+) {
+    let (tx, mut rx) = mpsc::unbounded_channel::<Progress>();
+    let (done, mut finished) = oneshot::channel::<()>();
+    let notify = move |update: Progress| {
+        let mut param = ProgressNotificationParam::new(token.clone(), update.progress);
+        param.total = update.total;
+        param.message = update.message;
+        let peer = peer.clone();
+        async move { peer.notify_progress(param).await.is_ok() }
+    };
+    let forward = tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                biased;
+                Some(update) = rx.recv() => {
+                    // A client that left cannot be told; the call itself still ends normally.
+                    if !notify(update).await {
+                        return;
+                    }
+                }
+                _ = &mut finished => break,
+                else => return,
+            }
+        }
+        while let Ok(update) = rx.try_recv() {
+            if !notify(update).await {
+                return;
+            }
+        }
+    });
+    let reporter = ProgressReporter::new(move |update| {
+        let _ = tx.send(update);
+    });
+    (reporter, done, forward)
+}
+
+impl ServerHandler for McpServer {
+    fn get_info(&self) -> ServerConfig {
+        self.config.clone()
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        self.page(request.as_ref().and_then(|r| r.cursor.as_deref()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
+        self.registry
+            .definition(name)
+            .and_then(|def| self.tools.iter().find(|t| t.name == def.name))
+            .cloned()
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let Some(definition) = self.registry.definition(&request.name) else {
+            let message = self
+                .registry
+                .unknown_tool(&request.name)
+                .error_message()
+                .unwrap_or("unknown tool")
+                .to_owned();
+            return Err(ErrorData::invalid_params(message, None));
+        };
+        let arguments = match &request.arguments {
+            Some(arguments) => serde_json::to_string(arguments).unwrap_or_else(|_| "{}".into()),
+            None => "{}".to_owned(),
+        };
+        let call = ToolCall {
+            id: context.id.to_string(),
+            name: request.name.into_owned(),
+            arguments,
+        };
+
+        let cancel = CancelFlag::new();
+        let mut call_context = CallContext::new().with_cancel(cancel.clone());
+        let mut forwarder = None;
+        if let Some(token) = context.meta.get_progress_token() {
+            let (reporter, done, forward) = progress_reporter(token, context.peer.clone());
+            call_context = call_context.with_progress(reporter);
+            forwarder = Some((done, forward));
+        }
+        // `notifications/cancelled` cancels the request's token; the tool sees it as its flag
+        // and decides how to stop (the registry's time limits bound a tool that ignores it).
+        // Watching the token beside the call, not in a task of its own, keeps a call that
+        // is never cancelled free of a spawn.
+        let running = self.registry.call_in(&call, &call_context);
+        tokio::pin!(running);
+        let response = tokio::select! {
+            biased;
+            response = &mut running => response,
+            () = context.ct.cancelled() => {
+                cancel.cancel();
+                running.await
+            }
+        };
+        // Every progress report made during the call reaches the client before the result.
+        if let Some((done, forward)) = forwarder {
+            drop(done);
+            let _ = forward.await;
+        }
+        Ok(call_result(&response, definition.output_schema.is_some()).into())
+    }
+}

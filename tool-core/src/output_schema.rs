@@ -1,0 +1,132 @@
+//! Output schemas: the JSON Schema of the structured result a tool returns in `data`.
+//!
+//! MCP's rules shape it: `outputSchema` must be an object schema (`"type": "object"` at the
+//! root) and a result that has one carries its `data` as `structuredContent`. A type whose
+//! schema is not an object at the root (a list, a number, an enum of objects) gets no output
+//! schema; its value still reaches the model as text.
+
+use std::marker::PhantomData;
+
+use schemars::generate::SchemaSettings;
+use schemars::JsonSchema;
+use serde_json::Value;
+
+use crate::into_response::Json;
+
+/// The output schema of `T`: schemars' JSON Schema 2020-12 without `$schema` and `title`, or
+/// `None` when `T` is not an object at the root.
+///
+/// ```
+/// #[derive(schemars::JsonSchema)]
+/// struct Forecast { city: String, temp_c: f32 }
+///
+/// let schema = tool_core::output_schema_of::<Forecast>().unwrap();
+/// assert_eq!(schema["type"], "object");
+/// assert_eq!(schema["required"], serde_json::json!(["city", "temp_c"]));
+/// assert!(tool_core::output_schema_of::<Vec<Forecast>>().is_none());
+/// ```
+pub fn output_schema_of<T: JsonSchema>() -> Option<Value> {
+    let generator = SchemaSettings::draft2020_12().into_generator();
+    let Value::Object(mut map) = generator.into_root_schema_for::<T>().to_value() else {
+        return None;
+    };
+    if map.get("type").and_then(Value::as_str) != Some("object") {
+        return None;
+    }
+    map.remove("$schema");
+    map.remove("title");
+    Some(Value::Object(map))
+}
+
+/// Return types whose structured result has a schema: [`Json<T>`] with `T: JsonSchema`, and a
+/// `Result` of one. `#[tool]` asks this (through [`OutputProbe`]) to fill
+/// [`Tool::output_schema`](crate::Tool::output_schema).
+pub trait StructuredOutput {
+    /// The output schema, or `None` when the type is not an object at the root.
+    fn output_schema() -> Option<Value>;
+}
+
+impl<T: JsonSchema> StructuredOutput for Json<T> {
+    fn output_schema() -> Option<Value> {
+        output_schema_of::<T>()
+    }
+}
+
+impl<T: StructuredOutput, E> StructuredOutput for Result<T, E> {
+    fn output_schema() -> Option<Value> {
+        T::output_schema()
+    }
+}
+
+/// Asks whether a return type `R` implements [`StructuredOutput`] without requiring it:
+/// generated code calls `(&OutputProbe::<R>::new()).output_schema()` with both
+/// [`ProbeStructured`] and [`ProbePlain`] in scope. Method lookup tries the receiver
+/// `&OutputProbe<R>` before auto-referencing, so `ProbeStructured` answers when its bound
+/// holds and `ProbePlain` (implemented one reference further out) otherwise. This keeps
+/// `Json<T>` usable for any `T: Serialize` while giving a schema to those that have one.
+#[doc(hidden)]
+pub struct OutputProbe<R>(PhantomData<fn() -> R>);
+
+impl<R> OutputProbe<R> {
+    #[allow(missing_docs)]
+    pub const fn new() -> Self {
+        OutputProbe(PhantomData)
+    }
+}
+
+#[doc(hidden)]
+pub trait ProbeStructured {
+    #[allow(missing_docs)]
+    fn output_schema(&self) -> Option<Value>;
+}
+
+impl<R: StructuredOutput> ProbeStructured for OutputProbe<R> {
+    fn output_schema(&self) -> Option<Value> {
+        R::output_schema()
+    }
+}
+
+#[doc(hidden)]
+pub trait ProbePlain {
+    #[allow(missing_docs)]
+    fn output_schema(&self) -> Option<Value>;
+}
+
+impl<R> ProbePlain for &OutputProbe<R> {
+    fn output_schema(&self) -> Option<Value> {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(JsonSchema)]
+    #[allow(dead_code)]
+    struct Point {
+        x: i32,
+        y: i32,
+    }
+
+    #[test]
+    fn probe_finds_schema_for_json_of_object() {
+        let schema = (&OutputProbe::<Json<Point>>::new()).output_schema();
+        assert_eq!(schema.unwrap()["required"], serde_json::json!(["x", "y"]));
+        let nested = (&OutputProbe::<Result<Json<Point>, std::io::Error>>::new()).output_schema();
+        assert!(nested.is_some());
+    }
+
+    #[test]
+    fn probe_falls_back_for_other_types() {
+        assert!((&OutputProbe::<String>::new()).output_schema().is_none());
+        // `Json` of a type without `JsonSchema` still compiles, with no schema.
+        struct Opaque;
+        assert!((&OutputProbe::<Json<Opaque>>::new())
+            .output_schema()
+            .is_none());
+        assert!((&OutputProbe::<Json<Vec<i32>>>::new())
+            .output_schema()
+            .is_none());
+    }
+}
