@@ -5,7 +5,8 @@ use std::sync::Arc;
 use crate::call::ToolCall;
 use crate::context::{CallContext, CancelFlag};
 use crate::definition::ToolDefinition;
-use crate::dispatch::{Approval, CallOptions};
+use crate::dispatch::CallOptions;
+use crate::policy::Approval;
 use crate::model::{next_item, Model, ModelError, ModelErrorKind, ModelEvent};
 use crate::registry::ToolRegistry;
 

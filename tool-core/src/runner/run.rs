@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::call::ToolCall;
 use crate::definition::ToolDefinition;
-use crate::dispatch::Approval;
+use crate::policy::Approval;
 use crate::model::{Message, ModelRequest, ModelTurn, OfferedTools, ToolResult, Usage};
 use crate::provider::ToolChoice;
 use crate::registry::ToolRegistry;
