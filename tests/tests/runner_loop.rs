@@ -456,3 +456,35 @@ fn the_concurrency_cap_bounds_the_observed_peak_and_results_stay_in_call_order()
     assert_eq!(peak, 6);
     assert_eq!(texts, expected);
 }
+
+/// A model whose stream is cut after some text, before the turn is finished.
+struct CutShort;
+
+impl tool_core::model::Model for CutShort {
+    fn stream<'a>(
+        &'a self,
+        _request: tool_core::model::ModelRequest<'a>,
+    ) -> tool_core::model::ModelStream<'a> {
+        tool_core::model::from_events([
+            Ok(tool_core::model::ModelEvent::TextDelta("Let me".into())),
+            Ok(tool_core::model::ModelEvent::CallStarted {
+                index: 0,
+                id: "c1".into(),
+                name: "search".into(),
+            }),
+        ])
+    }
+}
+
+#[test]
+fn a_stream_cut_before_the_turn_finished_is_an_incomplete_error_and_nothing_runs() {
+    let runner = Runner::new(CutShort, tools![search]);
+    let mut run = runner.start("x");
+    let error = block_on(runner.drive(&mut run, &CancelFlag::new())).unwrap_err();
+    let RunError::Model(error) = error else {
+        panic!("{error:?}")
+    };
+    assert_eq!(error.kind, ModelErrorKind::Incomplete);
+    assert_eq!(run.turns(), 0);
+    assert_eq!(run.messages().len(), 1, "no partial turn is recorded");
+}

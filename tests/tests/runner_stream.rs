@@ -172,3 +172,55 @@ fn events_serialize_as_tagged_json_for_event_streams() {
         r#"{"type":"run_failed","error":{"kind":"model","message":"model request failed (other): the script has no turn 2 (it has 1)","retryable":false}}"#
     );
 }
+
+/// Deletes a draft.
+#[tool(destructive)]
+fn delete_draft(
+    /// Draft id.
+    id: u32,
+) -> String {
+    format!("deleted draft {id}")
+}
+
+#[test]
+fn a_streamed_run_pauses_for_approval_and_resumes_from_the_stored_run() {
+    let model = ScriptedModel::new([
+        ModelTurn::with_calls(
+            "Deleting it.",
+            vec![ToolCall::new("c1", "delete_draft", r#"{"id":7}"#)],
+        ),
+        ModelTurn::text("Draft 7 is gone."),
+    ]);
+    let runner = Runner::new(model, tools![delete_draft]);
+
+    let mut stream = runner.run_streamed("Delete draft 7");
+    let events = block_on(async {
+        let mut events = Vec::new();
+        while let Some(event) = stream.next_event().await {
+            events.push(label(&event));
+        }
+        events
+    });
+    assert_eq!(&events[events.len() - 2..], [
+        "approval 1",
+        "run_finished AwaitingApproval { calls: [ToolCall { id: \"c1\", name: \"delete_draft\", arguments: \"{\\\"id\\\":7}\" }] } 0 1",
+    ]);
+    assert!(!events.iter().any(|e| e.starts_with("tool_result")));
+
+    let stored = serde_json::to_string(&stream.take_run().unwrap()).unwrap();
+    let mut run: tool_core::runner::Run = serde_json::from_str(&stored).unwrap();
+    run.approve("c1").unwrap();
+    let events: Vec<String> = block_on(
+        runner
+            .resume_streamed(run, tool_core::CancelFlag::new())
+            .collect_events(),
+    )
+    .iter()
+    .map(label)
+    .collect();
+    assert_eq!(events[0], "tool_result c1 deleted draft 7");
+    assert_eq!(
+        events.last().unwrap(),
+        "run_finished Finished { text: \"Draft 7 is gone.\" } 0 2"
+    );
+}

@@ -420,6 +420,36 @@ impl Run {
         &self.options
     }
 
+    /// Changes the options between steps, e.g. to offer other tools from the next turn on
+    /// (the per-turn part of [`CallOptions`](crate::CallOptions)). The `tool_choice` of the
+    /// next request is [`Run::tool_choice`]; set it with [`Run::set_tool_choice`].
+    ///
+    /// ```
+    /// use tool_core::runner::{Run, RunOptions, Step};
+    /// use tool_core::{tool, tools};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// /// Says bye.
+    /// #[tool]
+    /// fn bye() -> &'static str { "bye" }
+    /// let registry = tools![hi, bye];
+    /// let mut run = Run::new("x", RunOptions::new().offer(["hi"]));
+    /// run.options_mut().offered = Some(vec!["bye".into()]);
+    /// let Step::CallModel(request) = run.step(&registry).unwrap() else { panic!() };
+    /// assert_eq!(request.tools.definitions()[0].name, "bye");
+    /// ```
+    pub fn options_mut(&mut self) -> &mut RunOptions {
+        // The offered definitions are looked up again at the next step.
+        self.offered = None;
+        &mut self.options
+    }
+
+    /// Sets the `tool_choice` of the next request.
+    pub fn set_tool_choice(&mut self, choice: ToolChoice) {
+        self.tool_choice = choice;
+    }
+
     /// Model turns taken so far.
     pub fn turns(&self) -> u32 {
         self.turns

@@ -140,8 +140,6 @@ struct Reply {
     raw: String,
     text: String,
     calls: Vec<ToolCall>,
-    /// Parser call index -> position in `calls` (calls the parser drops get none).
-    positions: Vec<Option<usize>>,
     events: Vec<Event>,
 }
 
@@ -152,7 +150,6 @@ impl Reply {
             raw: String::new(),
             text: String::new(),
             calls: Vec::new(),
-            positions: Vec::new(),
             events: Vec::new(),
         }
     }
@@ -203,36 +200,23 @@ impl Reply {
                     self.text.push_str(&text);
                     out.push(ModelEvent::TextDelta(text.to_string()));
                 }
-                Event::Name { index, name } => {
-                    let position = self.position(index);
-                    out.push(ModelEvent::CallStarted {
-                        index: position,
-                        id: call_id(index),
-                        name,
-                    });
-                }
-                Event::ArgumentsDelta { index, delta } => {
-                    let position = self.position(index);
-                    out.push(ModelEvent::ArgumentsDelta {
-                        index: position,
-                        delta: delta.to_string(),
-                    });
-                }
-                Event::CallComplete { index, call, .. } => {
-                    let position = self.position(index);
-                    out.push(self.add_call(position, call));
-                }
-                Event::CallError {
-                    index,
-                    id,
+                // Calls in text come one after another, so the open call's position in the
+                // turn is the number of calls already complete (a call cut off by the end of
+                // the reply is the last one and never gets a position in `calls`).
+                Event::Name { index, name } => out.push(ModelEvent::CallStarted {
+                    index: self.calls.len(),
+                    id: call_id(index),
                     name,
-                    span,
-                    ..
-                } => {
-                    let position = self.position(index);
+                }),
+                Event::ArgumentsDelta { delta, .. } => out.push(ModelEvent::ArgumentsDelta {
+                    index: self.calls.len(),
+                    delta: delta.to_string(),
+                }),
+                Event::CallComplete { call, .. } => out.push(self.add_call(call)),
+                Event::CallError { id, name, span, .. } => {
                     let block = self.raw.get(span).unwrap_or_default();
                     let call = ToolCall::new(id, name.unwrap_or_default(), raw_arguments(block));
-                    out.push(self.add_call(position, call));
+                    out.push(self.add_call(call));
                 }
                 Event::CallStarted { .. } | Event::CallIncomplete { .. } | Event::Diagnostic(_) => {
                 }
@@ -241,25 +225,10 @@ impl Reply {
         out
     }
 
-    /// The call's position in the turn, assigned when the parser first mentions it.
-    fn position(&mut self, index: usize) -> usize {
-        if self.positions.len() <= index {
-            self.positions.resize(index + 1, None);
-        }
-        let next = self.positions.iter().flatten().count();
-        match self.positions.get_mut(index) {
-            Some(Some(position)) => *position,
-            Some(slot) => *slot.insert(next),
-            None => next,
-        }
-    }
-
-    fn add_call(&mut self, position: usize, call: ToolCall) -> ModelEvent {
+    fn add_call(&mut self, call: ToolCall) -> ModelEvent {
+        let index = self.calls.len();
         self.calls.push(call.clone());
-        ModelEvent::CallReady {
-            index: position,
-            call,
-        }
+        ModelEvent::CallReady { index, call }
     }
 }
 
