@@ -63,8 +63,11 @@ use crate::schema::{check_definition, gemini_parameters, openai_strict, Dialect}
 ///
 /// // Only Anthropic and MCP are used here, so OpenAI's strict mode does not matter.
 /// ToolChecks::only(&[Dialect::Anthropic, Dialect::Mcp]).assert(&tools![word_counts]);
-/// // Or: every provider, strict mode not required.
-/// ToolChecks::all().allow_not_strict().assert(&tools![word_counts]);
+/// // Or: every provider's naming rules, without OpenAI's strict mode or Gemini's subset.
+/// ToolChecks::all()
+///     .allow_not_strict()
+///     .allow_gemini_losses()
+///     .assert(&tools![word_counts]);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolChecks {

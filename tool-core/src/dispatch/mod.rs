@@ -406,13 +406,13 @@ impl ToolRegistry {
     }
 }
 
-#[cfg(test)]
+// The `tracing` feature adds the span's state to the future.
+#[cfg(all(test, not(feature = "tracing")))]
 mod tests {
     use super::*;
 
     /// The call future is moved into whatever polls it; past 128 bytes that move is a
-    /// `memcpy` call on every dispatch. (The `tracing` feature adds the span's state.)
-    #[cfg(not(feature = "tracing"))]
+    /// `memcpy` call on every dispatch.
     #[test]
     fn call_future_stays_within_128_bytes() {
         let registry = ToolRegistry::new();

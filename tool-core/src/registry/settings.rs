@@ -88,7 +88,7 @@ impl ToolRegistry {
     }
 
     /// Installs the hook that reviews calls of tools annotated `destructive`;
-    /// [`CallOptions::approval`] overrides it for one request.
+    /// [`CallOptions::approval`](crate::CallOptions::approval) overrides it for one request.
     ///
     /// ```
     /// use tool_core::{tool, tools, Approval, ToolCall, ToolDefinition};
