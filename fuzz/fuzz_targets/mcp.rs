@@ -100,9 +100,11 @@ fn check_result(shaped: &Shaped) {
     assert_eq!(out["content"][0]["type"], "text");
     assert_eq!(out["content"][0]["text"], json!(response.model_text()));
     assert_eq!(out["isError"], json!(shaped.error));
+    // Data as serde_json reads it back (its raw-value token key has a meaning of its own).
     let object_data = shaped
         .result_data
         .as_ref()
-        .is_some_and(|d| d.value().is_object());
+        .and_then(|d| common::as_received(&d.value()))
+        .is_some_and(|d| d.is_object());
     assert_eq!(out.get("structuredContent").is_some(), object_data);
 }
