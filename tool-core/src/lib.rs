@@ -52,11 +52,12 @@
 //!   [`ToolRegistry::with_default_timeout`] on tokio's timer; without it the core is
 //!   executor-agnostic and time limits are not enforced.
 //! - `tracing` (off): one `tool_call` span per call with tool, call id, status, code, duration.
-//! - `http` (off): model adapters over HTTP for OpenAI Chat Completions, OpenAI Responses,
-//!   Anthropic Messages and Gemini (`model::OpenAiChat`, ...; `model::from_env`), on
-//!   reqwest (rustls with ring), eventsource-stream and backon; see the `http` module.
-//! - `mcp` (off): [`mcp`], an MCP server for any registry and an MCP client whose tools join
-//!   a registry, on rmcp and tokio (implies `tokio`).
+//! - `http` (off; implies `tokio`): model adapters over HTTP for OpenAI Chat Completions,
+//!   OpenAI Responses, Anthropic Messages and Gemini (`model::OpenAiChat`, ...;
+//!   `model::from_env`), on reqwest (rustls with ring), eventsource-stream and backon; see
+//!   the `http` module.
+//! - `mcp` (off; implies `tokio`): [`mcp`], an MCP server for any registry and an MCP client
+//!   whose tools join a registry, on rmcp and tokio.
 
 #![warn(missing_docs)]
 // Failures are `ToolResponse`s by design: the caller hands them back to the model as they
