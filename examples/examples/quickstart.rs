@@ -1,8 +1,9 @@
 //! The whole agent loop in one command: three tools, a model, and the runner that sends the
 //! request, streams the text, runs the calls concurrently, sends the results back and stops
-//! at the final answer. The model here is scripted (canned turns streamed in small chunks),
-//! so it needs no network or key; any `Model` (the HTTP adapters, XML mode over a plain-text
-//! model) drops in the same place.
+//! at the final answer. By default the model is scripted (canned turns streamed in small
+//! chunks), so it needs no network or key. When the environment names an endpoint
+//! (`OPENAI_BASE_URL` and/or `OPENAI_API_KEY`, `ANTHROPIC_API_KEY` or `GEMINI_API_KEY`; see
+//! `tool_core::model::from_env`), the same loop runs against that API and says so.
 //!
 //! `cargo run --example quickstart`
 //! (`cargo run --example dispatch_tour` shows dispatch of good and bad calls and XML mode
@@ -80,8 +81,17 @@ async fn search(
 
 const QUESTION: &str = "What's the weather in Paris, and what is 40 + 2?";
 
-/// The model: a script of what a tool-calling model answers to `QUESTION`.
+/// The model: the endpoint the environment names, else a script of what a tool-calling model
+/// answers to `QUESTION`.
 fn model() -> Box<dyn Model> {
+    if let Some(found) = tool_core::model::from_env() {
+        println!("model: {found}");
+        return found.model;
+    }
+    println!(
+        "model: scripted (set OPENAI_API_KEY / OPENAI_BASE_URL, ANTHROPIC_API_KEY or \
+         GEMINI_API_KEY to use a real one)"
+    );
     Box::new(ScriptedModel::new([
         ModelTurn::with_calls(
             "Let me check the weather and do the sum.",
@@ -98,7 +108,12 @@ fn main() {
     let runner = Runner::new(model(), tools![get_weather, add, search]);
     println!("user: {QUESTION}");
     let mut stream = runner.run_streamed(QUESTION);
-    tool_core::block_on(async {
+    // The HTTP adapters run on tokio; the scripted model would run on any executor.
+    let Ok(runtime) = tokio::runtime::Runtime::new() else {
+        eprintln!("could not start a tokio runtime");
+        std::process::exit(1);
+    };
+    runtime.block_on(async {
         while let Some(event) = stream.next_event().await {
             show(&event);
             // Flushing per delta is what shows the text while it streams.
