@@ -52,11 +52,12 @@ fn expected(name: &str) -> Vec<&'static str> {
             "T: done.",
         ],
         "fence_around_no_value" => vec!["E:INVALID_FORMAT:w", "T: after"],
-        "longer_fence" => vec![
+        "stray_backticks_after_value" => vec![
             "D:TrailingJunk",
             "D:CodeFenceAroundArguments",
             r#"C:w:{"a": 1}"#,
         ],
+        "longer_fence" => vec!["D:CodeFenceAroundArguments", r#"C:w:{"a": 1}"#],
         "fence_line_cut_by_tag" => vec!["D:EmptyArguments", "C:w:{}", "T: after"],
         "code_fence" => vec![
             "T:Example:\n```xml\n",

@@ -40,6 +40,7 @@ pub const FIXTURES: &[(&str, &str, EndReason)] = &[
     ("one_line_fence_then_prose_and_call", "<use_tool><tool_name>get_weather</tool_name><arguments>```json {\"city\": \"Paris\"}```</arguments></use_tool> Then <use_tool><tool_name>a</tool_name><arguments>{}</arguments></use_tool> done.", EndReason::Stop),
     ("fence_around_no_value", "<use_tool><tool_name>w</tool_name><arguments>```city Paris```</arguments></use_tool> after", EndReason::Stop),
     ("fence_line_cut_by_tag", "<use_tool><tool_name>w</tool_name><arguments>```json</arguments></use_tool> after", EndReason::Stop),
+    ("stray_backticks_after_value", "<use_tool><tool_name>w</tool_name><arguments>```json\n{\"a\": 1}``</arguments></use_tool>", EndReason::Stop),
     ("longer_fence", "<use_tool><tool_name>w</tool_name><arguments>````json\n{\"a\": 1}\n````</arguments></use_tool>", EndReason::Stop),
     ("nested_json", "<use_tool><tool_name>n</tool_name><arguments>{\"a\": {\"b\": [{\"c\": \"}]\"}, 2]}, \"d\": \"\\\\\"}</arguments></use_tool>", EndReason::Stop),
 ];
@@ -247,7 +248,8 @@ pub fn check_arguments_are_what_was_sent(events: &[Event]) -> Result<(), String>
                     return fail("something other than a fence stands before the value");
                 }
                 let after = after.trim();
-                if !kinds.contains(&K::TrailingJunk) && !after.is_empty() && after != "```" {
+                let closing_fence = after.len() >= 3 && after.bytes().all(|b| b == b'`');
+                if !kinds.contains(&K::TrailingJunk) && !after.is_empty() && !closing_fence {
                     return fail("unreported text follows the value");
                 }
             }

@@ -58,6 +58,8 @@ pub(crate) struct ArgScan {
     fence_at: usize,
     /// Still inside the opening fence's backtick run (a fence may have more than three).
     fence_run: bool,
+    /// Where the current run of backticks after the value began.
+    run_at: usize,
     pub(crate) value_start: usize,
     pub(crate) value_end: usize,
     pub(crate) fence_open: bool,
@@ -81,6 +83,7 @@ impl ArgScan {
             in_fence_line: false,
             fence_at: 0,
             fence_run: false,
+            run_at: 0,
             value_start: 0,
             value_end: 0,
             fence_open: false,
@@ -221,17 +224,19 @@ impl ArgScan {
                     }
                 }
                 Phase::After => match b {
-                    b'<' => break,
-                    b' ' | b'\t' | b'\r' | b'\n' => {}
-                    b'`' if self.fence_open && self.junk_start.is_none() => {
-                        self.ticks = self.ticks.saturating_add(1);
-                        if self.ticks == 3 {
-                            self.fence_closed = true;
-                        } else if self.ticks > 3 {
-                            self.junk_start = Some(base + i);
+                    b'<' => {
+                        self.end_closing_run();
+                        break;
+                    }
+                    b' ' | b'\t' | b'\r' | b'\n' => self.end_closing_run(),
+                    b'`' if self.fence_open && self.junk_start.is_none() && !self.fence_closed => {
+                        if self.ticks == 0 {
+                            self.run_at = base + i;
                         }
+                        self.ticks = self.ticks.saturating_add(1);
                     }
                     _ => {
+                        self.end_closing_run();
                         if self.junk_start.is_none() {
                             self.junk_start = Some(base + i);
                         }
@@ -257,8 +262,23 @@ impl ArgScan {
         i
     }
 
+    /// Ends a run of backticks after the value: three or more close the fence; fewer, or a
+    /// second run, are junk (reported, never dropped silently).
+    pub(crate) fn end_closing_run(&mut self) {
+        if self.phase != Phase::After || self.ticks == 0 {
+            return;
+        }
+        if self.ticks >= 3 && !self.fence_closed {
+            self.fence_closed = true;
+        } else if self.junk_start.is_none() {
+            self.junk_start = Some(self.run_at);
+        }
+        self.ticks = 0;
+    }
+
     /// Absorbs the bytes of a tag that turned out not to be a closing tag.
     pub(crate) fn absorb(&mut self, text: &str) {
+        self.end_closing_run();
         match self.phase {
             Phase::Before => self.start_raw(self.raw.len()),
             Phase::After if self.junk_start.is_none() => self.junk_start = Some(self.raw.len()),
@@ -332,6 +352,21 @@ mod tests {
                 Some("{\"a\":1}"),
                 "{text}"
             );
+        }
+    }
+
+    #[test]
+    fn a_closing_fence_of_any_length_closes_and_stray_backticks_are_junk() {
+        for (text, junk) in [
+            ("```json\n{}\n````", None),
+            ("```json\n{}\n```", None),
+            ("```json\n{}``", Some(10)),
+            ("```json\n{}\n``` ```", Some(15)),
+            ("{}`", Some(2)),
+        ] {
+            let mut s = scan_chunks(&[text]);
+            s.end_closing_run();
+            assert_eq!(s.junk_start, junk, "{text}");
         }
     }
 

@@ -34,7 +34,9 @@ pub(crate) fn missing() -> ArgsOutcome {
 }
 
 /// Finishes one `<arguments>` element. `tool` names the tool in messages.
-pub(crate) fn finish(scan: ArgScan, tool: &str) -> ArgsOutcome {
+pub(crate) fn finish(mut scan: ArgScan, tool: &str) -> ArgsOutcome {
+    // A run of backticks the stream ended in is judged now.
+    scan.end_closing_run();
     let mut repairs = Vec::new();
     let raw = scan.raw.as_str();
     let text = match scan.phase {
