@@ -310,6 +310,8 @@ pub fn output_schema(model: &ToolModel, generics: &[syn::Ident]) -> TokenStream 
 /// `receiver` is `&self` for `Tool` and empty for `StructTool`.
 pub fn output_probe(ty: &impl ToTokens, receiver: TokenStream) -> TokenStream {
     quote! {
+        // The borrow is what picks the fallback when `#ty` has no schema.
+        #[allow(clippy::needless_borrow)]
         fn output_schema(#receiver) -> ::core::option::Option<__tc::serde_json::Value> {
             #[allow(unused_imports)]
             use __tc::{ProbePlain as _, ProbeStructured as _};

@@ -42,8 +42,8 @@ pub use client::{McpClient, DEFAULT_CALL_TIMEOUT};
 pub use remote::RemoteTool;
 pub use server::{McpServer, DEFAULT_PAGE_SIZE};
 
-/// Re-exported rmcp, for transports and types beyond what this module wraps.
-pub use rmcp;
+// rmcp is deliberately not re-exported: rustc would then name serde's and schemars' traits
+// through it (`tool_core::mcp::rmcp::serde::Deserialize`) in every user's error messages.
 
 /// Why an MCP connection could not be set up or used (failures of single calls are
 /// `ToolResponse`s, never this).

@@ -283,9 +283,10 @@ impl ServerHandler for McpServer {
     }
 
     fn get_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
+        // `tools` was built from the definitions, in registry order.
         self.registry
-            .definition(name)
-            .and_then(|def| self.tools.iter().find(|t| t.name == def.name))
+            .position(name)
+            .and_then(|i| self.tools.get(i))
             .cloned()
     }
 
