@@ -173,7 +173,9 @@ async fn headers_and_extra_fields_reach_the_server() {
         other => panic!("{other:?}"),
     };
     let usage = turn.usage.unwrap();
-    assert_eq!((usage.input_tokens, usage.output_tokens), (150, 17));
+    // The recording's usageMetadata: promptTokenCount 9; output is candidatesTokenCount 23 plus
+    // thoughtsTokenCount 185.
+    assert_eq!((usage.input_tokens, usage.output_tokens), (9, 208));
 }
 
 #[test]

@@ -27,3 +27,58 @@ const CASE: Case = Case {
 };
 
 adapter_tests!(CASE);
+
+/// The recorded chunks of a fixture, parsed.
+fn recorded_chunks(name: &str) -> Vec<serde_json::Value> {
+    http_support::fixture(name)
+        .lines()
+        .filter_map(|line| line.trim_end().strip_prefix("data: "))
+        .map(|data| serde_json::from_str(data).unwrap())
+        .collect()
+}
+
+/// Gemini 3 closes a stream with an empty text part (recorded in both fixtures). Without a
+/// signature it is dropped, so it never goes back in the history (the API can reject an
+/// empty text parameter); with a signature it is kept, joined onto the text before it.
+#[test]
+fn the_recorded_closing_empty_text_part_goes_back_only_with_its_signature() {
+    use serde_json::json;
+    use tool_core::provider::gemini::GeminiStream;
+
+    let mut stream = GeminiStream::new();
+    for chunk in recorded_chunks("gemini_turn1.sse") {
+        stream.push(&chunk).unwrap();
+    }
+    let turn = stream.finish().unwrap();
+    let keys: Vec<Vec<&str>> = turn
+        .native
+        .iter()
+        .map(|part| {
+            part.as_object()
+                .unwrap()
+                .keys()
+                .map(String::as_str)
+                .collect()
+        })
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            vec!["text"],
+            vec!["functionCall", "thoughtSignature"],
+            vec!["functionCall"]
+        ]
+    );
+    assert_eq!(turn.native[0], json!({"text": "Let me check both cities."}));
+
+    let mut stream = GeminiStream::new();
+    for chunk in recorded_chunks("gemini_turn2.sse") {
+        stream.push(&chunk).unwrap();
+    }
+    let turn = stream.finish().unwrap();
+    assert_eq!(turn.native.len(), 1, "{:?}", turn.native);
+    assert_eq!(turn.native[0]["text"], http_support::FINAL_TEXT);
+    assert!(turn.native[0]["thoughtSignature"]
+        .as_str()
+        .is_some_and(|s| s.starts_with("EqsFCqgFAb4")));
+}

@@ -19,9 +19,12 @@ const CASE: Case = Case {
     },
     turn1: "openai_chat_turn1.sse",
     turn2: "openai_chat_turn2.sse",
-    cut_marker: "\"index\":1,\"function\":{\"arguments\":\"\\\"Tokyo",
+    cut_marker: "\"index\":1,\"function\":{\"arguments\":\": \\\"Tok",
     turn1_text: "Let me check both cities.",
-    call_ids: ["call_paris01", "call_tokyo02"],
+    call_ids: [
+        "call_JMW1whyEaYG438VE1OIflxA2",
+        "call_DNYTawLBoN8fj3KN6qU9N1Ou",
+    ],
     golden: "http_openai_chat_second_request.json",
 };
 

@@ -19,9 +19,12 @@ const CASE: Case = Case {
     },
     turn1: "openai_responses_turn1.sse",
     turn2: "openai_responses_turn2.sse",
-    cut_marker: "\"delta\":\"\\\"Tokyo",
+    cut_marker: "\"delta\":\"Tokyo",
     turn1_text: "Let me check both cities.",
-    call_ids: ["call_paris01", "call_tokyo02"],
+    call_ids: [
+        "call_AB6AaRZ1FYZB2RwS6A5vbdqn",
+        "call_Q6pW65MUgW9vF59BmItYGos3",
+    ],
     golden: "http_openai_responses_second_request.json",
 };
 

@@ -49,7 +49,10 @@ pub async fn two_turns(case: &Case) {
     let model = case.model(&server);
     let conversation = converse(model.as_ref(), &registry).await;
 
-    assert_eq!(conversation.outcome.as_deref().ok(), Some(FINAL_TEXT));
+    assert_eq!(
+        conversation.outcome.as_deref().map_err(ToString::to_string),
+        Ok(FINAL_TEXT)
+    );
     assert_eq!(weather.runs(), 2, "each call runs exactly once");
     let first = &conversation.turns[0];
     assert_eq!(text_of(first), case.turn1_text);

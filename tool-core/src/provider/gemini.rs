@@ -203,6 +203,9 @@ impl GeminiStream {
         // Check the chunk's parts before keeping any, so a bad chunk leaves the stream as it was.
         read_parts(parts.iter().map(|p| p.value), &mut Parsed::default())?;
         for (i, part) in parts.into_iter().enumerate() {
+            if carries_nothing(part.value) {
+                continue;
+            }
             if i == 0 {
                 if let Some(last) = self.parts.last_mut() {
                     if join_text(last, part.value) {
@@ -299,6 +302,18 @@ fn read_parts<'a>(
         }
     }
     Ok(())
+}
+
+/// Whether a part is an empty text part without a signature, as Gemini 3 closes a stream
+/// (`{"text": ""}` with the `finishReason`). It says nothing, and sent back in the history
+/// it can fail the next request ("Unable to submit request because it has an empty text
+/// parameter"), so the assembler does not keep it. An empty text part that carries a
+/// `thoughtSignature` is kept: the signature must go back.
+fn carries_nothing(part: &Value) -> bool {
+    part.as_object().is_some_and(|map| {
+        map.get("text").and_then(Value::as_str) == Some("")
+            && map.keys().all(|k| matches!(k.as_str(), "text" | "thought"))
+    })
 }
 
 /// Joins a streamed text part onto the previous one when both are plain text parts of the
