@@ -74,9 +74,9 @@ mod executor;
 #[cfg(feature = "http")]
 pub mod http;
 mod into_response;
-pub mod model;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+pub mod model;
 mod output_schema;
 pub mod parse;
 mod policy;
@@ -101,8 +101,8 @@ pub use definition::{ToolAnnotations, ToolDefinition};
 pub use dispatch::CallOptions;
 pub use executor::block_on;
 pub use into_response::{IntoToolResponse, Json, ToolError};
-pub use policy::{Approval, ApprovalHook, BreakerConfig, CircuitState, Limits, RetryPolicy};
 pub use output_schema::{output_schema_of, StructuredOutput};
+pub use policy::{Approval, ApprovalHook, BreakerConfig, CircuitState, Limits, RetryPolicy};
 pub use raw_json::RawJson;
 pub use registry::{is_valid_tool_name, RegistryError, ToolList, ToolListFormat, ToolRegistry};
 pub use response::{ErrorInfo, Stats, ToolErrorCode, ToolEvent, ToolResponse, ToolStatus};

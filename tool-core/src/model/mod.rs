@@ -48,11 +48,11 @@ mod gemini;
 #[cfg(feature = "http")]
 mod http_common;
 mod message;
-mod queue;
 #[cfg(feature = "http")]
 mod openai_chat;
 #[cfg(feature = "http")]
 mod openai_responses;
+mod queue;
 mod request;
 mod scripted;
 pub mod text;

@@ -6,8 +6,8 @@ use crate::call::ToolCall;
 use crate::context::{CallContext, CancelFlag};
 use crate::definition::ToolDefinition;
 use crate::dispatch::CallOptions;
-use crate::policy::Approval;
 use crate::model::{next_item, Model, ModelError, ModelErrorKind, ModelEvent};
+use crate::policy::Approval;
 use crate::registry::ToolRegistry;
 
 use super::error::RunError;

@@ -4,8 +4,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::call::ToolCall;
 use crate::definition::ToolDefinition;
-use crate::policy::Approval;
 use crate::model::{Message, ModelRequest, ModelTurn, OfferedTools, ToolResult, Usage};
+use crate::policy::Approval;
 use crate::provider::ToolChoice;
 use crate::registry::ToolRegistry;
 use crate::response::{ToolErrorCode, ToolResponse};
