@@ -13,8 +13,9 @@ use crate::parse::utf8::{self, Carry, Utf8Sink};
 
 /// One format's reading of a call block after its opening marker.
 pub(crate) trait Body: std::fmt::Debug + Send {
-    /// Consumes a prefix of `s` (at least one byte of a non-empty `s`) and says whether the
-    /// block ended with it (its end marker, when it has one, is consumed too).
+    /// Consumes a prefix of `s` and says whether the block ended with it (its end marker, when
+    /// it has one, is consumed too). Consuming nothing without ending is allowed only when
+    /// the body changed phase: it is fed the same bytes again.
     fn feed(&mut self, s: &str) -> (usize, bool);
     /// The body bytes so far, end marker and held-back marker bytes excluded: they sit at
     /// consecutive stream offsets from the end of the opening marker.
@@ -181,9 +182,18 @@ impl BlockParser {
         let Some(block) = self.block.as_mut() else {
             return chunk.len();
         };
-        let (n, ended) = block.body.feed(rest);
-        // A body always consumes; guard the loop against a format that would not.
-        let n = if n == 0 && !ended { rest.len() } else { n };
+        // A body may consume nothing when it only changes phase: feed it again. Bounded, so
+        // that a body that neither consumes nor ends closes the block instead of looping.
+        let (mut n, mut ended) = block.body.feed(rest);
+        let mut tries = 0;
+        while n == 0 && !ended {
+            tries += 1;
+            (n, ended) = if tries < 4 {
+                block.body.feed(rest)
+            } else {
+                (0, true)
+            };
+        }
         if ended {
             if let Some(mut block) = self.block.take() {
                 flush(&mut block, out);

@@ -141,6 +141,13 @@ impl Core {
         };
         let name = match parsed.name {
             Some(name) if !name.is_empty() => name,
+            other if parsed.result.is_err() => {
+                // The call could not be read far enough to find its name: say why.
+                if let Err(response) = parsed.result {
+                    fail(other, response, out);
+                }
+                return;
+            }
             other => {
                 let message = format!(
                     "The tool call has no tool name. Write it as {example}.{}",

@@ -13,6 +13,7 @@ use crate::parse::repair;
 use crate::parse::tag::{Step, TagBuf};
 use crate::parse::text_chunk::TextChunk;
 use crate::parse::utf8::{self, Carry, Utf8Sink};
+use crate::response::{ToolErrorCode, ToolResponse};
 
 pub(crate) const EXAMPLE: &str =
     "<|start|>assistant<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{...}<|call|>";
@@ -115,7 +116,9 @@ impl HarmonyParser {
             }
             State::Call => {
                 if let Some(call) = self.call.as_mut() {
-                    call.scan.absorb(pending.as_str());
+                    if !pending.is_empty() {
+                        call.scan.absorb(pending.as_str());
+                    }
                 }
                 self.flush_delta(out);
                 if let Some(call) = self.call.take() {
@@ -177,11 +180,12 @@ impl HarmonyParser {
             }
             Step::Full(k) => {
                 let token = std::mem::take(&mut self.tag);
-                if k <= 1 {
-                    if self.stream == Stream::Text
-                        && self.core.fence.inside
-                        && !self.core.options.run_fenced_calls
-                    {
+                if self.stream == Stream::Text
+                    && self.core.fence.inside
+                    && !self.core.options.run_fenced_calls
+                {
+                    // Tokens shown in a code fence are an example: all of them stay text.
+                    if k <= 1 {
                         self.core.diagnose(
                             None,
                             DiagnosticKind::CallInCodeFence,
@@ -189,9 +193,11 @@ impl HarmonyParser {
                                 .to_string(),
                             out,
                         );
-                        self.core.emit(Stream::Text, token.as_str(), out);
-                        return i + 1;
                     }
+                    self.core.emit(Stream::Text, token.as_str(), out);
+                    return i + 1;
+                }
+                if k <= 1 {
                     self.header.clear();
                     self.header.push_str(token.as_str());
                     self.header_at = self.tag_at;
@@ -335,9 +341,20 @@ impl HarmonyParser {
 
     fn close(&mut self, call: OpenCall, end: usize, out: &mut Vec<Event>) {
         let outcome = repair::finish(call.scan, &call.name);
+        // The shared JSON messages speak of `<arguments>`, which harmony does not have.
+        let result = outcome.result.map_err(|response| {
+            let message = response
+                .error_message()
+                .unwrap_or_default()
+                .replace("The <arguments> for", "The arguments for");
+            let code = response
+                .error_code()
+                .unwrap_or(ToolErrorCode::InvalidFormat);
+            ToolResponse::error(code, message)
+        });
         let parsed = Parsed {
             name: Some(call.name),
-            result: outcome.result,
+            result,
             repairs: outcome.repairs,
         };
         self.core

@@ -65,6 +65,10 @@ impl Body for HermesBody {
 
     fn close(self: Box<Self>, _options: &FormatOptions) -> Vec<(Parsed, usize)> {
         let end = self.scan.raw.len();
+        if self.scan.is_blank() {
+            let message = format!("The <tool_call> block is empty. Write it as {EXAMPLE}.");
+            return vec![(Parsed::invalid(None, message), end)];
+        }
         let outcome = repair::finish(self.scan, "tool_call");
         let parsed = match outcome.result {
             Ok(body) => {
@@ -75,16 +79,16 @@ impl Body for HermesBody {
                 parsed
             }
             Err(response) => {
-                let mut parsed = Parsed::invalid(
-                    None,
-                    format!(
-                        "The <tool_call> body could not be read: {}. Write it as {EXAMPLE}.",
-                        response
-                            .error_message()
-                            .unwrap_or_default()
-                            .trim_end_matches('.')
-                    ),
-                );
+                // The shared JSON messages speak of `<arguments>`; here the whole body is JSON.
+                let message = response
+                    .error_message()
+                    .unwrap_or_default()
+                    .replace(
+                        "The <arguments> for 'tool_call' are",
+                        "The <tool_call> body is",
+                    )
+                    .replace("The <arguments> for 'tool_call'", "The <tool_call> body");
+                let mut parsed = Parsed::invalid(None, format!("{message} Write it as {EXAMPLE}."));
                 parsed.repairs = outcome.repairs;
                 parsed
             }

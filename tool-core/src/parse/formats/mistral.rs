@@ -119,17 +119,32 @@ impl Body for MistralBody {
                         }
                     }
                 }
-                let p = memchr::memchr(b'[', bytes).unwrap_or(bytes.len());
-                let text = s.get(..p).unwrap_or_default();
-                if self.phase == Phase::Name && text.contains('\n') {
-                    return self.broken(
+                let p = if self.phase == Phase::Name {
+                    memchr::memchr2(b'[', b'\n', bytes)
+                } else {
+                    memchr::memchr(b'[', bytes)
+                }
+                .unwrap_or(bytes.len());
+                let mut text = s.get(..p).unwrap_or_default();
+                if self.phase == Phase::Name && self.raw.len() + text.len() > MAX_NAME {
+                    // Cut at the same stream offset however the reply was chunked.
+                    let mut cut = MAX_NAME.saturating_sub(self.raw.len()).min(text.len());
+                    while !text.is_char_boundary(cut) {
+                        cut -= 1;
+                    }
+                    text = text.get(..cut).unwrap_or_default();
+                    self.raw.push_str(text);
+                    let (_, ended) =
+                        self.broken("the tool name after [TOOL_CALLS] is far too long".into());
+                    return (cut, ended);
+                }
+                self.raw.push_str(text);
+                if bytes.get(p) == Some(&b'\n') {
+                    let (_, ended) = self.broken(
                         "[TOOL_CALLS] must be followed by NAME[ARGS]{...} or a JSON array"
                             .to_string(),
                     );
-                }
-                self.raw.push_str(text);
-                if self.phase == Phase::Name && self.raw.len() > MAX_NAME {
-                    return self.broken("the tool name after [TOOL_CALLS] is far too long".into());
+                    return (p, ended);
                 }
                 if p < bytes.len() {
                     self.tag.push(b'[', NAME_END);

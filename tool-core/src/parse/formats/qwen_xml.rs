@@ -179,8 +179,7 @@ fn read_function(text: &str, options: &FormatOptions) -> Parsed {
                 (body.get(..e).unwrap_or_default(), e)
             }
         };
-        let value = value.strip_prefix('\n').unwrap_or(value);
-        let value = value.strip_suffix('\n').unwrap_or(value);
+        let value = strip_framing(value);
         match convert(&name, &key, value, schema) {
             Ok(v) => {
                 args.insert(key, v);
@@ -201,6 +200,19 @@ fn read_function(text: &str, options: &FormatOptions) -> Parsed {
         result: Ok(object(json)),
         repairs,
     }
+}
+
+/// The value without the newline the format puts after `<parameter=KEY>` and before
+/// `</parameter>` (`\r\n` too); any other whitespace is the model's.
+fn strip_framing(value: &str) -> &str {
+    let value = value
+        .strip_prefix("\r\n")
+        .or_else(|| value.strip_prefix('\n'))
+        .unwrap_or(value);
+    value
+        .strip_suffix("\r\n")
+        .or_else(|| value.strip_suffix('\n'))
+        .unwrap_or(value)
 }
 
 fn preview(s: &str) -> &str {
