@@ -33,6 +33,7 @@
 mod blocks;
 mod convert;
 mod core;
+mod dispatch;
 mod harmony;
 mod hermes;
 mod json;
