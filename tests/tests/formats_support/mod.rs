@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use serde_json::{json, Value};
+use serde_json::Value;
 use tool_core::parse::{EndReason, Event, FormatOptions, FormatParser, ToolFormat};
 
 /// One reply of a format's corpus (`tests/fixtures/formats/<format>.corpus.json`).
@@ -46,22 +46,12 @@ pub fn corpus(stem: &str) -> Vec<Case> {
         .collect()
 }
 
-/// The schemas the corpus's Qwen3-Coder calls are converted with.
+/// The schemas the corpus's Qwen3-Coder calls are converted with (`schemas.json`, which the
+/// tool-parser recorder reads too).
 pub fn schemas() -> Arc<HashMap<String, Arc<Value>>> {
-    let calc = json!({"type": "object", "properties": {
-        "n": {"type": "integer"}, "x": {"type": "number"}, "flag": {"type": "boolean"},
-        "obj": {"type": "object"}, "arr": {"type": "array", "items": {"type": "string"}},
-        "s": {"type": "string"}, "maybe": {"type": ["integer", "null"]},
-        "mode": {"enum": ["fast", "slow"]}
-    }});
-    let search = json!({"type": "object", "properties": {
-        "q": {"type": "string"}, "n": {"type": "integer"}, "limit": {"type": "integer"}
-    }});
-    let mut map = HashMap::new();
-    map.insert("calc".to_string(), Arc::new(calc));
-    map.insert("search".to_string(), Arc::new(search.clone()));
-    map.insert("run_code".to_string(), Arc::new(search));
-    Arc::new(map)
+    let text = std::fs::read_to_string(fixture_path("schemas.json")).unwrap();
+    let map: HashMap<String, Value> = serde_json::from_str(&text).unwrap();
+    Arc::new(map.into_iter().map(|(k, v)| (k, Arc::new(v))).collect())
 }
 
 pub fn options() -> FormatOptions {

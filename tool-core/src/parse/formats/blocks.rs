@@ -6,6 +6,7 @@
 use super::core::{Core, Parsed, Stream};
 use super::{FormatOptions, ToolFormat};
 use crate::parse::event::{DiagnosticKind, EndReason, Event};
+use crate::parse::prose;
 use crate::parse::repair::Arguments;
 use crate::parse::tag::{Step, TagBuf};
 use crate::parse::text_chunk::TextChunk;
@@ -65,6 +66,18 @@ impl BlockParser {
     pub(crate) fn feed(&mut self, chunk: &str, out: &mut Vec<Event>) {
         self.core.out_start = out.len();
         let mut i = 0;
+        if self.block.is_none() && self.tag.is_empty() {
+            // The common case of a streamed reply, a chunk of plain prose, skips the loop.
+            let first = self.opener.first().copied().unwrap_or(b'<');
+            let run = prose::scan_until(chunk.as_bytes(), first);
+            let (text, _) = chunk.split_at_checked(run.len).unwrap_or((chunk, ""));
+            self.core.emit_prose(Stream::Text, text, run.plain, out);
+            if !run.at_lt {
+                self.core.offset += chunk.len();
+                return;
+            }
+            i = run.len;
+        }
         while i < chunk.len() {
             i = if self.block.is_some() {
                 self.step_block(chunk, i, out)

@@ -73,11 +73,27 @@ impl Core {
     /// Appends non-call output, merged into the previous event of the same kind in this feed.
     /// Only the user's text moves the code-fence state.
     pub(crate) fn emit(&mut self, stream: Stream, text: &str, out: &mut Vec<Event>) {
+        self.emit_prose(stream, text, false, out);
+    }
+
+    /// [`emit`](Self::emit) for text that `plain` says holds no backtick or newline (see
+    /// `prose::scan`), which the fence tracker then skips.
+    pub(crate) fn emit_prose(
+        &mut self,
+        stream: Stream,
+        text: &str,
+        plain: bool,
+        out: &mut Vec<Event>,
+    ) {
         if text.is_empty() {
             return;
         }
         if stream == Stream::Text {
-            self.fence.observe(text);
+            if plain {
+                self.fence.observe_plain(text);
+            } else {
+                self.fence.observe(text);
+            }
         }
         if out.len() > self.out_start {
             match (out.last_mut(), stream) {

@@ -9,6 +9,7 @@ use super::core::{Core, Parsed, Stream};
 use super::FormatOptions;
 use crate::parse::event::{DiagnosticKind, EndReason, Event};
 use crate::parse::json_scan::ArgScan;
+use crate::parse::prose;
 use crate::parse::repair;
 use crate::parse::tag::{Step, TagBuf};
 use crate::parse::text_chunk::TextChunk;
@@ -80,6 +81,17 @@ impl HarmonyParser {
     pub(crate) fn feed(&mut self, chunk: &str, out: &mut Vec<Event>) {
         self.core.out_start = out.len();
         let mut i = 0;
+        if self.state == State::Content && self.tag.is_empty() {
+            // A chunk of message text with no token in it skips the loop.
+            let run = prose::scan(chunk.as_bytes());
+            let (text, _) = chunk.split_at_checked(run.len).unwrap_or((chunk, ""));
+            self.core.emit_prose(self.stream, text, run.plain, out);
+            if !run.at_lt {
+                self.core.offset += chunk.len();
+                return;
+            }
+            i = run.len;
+        }
         while i < chunk.len() {
             i = match self.state {
                 State::Content => self.step_content(chunk, i, out),
