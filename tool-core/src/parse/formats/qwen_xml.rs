@@ -94,10 +94,7 @@ impl Body for QwenXmlBody {
         let mut calls = Vec::new();
         let mut rest = self.raw.as_str();
         let mut consumed = 0;
-        loop {
-            let Some(at) = rest.find("<function=") else {
-                break;
-            };
+        while let Some(at) = rest.find("<function=") {
             let stray = rest.get(..at).unwrap_or_default().trim();
             let after = rest.get(at + "<function=".len()..).unwrap_or_default();
             let (function, used) = match after.find("</function>") {
