@@ -116,3 +116,31 @@ fn parses_match_the_reviewed_goldens() {
         );
     }
 }
+
+/// Found by the harmony fuzz target: a header that never ends was given up at a chunking-
+/// dependent offset.
+#[test]
+fn a_header_that_never_ends_is_given_up_at_the_same_offset_whatever_the_chunking() {
+    let reply = format!("<|channel|>commentary to=fu{}<|end|>after", "é".repeat(700));
+    let whole = merged(parse_chunks(
+        tool_core::parse::ToolFormat::Harmony,
+        &reply,
+        &[],
+        EndReason::Stop,
+    ));
+    assert!(
+        matches!(&whole[0], Event::Markup(m) if m.len() <= 1024 && m.len() > 1000),
+        "{whole:?}"
+    );
+    for step in [1, 3, 7, 64] {
+        let cuts: Vec<usize> = (step..reply.len()).step_by(step).collect();
+        let events = parse_chunks(
+            tool_core::parse::ToolFormat::Harmony,
+            &reply,
+            &cuts,
+            EndReason::Stop,
+        );
+        assert_eq!(rebuild(&reply, &events), reply);
+        assert_eq!(merged(events), whole, "step {step}");
+    }
+}

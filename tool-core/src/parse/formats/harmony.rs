@@ -230,13 +230,21 @@ impl HarmonyParser {
         let rest = chunk.get(i..).unwrap_or_default();
         if self.tag.is_empty() {
             let p = memchr::memchr(b'<', rest.as_bytes()).unwrap_or(rest.len());
-            self.header.push_str(rest.get(..p).unwrap_or_default());
-            if self.header.len() > MAX_HEADER {
+            let room = MAX_HEADER.saturating_sub(self.header.len());
+            if p > room {
+                // Not a header: give it up at the same stream offset however the reply was
+                // chunked (the first character that would pass the limit), as markup.
+                let mut cut = room;
+                while !rest.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                self.header.push_str(rest.get(..cut).unwrap_or_default());
                 let header = std::mem::take(&mut self.header);
                 self.core.emit(Stream::Markup, &header, out);
                 self.state = State::Content;
-                return i + p;
+                return i + cut;
             }
+            self.header.push_str(rest.get(..p).unwrap_or_default());
             if p < rest.len() {
                 self.tag.push(b'<', TOKENS);
                 return i + p + 1;
