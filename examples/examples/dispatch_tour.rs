@@ -176,5 +176,7 @@ fn show(event: &Event) {
         Event::CallError { response, .. } => print!("\n[call rejected: {}]", response.model_text()),
         Event::CallIncomplete { reason, .. } => print!("\n[call incomplete: {reason}]"),
         Event::Diagnostic(d) => print!("\n[note: {}]", d.message),
+        // Only gpt-oss harmony (`FormatParser`) reports reasoning and framing markup.
+        Event::Reasoning(_) | Event::Markup(_) => {}
     }
 }

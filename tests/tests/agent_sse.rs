@@ -28,6 +28,9 @@ async fn serve() -> String {
 
 /// Reads the whole event stream of one message: (event name, data JSON) pairs.
 async fn chat(base: &str, message: &str) -> Vec<(String, Value)> {
+    // The workspace builds reqwest without a default crypto provider (tool-core's `http`
+    // feature brings its own), so a plain client needs one installed even for plain HTTP.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let response = reqwest::Client::new()
         .get(format!("{base}/chat"))
         .query(&[("q", message)])

@@ -103,7 +103,11 @@ pub fn summary(events: Vec<Event>) -> Vec<String> {
             )),
             Event::CallIncomplete { name, .. } => Some(format!("I:{}", name.unwrap_or_default())),
             Event::Diagnostic(d) => Some(format!("D:{:?}", d.kind)),
-            Event::CallStarted { .. } | Event::Name { .. } | Event::ArgumentsDelta { .. } => None,
+            Event::CallStarted { .. }
+            | Event::Name { .. }
+            | Event::ArgumentsDelta { .. }
+            | Event::Reasoning(_)
+            | Event::Markup(_) => None,
         })
         .collect()
 }
@@ -146,7 +150,7 @@ pub fn check_call_lifecycle(events: &[Event]) -> Result<(), String> {
             Event::CallComplete { index, .. }
             | Event::CallError { index, .. }
             | Event::CallIncomplete { index, .. } => (*index, true),
-            Event::Text(_) => continue,
+            Event::Text(_) | Event::Reasoning(_) | Event::Markup(_) => continue,
         };
         if open != Some(index) {
             return Err(format!(

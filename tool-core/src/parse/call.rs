@@ -193,27 +193,9 @@ impl OpenCall {
                 return;
             }
         };
-        if let Some(known) = &options.known_tools {
-            if !known.contains(&name) {
-                let names = || known.iter().map(String::as_str);
-                let hint = closest(&name, names())
-                    .map(|h| format!(" Did you mean '{h}'?"))
-                    .unwrap_or_default();
-                let message = if known.is_empty() {
-                    format!("Unknown tool '{name}': no tools are available in this conversation.")
-                } else {
-                    format!(
-                        "Unknown tool '{name}'.{hint} Available tools: {}.",
-                        quoted_list(names())
-                    )
-                };
-                fail(
-                    Some(name),
-                    ToolResponse::error(ToolErrorCode::NotFound, message),
-                    out,
-                );
-                return;
-            }
+        if let Err(response) = check_known(&name, options.known_tools.as_deref()) {
+            fail(Some(name), response, out);
+            return;
         }
         let outcome = match self.args {
             Some(scan) => repair::finish(scan, &name),
@@ -242,6 +224,30 @@ impl OpenCall {
     }
 }
 
+/// `NOT_FOUND` with a did-you-mean and the valid names when `known` is given and lacks `name`.
+/// Shared by every text format.
+pub(crate) fn check_known(name: &str, known: Option<&[String]>) -> Result<(), ToolResponse> {
+    let Some(known) = known else {
+        return Ok(());
+    };
+    if known.iter().any(|k| k == name) {
+        return Ok(());
+    }
+    let names = || known.iter().map(String::as_str);
+    let hint = closest(name, names())
+        .map(|h| format!(" Did you mean '{h}'?"))
+        .unwrap_or_default();
+    let message = if known.is_empty() {
+        format!("Unknown tool '{name}': no tools are available in this conversation.")
+    } else {
+        format!(
+            "Unknown tool '{name}'.{hint} Available tools: {}.",
+            quoted_list(names())
+        )
+    };
+    Err(ToolResponse::error(ToolErrorCode::NotFound, message))
+}
+
 impl DiagnosticKind {
     /// Whether this diagnostic means the model's text was changed before use.
     ///
@@ -259,6 +265,8 @@ impl DiagnosticKind {
                 | DiagnosticKind::DoubleEncodedArguments
                 | DiagnosticKind::MissingArgumentsClose
                 | DiagnosticKind::MissingUseToolClose
+                | DiagnosticKind::MissingCallEnd
+                | DiagnosticKind::MissingParameterClose
                 | DiagnosticKind::EmptyArguments
         )
     }

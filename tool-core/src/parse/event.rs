@@ -57,6 +57,12 @@ pub enum DiagnosticKind {
     CallInCodeFence,
     /// The reply ended inside a tag (e.g. `<use_to`); the bytes were emitted as text.
     TruncatedTag,
+    /// A text format's end-of-call marker (`</tool_call>`, `<|call|>`) was missing at the end
+    /// of the reply but the call was complete.
+    MissingCallEnd,
+    /// A Qwen3-Coder `<parameter=...>` value was not closed with `</parameter>`; it ended at
+    /// the next parameter or at `</function>`.
+    MissingParameterClose,
     /// Invalid UTF-8 given to [`XmlParser::feed_bytes`](crate::parse::XmlParser::feed_bytes)
     /// was replaced by U+FFFD.
     InvalidUtf8,
@@ -154,6 +160,14 @@ pub enum Event {
     },
     /// A repair or oddity.
     Diagnostic(Diagnostic),
+    /// The model's reasoning (gpt-oss harmony's `analysis` channel): not for the user's answer,
+    /// not a call. Only [`FormatParser`](crate::parse::FormatParser) in the harmony format
+    /// reports it.
+    Reasoning(TextChunk),
+    /// A format's control text that is neither prose nor part of a call (harmony's
+    /// `<|channel|>final<|message|>` headers and `<|end|>` markers), kept so that text,
+    /// reasoning, markup and call spans still rebuild the input exactly.
+    Markup(TextChunk),
 }
 
 impl Event {

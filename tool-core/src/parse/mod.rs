@@ -29,6 +29,7 @@ mod call;
 mod dispatch;
 mod event;
 mod fence;
+mod formats;
 mod in_call;
 mod json_scan;
 mod prose;
@@ -39,6 +40,7 @@ mod utf8;
 
 pub use dispatch::XmlCallResult;
 pub use event::{Diagnostic, DiagnosticKind, EndReason, Event};
+pub use formats::{FormatOptions, FormatParser, TextCallParser, ToolFormat};
 pub use text_chunk::TextChunk;
 
 use call::OpenCall;
@@ -422,5 +424,15 @@ impl XmlParser {
             kind,
             message,
         }));
+    }
+}
+
+impl utf8::Utf8Sink for XmlParser {
+    fn carry(&mut self) -> &mut utf8::Carry {
+        &mut self.utf8
+    }
+
+    fn feed_str(&mut self, text: &str, out: &mut Vec<Event>) {
+        self.feed(text, out);
     }
 }

@@ -68,6 +68,37 @@ pub(crate) fn scan(bytes: &[u8]) -> ProseRun {
     }
 }
 
+/// [`scan`] for prose that stops at `stop` instead of `<` (Mistral's `[`).
+pub(crate) fn scan_until(bytes: &[u8], stop: u8) -> ProseRun {
+    if stop == b'<' {
+        return scan(bytes);
+    }
+    if bytes.len() >= SHORT {
+        let len = memchr::memchr(stop, bytes).unwrap_or(bytes.len());
+        return ProseRun {
+            len,
+            at_lt: len < bytes.len(),
+            plain: false,
+        };
+    }
+    let mut plain = true;
+    for (len, &b) in bytes.iter().enumerate() {
+        if b == stop {
+            return ProseRun {
+                len,
+                at_lt: true,
+                plain,
+            };
+        }
+        plain &= CLASS[usize::from(b)] != FENCE;
+    }
+    ProseRun {
+        len: bytes.len(),
+        at_lt: false,
+        plain,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -83,6 +114,17 @@ mod tests {
         // A backtick after the `<` does not concern the run.
         let run = scan(b"ab<`");
         assert_eq!((run.len, run.at_lt, run.plain), (2, true, true));
+    }
+
+    #[test]
+    fn scan_until_stops_at_its_own_byte() {
+        let run = scan_until(b"a<b[c", b'[');
+        assert_eq!((run.len, run.at_lt, run.plain), (3, true, true));
+        let run = scan_until(b"a`b", b'[');
+        assert_eq!((run.len, run.at_lt, run.plain), (3, false, false));
+        let text = format!("{}[x", "a".repeat(40));
+        let run = scan_until(text.as_bytes(), b'[');
+        assert_eq!((run.len, run.at_lt), (40, true));
     }
 
     #[test]

@@ -14,6 +14,7 @@ pub(crate) struct ArgsOutcome {
 }
 
 /// Validated arguments: the JSON object text, and the original bytes if a repair changed them.
+#[derive(Debug)]
 pub(crate) struct Arguments {
     pub(crate) json: String,
     pub(crate) raw: Option<String>,

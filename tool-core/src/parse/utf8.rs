@@ -1,7 +1,13 @@
 //! Byte input: joining UTF-8 sequences split across chunks, replacing invalid bytes.
 
 use super::event::{Diagnostic, DiagnosticKind, Event};
-use super::XmlParser;
+
+/// A parser that takes text (`feed`) and carries a partial UTF-8 sequence between byte chunks.
+/// Every text format's parser uses the same byte front end through this.
+pub(crate) trait Utf8Sink {
+    fn carry(&mut self) -> &mut Carry;
+    fn feed_str(&mut self, text: &str, out: &mut Vec<Event>);
+}
 
 /// The start of a UTF-8 sequence whose remaining bytes are in the next chunk (at most 3).
 #[derive(Debug, Clone, Copy, Default)]
@@ -16,8 +22,8 @@ impl Carry {
     }
 }
 
-fn replace_invalid(parser: &mut XmlParser, out: &mut Vec<Event>) {
-    parser.feed("\u{FFFD}", out);
+fn replace_invalid<P: Utf8Sink>(parser: &mut P, out: &mut Vec<Event>) {
+    parser.feed_str("\u{FFFD}", out);
     out.push(Event::Diagnostic(Diagnostic {
         call: None,
         kind: DiagnosticKind::InvalidUtf8,
@@ -25,13 +31,13 @@ fn replace_invalid(parser: &mut XmlParser, out: &mut Vec<Event>) {
     }));
 }
 
-pub(crate) fn feed_bytes(parser: &mut XmlParser, mut bytes: &[u8], out: &mut Vec<Event>) {
+pub(crate) fn feed_bytes<P: Utf8Sink>(parser: &mut P, mut bytes: &[u8], out: &mut Vec<Event>) {
     // First complete a sequence left over from the previous chunk, one byte at a time.
-    while parser.utf8.len > 0 {
+    while parser.carry().len > 0 {
         let Some((&b, rest)) = bytes.split_first() else {
             return;
         };
-        let mut carry = parser.utf8;
+        let mut carry = *parser.carry();
         let Some(slot) = carry.bytes.get_mut(carry.len) else {
             break;
         };
@@ -45,8 +51,8 @@ pub(crate) fn feed_bytes(parser: &mut XmlParser, mut bytes: &[u8], out: &mut Vec
                 buf.get_mut(..len)
                     .unwrap_or_default()
                     .copy_from_slice(s.as_bytes().get(..len).unwrap_or_default());
-                parser.utf8 = Carry::default();
-                parser.feed(
+                *parser.carry() = Carry::default();
+                parser.feed_str(
                     std::str::from_utf8(buf.get(..len).unwrap_or_default()).unwrap_or_default(),
                     out,
                 );
@@ -56,26 +62,26 @@ pub(crate) fn feed_bytes(parser: &mut XmlParser, mut bytes: &[u8], out: &mut Vec
                 // `String::from_utf8_lossy` would, and reprocess what follows it together with
                 // this chunk (rare, so the copy does not matter).
                 let n = e.error_len().unwrap_or(1);
-                parser.utf8 = Carry::default();
+                *parser.carry() = Carry::default();
                 replace_invalid(parser, out);
                 let mut again = carry.as_slice().get(n..).unwrap_or_default().to_vec();
                 again.extend_from_slice(bytes);
                 feed_bytes(parser, &again, out);
                 return;
             }
-            Err(_) => parser.utf8 = carry,
+            Err(_) => *parser.carry() = carry,
         }
     }
     loop {
         match std::str::from_utf8(bytes) {
             Ok(s) => {
-                parser.feed(s, out);
+                parser.feed_str(s, out);
                 return;
             }
             Err(e) => {
                 let (valid, rest) = bytes.split_at(e.valid_up_to().min(bytes.len()));
                 if let Ok(s) = std::str::from_utf8(valid) {
-                    parser.feed(s, out);
+                    parser.feed_str(s, out);
                 }
                 match e.error_len() {
                     Some(n) => {
@@ -84,11 +90,11 @@ pub(crate) fn feed_bytes(parser: &mut XmlParser, mut bytes: &[u8], out: &mut Vec
                     }
                     None => {
                         let len = rest.len().min(3);
-                        parser.utf8 = Carry::default();
-                        if let Some(dst) = parser.utf8.bytes.get_mut(..len) {
+                        *parser.carry() = Carry::default();
+                        if let Some(dst) = parser.carry().bytes.get_mut(..len) {
                             dst.copy_from_slice(rest.get(..len).unwrap_or_default());
                         }
-                        parser.utf8.len = len;
+                        parser.carry().len = len;
                         return;
                     }
                 }
@@ -98,9 +104,9 @@ pub(crate) fn feed_bytes(parser: &mut XmlParser, mut bytes: &[u8], out: &mut Vec
 }
 
 /// At the end of input a carried partial sequence is invalid.
-pub(crate) fn finish(parser: &mut XmlParser, out: &mut Vec<Event>) {
-    if parser.utf8.len > 0 {
-        parser.utf8 = Carry::default();
+pub(crate) fn finish<P: Utf8Sink>(parser: &mut P, out: &mut Vec<Event>) {
+    if parser.carry().len > 0 {
+        *parser.carry() = Carry::default();
         replace_invalid(parser, out);
     }
 }

@@ -31,12 +31,14 @@
 //! ```
 
 mod escape;
+mod formats;
 mod results;
 mod section;
 
 use std::sync::Arc;
 
 pub use escape::{escape_json, escape_text, unescape_text};
+pub use formats::{render_format_result, render_format_tools};
 pub use results::{render_tool_results, ToolResultItem};
 pub use section::{parse_tools_section, ParsedTool};
 

@@ -218,8 +218,12 @@ impl Reply {
                     let call = ToolCall::new(id, name.unwrap_or_default(), raw_arguments(block));
                     out.push(self.add_call(call));
                 }
-                Event::CallStarted { .. } | Event::CallIncomplete { .. } | Event::Diagnostic(_) => {
-                }
+                // The `<use_tool>` parser reports no reasoning or markup (only harmony does).
+                Event::CallStarted { .. }
+                | Event::CallIncomplete { .. }
+                | Event::Diagnostic(_)
+                | Event::Reasoning(_)
+                | Event::Markup(_) => {}
             }
         }
         out

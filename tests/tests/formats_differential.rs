@@ -1,0 +1,168 @@
+//! Differential check against the `tool-parser` crate (v1.10.0) on the format corpora: the
+//! same calls (name, and arguments equal as JSON) on every reply, except the deliberate
+//! differences listed below with their reasons (and in `docs/formats.md`).
+//!
+//! tool-parser's outputs are fixtures recorded by `difftest/` (outside the workspace, so its
+//! tokio/regex/rustpython dependencies stay out of this build): `cd difftest && cargo run
+//! --release` rewrites `tests/fixtures/formats/<format>.tool_parser.json`.
+
+mod formats_support;
+
+use formats_support::{calls, corpus, fixture_path, parse_chunks};
+use serde_json::Value;
+
+/// Why a reply's calls differ from tool-parser's, by reason.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Why {
+    /// A call shown inside a markdown code fence is an example, not a request: text here,
+    /// a call there.
+    FencedExample,
+    /// A repair with exactly one reading (fence around the JSON, raw control characters,
+    /// junk after the object, a double-encoded object, `parameters` for `arguments`) runs the
+    /// call here, with a diagnostic; there it is dropped.
+    Repaired,
+    /// Mistral's `[TOOL_CALLS]NAME[ARGS]{...}` form (v11+ tokenizers) and several
+    /// `[TOOL_CALLS]` markers: tool-parser 1.10 reads only one JSON array.
+    MistralNameForm,
+    /// `</tool_call>` inside a JSON string is data here (the body is scanned as JSON);
+    /// tool-parser ends the block at the first `</tool_call>`.
+    EndMarkerInString,
+    /// A Qwen3-Coder value keeps the model's whitespace here (only the format's framing
+    /// newlines go); tool-parser trims it.
+    QwenWhitespace,
+    /// A Qwen3-Coder parameter missing `</parameter>` ends at the next `<parameter=` here, as
+    /// in vLLM's parser; tool-parser drops the call.
+    QwenMissingParameterClose,
+    /// A Qwen3-Coder value that cannot take the schema's type is `INVALID_PARAM` here; tool-parser
+    /// passes the string on.
+    QwenSchema,
+    /// A Qwen3-Coder parameter the schema does not describe stays a string here, as in vLLM's
+    /// parser (nothing says it is a number); tool-parser guesses a JSON type from the text.
+    QwenNoSchema,
+    /// Several `<function=...>` in one `<tool_call>` are several calls here; tool-parser reads
+    /// the first.
+    QwenSeveralFunctions,
+    /// CRLF line ends around the JSON: read here, tool-parser wants `<tool_call>\n`.
+    Layout,
+}
+
+const DELIBERATE: &[(&str, &str, Why)] = &[
+    ("hermes", "code_fence", Why::FencedExample),
+    ("hermes", "fence_then_real", Why::FencedExample),
+    ("hermes", "missing_close_stop", Why::Repaired),
+    ("hermes", "missing_arguments", Why::Repaired),
+    ("hermes", "parameters_key", Why::Repaired),
+    ("hermes", "double_encoded", Why::Repaired),
+    ("hermes", "fenced_body", Why::Repaired),
+    ("hermes", "trailing_junk", Why::Repaired),
+    ("hermes", "control_chars", Why::Repaired),
+    ("hermes", "crlf", Why::Layout),
+    ("qwen_xml", "single", Why::QwenNoSchema),
+    ("qwen_xml", "string_keeps_whitespace", Why::QwenWhitespace),
+    ("qwen_xml", "close_tag_in_value", Why::EndMarkerInString),
+    (
+        "qwen_xml",
+        "two_functions_one_block",
+        Why::QwenSeveralFunctions,
+    ),
+    ("qwen_xml", "code_fence", Why::FencedExample),
+    (
+        "qwen_xml",
+        "missing_param_close",
+        Why::QwenMissingParameterClose,
+    ),
+    (
+        "qwen_xml",
+        "missing_param_close_before_function_end",
+        Why::QwenMissingParameterClose,
+    ),
+    ("qwen_xml", "bad_integer", Why::QwenSchema),
+    ("qwen_xml", "bad_object", Why::QwenSchema),
+    (
+        "qwen_xml",
+        "unknown_parameter_stays_string",
+        Why::QwenNoSchema,
+    ),
+    ("qwen_xml", "missing_close_stop", Why::Repaired),
+    ("mistral", "new_form", Why::MistralNameForm),
+    ("mistral", "new_form_two", Why::MistralNameForm),
+    ("mistral", "text_before_and_after", Why::MistralNameForm),
+    ("mistral", "markers_in_strings", Why::MistralNameForm),
+    ("mistral", "call_id", Why::MistralNameForm),
+    ("mistral", "unicode", Why::MistralNameForm),
+    ("mistral", "space_before_args", Why::MistralNameForm),
+    ("mistral", "gen_00", Why::MistralNameForm),
+    ("mistral", "gen_02", Why::MistralNameForm),
+    ("mistral", "gen_04", Why::MistralNameForm),
+    ("mistral", "gen_06", Why::MistralNameForm),
+    ("mistral", "gen_08", Why::MistralNameForm),
+    ("mistral", "gen_10", Why::MistralNameForm),
+    ("mistral", "gen_12", Why::MistralNameForm),
+    ("mistral", "gen_14", Why::MistralNameForm),
+    ("mistral", "gen_16", Why::MistralNameForm),
+    ("mistral", "gen_18", Why::MistralNameForm),
+    ("mistral", "gen_20", Why::MistralNameForm),
+    ("mistral", "gen_22", Why::MistralNameForm),
+    ("mistral", "gen_24", Why::MistralNameForm),
+    ("mistral", "gen_26", Why::MistralNameForm),
+    ("mistral", "gen_28", Why::MistralNameForm),
+    ("mistral", "array_parameters_key", Why::Repaired),
+    ("mistral", "double_encoded", Why::Repaired),
+];
+
+fn recorded(stem: &str) -> Vec<Value> {
+    let path = fixture_path(&format!("{stem}.tool_parser.json"));
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn theirs(record: &Value) -> Vec<(String, Value)> {
+    record["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["name"].as_str().unwrap().to_string(),
+                c["arguments"].clone(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_same_calls_as_tool_parser_except_the_listed_differences() {
+    let mut unexpected = Vec::new();
+    let mut stale = Vec::new();
+    for stem in ["hermes", "qwen_xml", "mistral"] {
+        let records = recorded(stem);
+        let cases = corpus(stem);
+        assert_eq!(records.len(), cases.len(), "{stem}: re-record the fixtures");
+        for (case, record) in cases.iter().zip(&records) {
+            assert_eq!(record["name"].as_str(), Some(case.name.as_str()));
+            let format = formats_support::FORMATS
+                .iter()
+                .find(|(_, s)| *s == stem)
+                .unwrap()
+                .0;
+            let ours = calls(&parse_chunks(format, &case.text, &[], case.reason));
+            let theirs = theirs(record);
+            let listed = DELIBERATE
+                .iter()
+                .find(|(s, n, _)| *s == stem && *n == case.name);
+            match (ours == theirs, listed) {
+                (false, None) => unexpected.push(format!(
+                    "{stem}/{}:\n  ours   {ours:?}\n  theirs {theirs:?}",
+                    case.name
+                )),
+                (true, Some(_)) => stale.push(format!("{stem}/{}", case.name)),
+                _ => {}
+            }
+        }
+    }
+    assert!(
+        unexpected.is_empty(),
+        "unlisted differences:\n{}",
+        unexpected.join("\n")
+    );
+    assert!(stale.is_empty(), "listed but agreeing: {stale:?}");
+}

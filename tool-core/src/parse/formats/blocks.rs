@@ -1,0 +1,288 @@
+//! The engine for formats whose calls are blocks opened by a marker in the prose
+//! (`<tool_call>`, `[TOOL_CALLS]`): prose is skipped with `memchr` for the marker's first byte,
+//! the marker is matched across chunks, and the block's body is handed to the format's
+//! [`Body`], which finds where the block ends in O(chunk) and reads it once when it closes.
+
+use super::core::{Core, Parsed, Stream};
+use super::{FormatOptions, ToolFormat};
+use crate::parse::event::{DiagnosticKind, EndReason, Event};
+use crate::parse::prose;
+use crate::parse::repair::Arguments;
+use crate::parse::tag::{Step, TagBuf};
+use crate::parse::text_chunk::TextChunk;
+use crate::parse::utf8::{self, Carry, Utf8Sink};
+
+/// One format's reading of a call block after its opening marker.
+pub(crate) trait Body: std::fmt::Debug + Send {
+    /// Consumes a prefix of `s` and says whether the block ended with it (its end marker, when
+    /// it has one, is consumed too). Consuming nothing without ending is allowed only when
+    /// the body changed phase: it is fed the same bytes again.
+    fn feed(&mut self, s: &str) -> (usize, bool);
+    /// The body bytes so far, end marker and held-back marker bytes excluded: they sit at
+    /// consecutive stream offsets from the end of the opening marker.
+    fn raw(&self) -> &str;
+    /// Whether the reply may end here with the call complete (only its end marker missing).
+    fn complete(&self) -> bool;
+    /// Reads the closed body: each call with the end of its span as an offset into `raw`
+    /// (the last call's span runs to the end of the block whatever it says).
+    fn close(self: Box<Self>, options: &FormatOptions) -> Vec<(Parsed, usize)>;
+}
+
+#[derive(Debug)]
+struct OpenBlock {
+    index: usize,
+    start: usize,
+    body_start: usize,
+    body: Box<dyn Body>,
+    /// How much of the body has been reported as argument deltas.
+    sent: usize,
+}
+
+/// A parser for one marker-block format. See [`FormatParser`](super::FormatParser).
+#[derive(Debug)]
+pub(crate) struct BlockParser {
+    core: Core,
+    format: ToolFormat,
+    opener: &'static [u8],
+    tag: TagBuf,
+    tag_at: usize,
+    block: Option<OpenBlock>,
+    utf8: Carry,
+}
+
+impl BlockParser {
+    pub(crate) fn new(format: ToolFormat, options: FormatOptions) -> Self {
+        BlockParser {
+            core: Core::new(options),
+            format,
+            opener: format.opener(),
+            tag: TagBuf::default(),
+            tag_at: 0,
+            block: None,
+            utf8: Carry::default(),
+        }
+    }
+
+    pub(crate) fn feed(&mut self, chunk: &str, out: &mut Vec<Event>) {
+        self.core.out_start = out.len();
+        let mut i = 0;
+        if self.block.is_none() && self.tag.is_empty() {
+            // The common case of a streamed reply, a chunk of plain prose, skips the loop.
+            let first = self.opener.first().copied().unwrap_or(b'<');
+            let run = prose::scan_until(chunk.as_bytes(), first);
+            let (text, _) = chunk.split_at_checked(run.len).unwrap_or((chunk, ""));
+            self.core.emit_prose(Stream::Text, text, run.plain, out);
+            if !run.at_lt {
+                self.core.offset += chunk.len();
+                return;
+            }
+            i = run.len;
+        }
+        while i < chunk.len() {
+            i = if self.block.is_some() {
+                self.step_block(chunk, i, out)
+            } else {
+                self.step_prose(chunk, i, out)
+            };
+        }
+        self.flush_delta(out);
+        self.core.offset += chunk.len();
+    }
+
+    pub(crate) fn feed_bytes(&mut self, bytes: &[u8], out: &mut Vec<Event>) {
+        utf8::feed_bytes(self, bytes, out);
+    }
+
+    pub(crate) fn finish(&mut self, reason: EndReason, out: &mut Vec<Event>) {
+        self.core.out_start = out.len();
+        utf8::finish(self, out);
+        if let Some(mut block) = self.block.take() {
+            flush(&mut block, out);
+            let end = self.core.offset;
+            let what = self.format.call_noun();
+            if reason != EndReason::Stop {
+                self.core
+                    .incomplete(block.index, None, what, block.start..end, out);
+            } else if block.body.complete() {
+                self.core.diagnose(
+                    Some(block.index),
+                    DiagnosticKind::MissingCallEnd,
+                    format!("the reply ended before the end of {what}; the call was complete"),
+                    out,
+                );
+                self.close(block, end, out);
+            } else {
+                let example = self.format.example();
+                let parsed = Parsed::invalid(
+                    None,
+                    format!(
+                        "The tool call could not be read: your reply ended inside {what} \
+                         before the call was complete. Write it as {example}."
+                    ),
+                );
+                self.core
+                    .end_call(block.index, block.start..end, parsed, example, out);
+            }
+        } else if !self.tag.is_empty() {
+            let pending = std::mem::take(&mut self.tag);
+            if pending.len() > 1 {
+                self.core.diagnose(
+                    None,
+                    DiagnosticKind::TruncatedTag,
+                    format!("the reply ended inside the marker {:?}", pending.as_str()),
+                    out,
+                );
+            }
+            self.core.emit(Stream::Text, pending.as_str(), out);
+        }
+        let options = std::mem::take(&mut self.core.options);
+        *self = BlockParser::new(self.format, options);
+    }
+
+    fn step_prose(&mut self, chunk: &str, i: usize, out: &mut Vec<Event>) -> usize {
+        let rest = chunk.get(i..).unwrap_or_default();
+        let opener = self.opener;
+        if self.tag.is_empty() {
+            let first = opener.first().copied().unwrap_or(b'<');
+            let p = memchr::memchr(first, rest.as_bytes()).unwrap_or(rest.len());
+            self.core
+                .emit(Stream::Text, rest.get(..p).unwrap_or_default(), out);
+            if p == rest.len() {
+                return chunk.len();
+            }
+            self.tag_at = self.core.offset + i + p;
+            self.tag.push(first, &[opener]);
+            return i + p + 1;
+        }
+        let b = rest.as_bytes().first().copied().unwrap_or_default();
+        match self.tag.push(b, &[opener]) {
+            Step::Partial => i + 1,
+            Step::Mismatch => {
+                let pending = std::mem::take(&mut self.tag);
+                self.core.emit(Stream::Text, pending.as_str(), out);
+                i
+            }
+            Step::Full(_) => {
+                let pending = std::mem::take(&mut self.tag);
+                if self.core.fence.inside && !self.core.options.run_fenced_calls {
+                    self.core.diagnose(
+                        None,
+                        DiagnosticKind::CallInCodeFence,
+                        format!(
+                            "a {} inside a code fence was shown as text, not run",
+                            self.format.call_noun()
+                        ),
+                        out,
+                    );
+                    self.core.emit(Stream::Text, pending.as_str(), out);
+                    return i + 1;
+                }
+                let index = self.core.start_call(out);
+                self.block = Some(OpenBlock {
+                    index,
+                    start: self.tag_at,
+                    body_start: self.core.offset + i + 1,
+                    body: self.format.body(),
+                    sent: 0,
+                });
+                i + 1
+            }
+        }
+    }
+
+    fn step_block(&mut self, chunk: &str, i: usize, out: &mut Vec<Event>) -> usize {
+        let rest = chunk.get(i..).unwrap_or_default();
+        let Some(block) = self.block.as_mut() else {
+            return chunk.len();
+        };
+        // A body may consume nothing when it only changes phase: feed it again. Bounded, so
+        // that a body that neither consumes nor ends closes the block instead of looping.
+        let (mut n, mut ended) = block.body.feed(rest);
+        let mut tries = 0;
+        while n == 0 && !ended {
+            tries += 1;
+            (n, ended) = if tries < 4 {
+                block.body.feed(rest)
+            } else {
+                (0, true)
+            };
+        }
+        if ended {
+            if let Some(mut block) = self.block.take() {
+                flush(&mut block, out);
+                self.close(block, self.core.offset + i + n, out);
+            }
+        }
+        i + n
+    }
+
+    fn flush_delta(&mut self, out: &mut Vec<Event>) {
+        if let Some(block) = self.block.as_mut() {
+            flush(block, out);
+        }
+    }
+
+    /// Reads a closed block and reports its calls, their spans dividing `start..end`.
+    fn close(&mut self, block: OpenBlock, end: usize, out: &mut Vec<Event>) {
+        let example = self.format.example();
+        let mut calls = block.body.close(&self.core.options);
+        if calls.is_empty() {
+            calls.push((
+                Parsed::invalid(
+                    None,
+                    format!("The tool call block holds no call. Write it as {example}."),
+                ),
+                0,
+            ));
+        }
+        let count = calls.len();
+        let mut from = block.start;
+        for (k, (parsed, call_end)) in calls.into_iter().enumerate() {
+            let index = if k == 0 {
+                block.index
+            } else {
+                self.core.start_call(out)
+            };
+            let to = if k + 1 == count {
+                end
+            } else {
+                (block.body_start + call_end).clamp(from, end)
+            };
+            if let Some(name) = &parsed.name {
+                out.push(Event::Name {
+                    index,
+                    name: name.clone(),
+                });
+            }
+            self.core.end_call(index, from..to, parsed, example, out);
+            from = to;
+        }
+    }
+}
+
+fn flush(block: &mut OpenBlock, out: &mut Vec<Event>) {
+    let raw = block.body.raw();
+    if block.sent < raw.len() {
+        let delta = TextChunk::from(raw.get(block.sent..).unwrap_or_default());
+        block.sent = raw.len();
+        out.push(Event::ArgumentsDelta {
+            index: block.index,
+            delta,
+        });
+    }
+}
+
+impl Utf8Sink for BlockParser {
+    fn carry(&mut self) -> &mut Carry {
+        &mut self.utf8
+    }
+
+    fn feed_str(&mut self, text: &str, out: &mut Vec<Event>) {
+        self.feed(text, out);
+    }
+}
+
+/// Arguments that are the given JSON object text.
+pub(crate) fn object(json: String) -> Arguments {
+    Arguments { json, raw: None }
+}

@@ -1,0 +1,182 @@
+//! Turning an untyped Qwen3-Coder parameter value into JSON with the tool's schema.
+//!
+//! `"5"` for an integer parameter is `5`; an object or array parameter is parsed as JSON; a
+//! string stays exactly as written. A parameter the schema does not describe (or a tool with
+//! no schema given) stays a string, as in vLLM's parser. A value that fits none of the
+//! declared types is `INVALID_PARAM` naming the parameter and the type expected.
+
+use serde_json::{Number, Value};
+
+use crate::response::{ToolErrorCode, ToolResponse};
+
+/// Converts `value` of parameter `key` of `tool`; `schema` is the tool's input schema.
+pub(crate) fn convert(
+    tool: &str,
+    key: &str,
+    value: &str,
+    schema: Option<&Value>,
+) -> Result<Value, ToolResponse> {
+    let property = schema
+        .and_then(|s| s.get("properties"))
+        .and_then(|p| p.get(key));
+    let mut types = Vec::new();
+    if let Some(property) = property {
+        collect_types(property, &mut types);
+    }
+    if types.is_empty() || types.iter().all(|t| *t == "string") {
+        return Ok(Value::String(value.to_string()));
+    }
+    for ty in &types {
+        if let Some(v) = try_type(ty, value) {
+            return Ok(v);
+        }
+    }
+    if types.contains(&"string") {
+        return Ok(Value::String(value.to_string()));
+    }
+    let expected = types
+        .iter()
+        .map(|t| article(t))
+        .collect::<Vec<_>>()
+        .join(" or ");
+    let shown: String = value.chars().take(40).collect();
+    Err(ToolResponse::error(
+        ToolErrorCode::InvalidParam,
+        format!(
+            "Parameter '{key}' of '{tool}' expects {expected}, got {shown:?}. \
+             Write the value as {} inside <parameter={key}>.",
+            article(types.first().copied().unwrap_or("string"))
+        ),
+    ))
+}
+
+/// The JSON types a property allows: `type` (a name or a list), else those of its
+/// `anyOf`/`oneOf` branches; `enum`/`const` values give theirs.
+fn collect_types<'a>(property: &'a Value, types: &mut Vec<&'a str>) {
+    match property.get("type") {
+        Some(Value::String(t)) => push(types, t),
+        Some(Value::Array(list)) => list
+            .iter()
+            .filter_map(Value::as_str)
+            .for_each(|t| push(types, t)),
+        _ => {}
+    }
+    for key in ["anyOf", "oneOf"] {
+        if let Some(Value::Array(branches)) = property.get(key) {
+            for b in branches {
+                collect_types(b, types);
+            }
+        }
+    }
+    let constants = property
+        .get("enum")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .chain(property.get("const"));
+    for c in constants {
+        push(
+            types,
+            match c {
+                Value::String(_) => "string",
+                Value::Bool(_) => "boolean",
+                Value::Number(n) if n.is_f64() => "number",
+                Value::Number(_) => "integer",
+                Value::Null => "null",
+                Value::Array(_) => "array",
+                Value::Object(_) => "object",
+            },
+        );
+    }
+}
+
+fn push<'a>(types: &mut Vec<&'a str>, t: &'a str) {
+    if !types.contains(&t) {
+        types.push(t);
+    }
+}
+
+fn try_type(ty: &str, value: &str) -> Option<Value> {
+    let v = value.trim();
+    match ty {
+        "integer" => v
+            .parse::<i64>()
+            .map(Value::from)
+            .or_else(|_| v.parse::<u64>().map(Value::from))
+            .ok(),
+        "number" => {
+            if let Ok(i) = v.parse::<i64>() {
+                return Some(Value::from(i));
+            }
+            v.parse::<f64>()
+                .ok()
+                .and_then(Number::from_f64)
+                .map(Value::Number)
+        }
+        "boolean" => match v.to_ascii_lowercase().as_str() {
+            "true" => Some(Value::Bool(true)),
+            "false" => Some(Value::Bool(false)),
+            _ => None,
+        },
+        "null" => matches!(v, "null" | "None" | "").then_some(Value::Null),
+        "object" => serde_json::from_str::<Value>(v)
+            .ok()
+            .filter(Value::is_object),
+        "array" => serde_json::from_str::<Value>(v)
+            .ok()
+            .filter(Value::is_array),
+        _ => None,
+    }
+}
+
+fn article(ty: &str) -> &'static str {
+    match ty {
+        "integer" => "an integer",
+        "number" => "a number",
+        "boolean" => "a boolean (true or false)",
+        "null" => "null",
+        "object" => "a JSON object",
+        "array" => "a JSON array",
+        _ => "a string",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn schema() -> Value {
+        json!({"type": "object", "properties": {
+            "n": {"type": "integer"}, "x": {"type": "number"}, "b": {"type": "boolean"},
+            "o": {"type": "object"}, "a": {"type": "array", "items": {"type": "string"}},
+            "s": {"type": "string"}, "maybe": {"type": ["integer", "null"]},
+            "mode": {"enum": ["fast", "slow"]}
+        }})
+    }
+
+    #[test]
+    fn values_take_the_declared_type() {
+        let s = schema();
+        let c = |k: &str, v: &str| convert("t", k, v, Some(&s)).unwrap();
+        assert_eq!(c("n", " 5 "), json!(5));
+        assert_eq!(c("x", "2.5"), json!(2.5));
+        assert_eq!(c("b", "True"), json!(true));
+        assert_eq!(c("o", "{\"k\": [1]}"), json!({"k": [1]}));
+        assert_eq!(c("a", "[\"p\"]"), json!(["p"]));
+        assert_eq!(c("s", "  42\n"), json!("  42\n"));
+        assert_eq!(c("maybe", "null"), Value::Null);
+        assert_eq!(c("mode", "fast"), json!("fast"));
+        assert_eq!(c("unknown", "7"), json!("7"));
+    }
+
+    #[test]
+    fn a_value_of_the_wrong_type_names_the_parameter_and_the_type() {
+        let s = schema();
+        let err = convert("calc", "n", "five", Some(&s)).unwrap_err();
+        assert_eq!(err.error_code(), Some(ToolErrorCode::InvalidParam));
+        let msg = err.error_message().unwrap();
+        assert!(msg.contains("'n' of 'calc' expects an integer"), "{msg}");
+        assert!(msg.contains("\"five\""), "{msg}");
+    }
+}

@@ -1,0 +1,98 @@
+//! Hermes / Qwen2.5 / Qwen3: `<tool_call>{"name": ..., "arguments": {...}}</tool_call>`.
+//!
+//! The body is scanned with the `<use_tool>` parser's JSON scanner, so `</tool_call>` inside a
+//! JSON string is data, a fence around the object is removed, raw control characters are
+//! escaped and junk after the object is dropped, each with a diagnostic.
+
+use super::blocks::Body;
+use super::core::Parsed;
+use super::json::named_call;
+use super::FormatOptions;
+use crate::parse::json_scan::ArgScan;
+use crate::parse::repair;
+use crate::parse::tag::{Step, TagBuf};
+
+pub(crate) const OPEN: &[u8] = b"<tool_call>";
+const CLOSE: &[&[u8]] = &[b"</tool_call>"];
+pub(crate) const EXAMPLE: &str =
+    "<tool_call>{\"name\": \"NAME\", \"arguments\": {...}}</tool_call>";
+
+#[derive(Debug)]
+pub(crate) struct HermesBody {
+    scan: ArgScan,
+    tag: TagBuf,
+}
+
+impl HermesBody {
+    pub(crate) fn new() -> Self {
+        HermesBody {
+            scan: ArgScan::new(),
+            tag: TagBuf::default(),
+        }
+    }
+}
+
+impl Body for HermesBody {
+    fn feed(&mut self, s: &str) -> (usize, bool) {
+        if !self.tag.is_empty() {
+            let b = s.as_bytes().first().copied().unwrap_or_default();
+            match self.tag.push(b, CLOSE) {
+                Step::Partial => return (1, false),
+                Step::Full(_) => return (1, true),
+                Step::Mismatch => {
+                    // Not the end marker: its bytes are content, and this byte is read again.
+                    let pending = std::mem::take(&mut self.tag);
+                    self.scan.absorb(pending.as_str());
+                }
+            }
+        }
+        let n = self.scan.scan(s);
+        if n < s.len() {
+            // The scanner stops only at a `<` outside a string.
+            self.tag.push(b'<', CLOSE);
+            return (n + 1, false);
+        }
+        (n, false)
+    }
+
+    fn raw(&self) -> &str {
+        &self.scan.raw
+    }
+
+    fn complete(&self) -> bool {
+        self.scan.value_complete()
+    }
+
+    fn close(self: Box<Self>, _options: &FormatOptions) -> Vec<(Parsed, usize)> {
+        let end = self.scan.raw.len();
+        if self.scan.is_blank() {
+            let message = format!("The <tool_call> block is empty. Write it as {EXAMPLE}.");
+            return vec![(Parsed::invalid(None, message), end)];
+        }
+        let outcome = repair::finish(self.scan, "tool_call");
+        let parsed = match outcome.result {
+            Ok(body) => {
+                let mut parsed = named_call(&body.json, EXAMPLE);
+                let mut repairs = outcome.repairs;
+                repairs.append(&mut parsed.repairs);
+                parsed.repairs = repairs;
+                parsed
+            }
+            Err(response) => {
+                // The shared JSON messages speak of `<arguments>`; here the whole body is JSON.
+                let message = response
+                    .error_message()
+                    .unwrap_or_default()
+                    .replace(
+                        "The <arguments> for 'tool_call' are",
+                        "The <tool_call> body is",
+                    )
+                    .replace("The <arguments> for 'tool_call'", "The <tool_call> body");
+                let mut parsed = Parsed::invalid(None, format!("{message} Write it as {EXAMPLE}."));
+                parsed.repairs = outcome.repairs;
+                parsed
+            }
+        };
+        vec![(parsed, end)]
+    }
+}

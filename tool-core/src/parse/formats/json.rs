@@ -1,0 +1,239 @@
+//! JSON pieces the JSON-bodied formats share: finding where a value ends while it streams,
+//! splitting a top-level array into its elements, and reading a `{"name", "arguments"}` object.
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use super::core::Parsed;
+use crate::parse::event::DiagnosticKind;
+use crate::parse::repair::Arguments;
+use crate::response::{ToolErrorCode, ToolResponse};
+
+/// Where a streamed JSON object or array ends: depth and string state, carried across chunks.
+#[derive(Debug, Default)]
+pub(crate) struct ValueEnd {
+    depth: u32,
+    in_str: bool,
+    escaped: bool,
+}
+
+impl ValueEnd {
+    /// Scans `s` (the value's bytes, the first being its `{` or `[`, possibly split across
+    /// calls); returns the length up to and including the byte that closes the value.
+    pub(crate) fn scan(&mut self, s: &[u8]) -> Option<usize> {
+        for (i, &b) in s.iter().enumerate() {
+            if self.in_str {
+                if self.escaped {
+                    self.escaped = false;
+                } else if b == b'\\' {
+                    self.escaped = true;
+                } else if b == b'"' {
+                    self.in_str = false;
+                }
+                continue;
+            }
+            match b {
+                b'"' => self.in_str = true,
+                b'{' | b'[' => self.depth = self.depth.saturating_add(1),
+                b'}' | b']' => {
+                    self.depth = self.depth.saturating_sub(1);
+                    if self.depth == 0 {
+                        return Some(i + 1);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+}
+
+/// The end offsets of the elements of the JSON array `text` (each just after the element and
+/// the comma that follows it, the last one at the closing `]`), or `None` if it is not an
+/// array. Only the boundaries are found here; each element is parsed on its own.
+pub(crate) fn array_elements(text: &str) -> Option<Vec<std::ops::Range<usize>>> {
+    let bytes = text.as_bytes();
+    let open = bytes.iter().position(|b| !b.is_ascii_whitespace())?;
+    if bytes.get(open) != Some(&b'[') {
+        return None;
+    }
+    let mut elements = Vec::new();
+    let mut start = open + 1;
+    let (mut depth, mut in_str, mut escaped) = (0u32, false, false);
+    for (i, &b) in bytes.iter().enumerate().skip(open + 1) {
+        if in_str {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_str = false;
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_str = true,
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' if depth > 0 => depth -= 1,
+            b']' => {
+                if text.get(start..i).is_some_and(|e| !e.trim().is_empty()) {
+                    elements.push(start..i);
+                }
+                return Some(elements);
+            }
+            b',' if depth == 0 => {
+                elements.push(start..i);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+#[derive(Deserialize)]
+struct NamedCall<'a> {
+    #[serde(borrow, default)]
+    name: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    arguments: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    parameters: Option<&'a RawValue>,
+}
+
+/// Reads `{"name": NAME, "arguments": {...}}` (Hermes, Qwen, Mistral's array form; `parameters`
+/// is accepted for `arguments`, as Llama writes it). `example` shows the format in messages.
+pub(crate) fn named_call(text: &str, example: &str) -> Parsed {
+    let call: NamedCall<'_> = match serde_json::from_str(text) {
+        Ok(c) => c,
+        Err(e) => {
+            return Parsed::invalid(
+                None,
+                format!(
+                    "The tool call is not a JSON object with \"name\" and \"arguments\": {e}. \
+                     Write it as {example}."
+                ),
+            )
+        }
+    };
+    let name = match call.name.map(|n| serde_json::from_str::<String>(n.get())) {
+        Some(Ok(n)) => Some(n.trim().to_string()),
+        Some(Err(_)) => {
+            return Parsed::invalid(
+                None,
+                format!("The tool call's \"name\" must be a string. Write it as {example}."),
+            )
+        }
+        None => None,
+    };
+    let mut repairs = Vec::new();
+    let args = match (call.arguments, call.parameters) {
+        (Some(a), _) => a,
+        (None, Some(p)) => {
+            repairs.push((
+                DiagnosticKind::AliasTag,
+                "accepted \"parameters\" as \"arguments\"".to_string(),
+            ));
+            p
+        }
+        (None, None) => {
+            repairs.push((
+                DiagnosticKind::EmptyArguments,
+                "no \"arguments\" given; calling with {}".to_string(),
+            ));
+            return Parsed {
+                name,
+                result: Ok(Arguments {
+                    json: "{}".to_string(),
+                    raw: None,
+                }),
+                repairs,
+            };
+        }
+    };
+    let tool = name.clone().unwrap_or_default();
+    let result = arguments_object(args.get(), &tool, &mut repairs);
+    Parsed {
+        name,
+        result,
+        repairs,
+    }
+}
+
+/// Checks that `text` (valid JSON) is an object of arguments; a JSON string holding an object
+/// is decoded once (with a diagnostic), as some models double-encode.
+pub(crate) fn arguments_object(
+    text: &str,
+    tool: &str,
+    repairs: &mut Vec<(DiagnosticKind, String)>,
+) -> Result<Arguments, ToolResponse> {
+    let trimmed = text.trim();
+    if trimmed.starts_with('{') {
+        return match serde_json::from_str::<&RawValue>(trimmed) {
+            Ok(_) => Ok(Arguments {
+                json: trimmed.to_string(),
+                raw: None,
+            }),
+            Err(e) => Err(ToolResponse::error(
+                ToolErrorCode::InvalidFormat,
+                format!(
+                    "The arguments for '{tool}' are not valid JSON: {e}. Send one JSON object \
+                     with quotes inside strings escaped, e.g. {{\"param\": \"value\"}}."
+                ),
+            )),
+        };
+    }
+    if let Ok(inner) = serde_json::from_str::<String>(trimmed) {
+        if inner.trim_start().starts_with('{')
+            && serde_json::from_str::<&RawValue>(inner.trim()).is_ok()
+        {
+            repairs.push((
+                DiagnosticKind::DoubleEncodedArguments,
+                "the arguments were a JSON string holding an object; decoded it once".to_string(),
+            ));
+            return Ok(Arguments {
+                json: inner.trim().to_string(),
+                raw: Some(trimmed.to_string()),
+            });
+        }
+    }
+    let kind = match trimmed.as_bytes().first() {
+        Some(b'[') => "an array",
+        Some(b'"') => "a string",
+        Some(b't' | b'f') => "a boolean",
+        Some(b'n') => "null",
+        _ => "a number",
+    };
+    Err(ToolResponse::error(
+        ToolErrorCode::InvalidParam,
+        format!(
+            "The arguments for '{tool}' must be a JSON object of named parameters, got {kind}. \
+             Write them as {{\"param\": value}}."
+        ),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn array_elements_split_at_top_level_commas_only() {
+        let text = r#" [{"a": [1, 2]}, {"b": "x,]"} ]"#;
+        let parts: Vec<&str> = array_elements(text)
+            .unwrap()
+            .into_iter()
+            .map(|r| text.get(r).unwrap())
+            .collect();
+        assert_eq!(parts, [r#"{"a": [1, 2]}"#, r#" {"b": "x,]"} "#]);
+        assert_eq!(array_elements("[]"), Some(vec![]));
+        assert_eq!(array_elements("{}"), None);
+    }
+
+    #[test]
+    fn value_end_is_found_across_chunks_and_ignores_brackets_in_strings() {
+        let mut v = ValueEnd::default();
+        assert_eq!(v.scan(br#"{"a": "}\""#), None);
+        assert_eq!(v.scan(br#"]"} tail"#), Some(3));
+    }
+}

@@ -1,0 +1,218 @@
+//! Qwen3-Coder XML: `<tool_call><function=NAME><parameter=KEY>VALUE</parameter></function></tool_call>`.
+//!
+//! Values are untyped text. While the block streams only the markers matter: inside a value
+//! the only ends are `</parameter>` and, as in vLLM's parser, the next `<parameter=` or
+//! `</function>` (so `</tool_call>` inside a value is data). When the block closes each value
+//! is converted with the tool's schema (see `convert`).
+
+use serde_json::{Map, Value};
+
+use super::blocks::{object, Body};
+use super::convert::convert;
+use super::core::Parsed;
+use super::FormatOptions;
+use crate::parse::event::DiagnosticKind;
+use crate::parse::tag::{Step, TagBuf};
+
+pub(crate) const OPEN: &[u8] = b"<tool_call>";
+pub(crate) const EXAMPLE: &str =
+    "<tool_call>\n<function=NAME>\n<parameter=KEY>\nVALUE\n</parameter>\n</function>\n</tool_call>";
+/// Between parameters: the end of the block (0), a parameter (1), the end of the function (2).
+const OUTSIDE: &[&[u8]] = &[b"</tool_call>", b"<parameter=", b"</function>"];
+/// Inside a value: its end (0), then the two markers that end it when `</parameter>` is missing.
+const INSIDE: &[&[u8]] = &[b"</parameter>", b"<parameter=", b"</function>"];
+
+#[derive(Debug)]
+pub(crate) struct QwenXmlBody {
+    raw: String,
+    tag: TagBuf,
+    in_value: bool,
+    function_closed: bool,
+}
+
+impl QwenXmlBody {
+    pub(crate) fn new() -> Self {
+        QwenXmlBody {
+            raw: String::new(),
+            tag: TagBuf::default(),
+            in_value: false,
+            function_closed: false,
+        }
+    }
+
+    fn markers(&self) -> &'static [&'static [u8]] {
+        if self.in_value {
+            INSIDE
+        } else {
+            OUTSIDE
+        }
+    }
+}
+
+impl Body for QwenXmlBody {
+    fn feed(&mut self, s: &str) -> (usize, bool) {
+        if !self.tag.is_empty() {
+            let b = s.as_bytes().first().copied().unwrap_or_default();
+            match self.tag.push(b, self.markers()) {
+                Step::Partial => return (1, false),
+                Step::Full(0) if !self.in_value => return (1, true),
+                Step::Full(k) => {
+                    let marker = std::mem::take(&mut self.tag);
+                    self.raw.push_str(marker.as_str());
+                    // `<parameter=` opens a value; the others end one (or the function).
+                    self.in_value = k == 1;
+                    if k == 2 {
+                        self.function_closed = true;
+                    }
+                    return (1, false);
+                }
+                Step::Mismatch => {
+                    let pending = std::mem::take(&mut self.tag);
+                    self.raw.push_str(pending.as_str());
+                }
+            }
+        }
+        let bytes = s.as_bytes();
+        let p = memchr::memchr(b'<', bytes).unwrap_or(bytes.len());
+        self.raw.push_str(s.get(..p).unwrap_or_default());
+        if p < bytes.len() {
+            self.tag.push(b'<', self.markers());
+            return (p + 1, false);
+        }
+        (p, false)
+    }
+
+    fn raw(&self) -> &str {
+        &self.raw
+    }
+
+    fn complete(&self) -> bool {
+        self.function_closed && !self.in_value
+    }
+
+    fn close(self: Box<Self>, options: &FormatOptions) -> Vec<(Parsed, usize)> {
+        let mut calls = Vec::new();
+        let mut rest = self.raw.as_str();
+        let mut consumed = 0;
+        while let Some(at) = rest.find("<function=") {
+            let stray = rest.get(..at).unwrap_or_default().trim();
+            let after = rest.get(at + "<function=".len()..).unwrap_or_default();
+            let (function, used) = match after.find("</function>") {
+                Some(e) => (
+                    after.get(..e).unwrap_or_default(),
+                    at + "<function=".len() + e + "</function>".len(),
+                ),
+                None => (after, rest.len()),
+            };
+            let mut parsed = read_function(function, options);
+            if !stray.is_empty() {
+                parsed.repairs.push((
+                    DiagnosticKind::TrailingJunk,
+                    format!(
+                        "ignored {:?} between functions in <tool_call>",
+                        preview(stray)
+                    ),
+                ));
+            }
+            consumed += used;
+            calls.push((parsed, consumed));
+            rest = rest.get(used..).unwrap_or_default();
+        }
+        if calls.is_empty() {
+            return vec![(
+                Parsed::invalid(
+                    None,
+                    format!("The <tool_call> holds no <function=NAME>. Write it as {EXAMPLE}."),
+                ),
+                self.raw.len(),
+            )];
+        }
+        let tail = rest.trim();
+        if !tail.is_empty() {
+            if let Some((last, _)) = calls.last_mut() {
+                last.repairs.push((
+                    DiagnosticKind::TrailingJunk,
+                    format!("ignored {:?} after </function>", preview(tail)),
+                ));
+            }
+        }
+        calls
+    }
+}
+
+/// Reads `NAME>` followed by parameters (the text after `<function=`, up to `</function>`).
+fn read_function(text: &str, options: &FormatOptions) -> Parsed {
+    let Some(gt) = text.find('>') else {
+        return Parsed::invalid(
+            None,
+            format!("The <function=NAME> tag is not closed with '>'. Write it as {EXAMPLE}."),
+        );
+    };
+    let name = text.get(..gt).unwrap_or_default().trim().to_string();
+    let schema = options.schema(&name);
+    let mut args = Map::new();
+    let mut repairs = Vec::new();
+    let mut rest = text.get(gt + 1..).unwrap_or_default();
+    while let Some(at) = rest.find("<parameter=") {
+        let after = rest.get(at + "<parameter=".len()..).unwrap_or_default();
+        let Some(gt) = after.find('>') else {
+            return Parsed::invalid(
+                Some(name),
+                format!("A <parameter=KEY> tag is not closed with '>'. Write it as {EXAMPLE}."),
+            );
+        };
+        let key = after.get(..gt).unwrap_or_default().trim().to_string();
+        let body = after.get(gt + 1..).unwrap_or_default();
+        let (value, next) = match body.find("</parameter>") {
+            Some(e) if body.get(..e).is_some_and(|v| !v.contains("<parameter=")) => {
+                (body.get(..e).unwrap_or_default(), e + "</parameter>".len())
+            }
+            _ => {
+                let e = body.find("<parameter=").unwrap_or(body.len());
+                repairs.push((
+                    DiagnosticKind::MissingParameterClose,
+                    format!("<parameter={key}> was not closed with </parameter>"),
+                ));
+                (body.get(..e).unwrap_or_default(), e)
+            }
+        };
+        let value = strip_framing(value);
+        match convert(&name, &key, value, schema) {
+            Ok(v) => {
+                args.insert(key, v);
+            }
+            Err(response) => {
+                return Parsed {
+                    name: Some(name),
+                    result: Err(response),
+                    repairs,
+                }
+            }
+        }
+        rest = body.get(next..).unwrap_or_default();
+    }
+    let json = Value::Object(args).to_string();
+    Parsed {
+        name: Some(name),
+        result: Ok(object(json)),
+        repairs,
+    }
+}
+
+/// The value without the newline the format puts after `<parameter=KEY>` and before
+/// `</parameter>` (`\r\n` too); any other whitespace is the model's.
+fn strip_framing(value: &str) -> &str {
+    let value = value
+        .strip_prefix("\r\n")
+        .or_else(|| value.strip_prefix('\n'))
+        .unwrap_or(value);
+    value
+        .strip_suffix("\r\n")
+        .or_else(|| value.strip_suffix('\n'))
+        .unwrap_or(value)
+}
+
+fn preview(s: &str) -> &str {
+    let end = s.char_indices().nth(40).map_or(s.len(), |(i, _)| i);
+    s.get(..end).unwrap_or(s)
+}
