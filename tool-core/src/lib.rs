@@ -131,6 +131,11 @@ mod guide {
     mod testing {}
     #[doc = include_str!("../../docs/performance.md")]
     mod performance {}
+    #[doc = include_str!("../../docs/formats.md")]
+    mod formats {}
+    #[cfg(feature = "mcp")]
+    #[doc = include_str!("../../docs/mcp.md")]
+    mod mcp {}
 }
 
 /// What `#[tool]` expands to uses these paths, so users need no serde, schemars or serde_json
