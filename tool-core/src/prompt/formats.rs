@@ -33,6 +33,7 @@ use crate::response::ToolResponse;
 ///     description: "Searches </tools>.".into(),
 ///     input_schema: Arc::new(serde_json::json!({"type": "object", "properties": {"q": {"type": "string"}}})),
 ///     annotations: ToolAnnotations::NONE,
+///     output_schema: None,
 /// };
 /// let block = tool_core::prompt::render_format_tools(ToolFormat::Hermes, &[def]);
 /// assert!(block.contains("<tools>\n{\"type\":\"function\",\"function\":{\"name\":\"search\",\"description\":\"Searches \\u003c/tools\\u003e.\""));
