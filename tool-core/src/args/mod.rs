@@ -12,7 +12,6 @@ mod closed;
 mod shape;
 mod stream;
 
-use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use schemars::JsonSchema;
@@ -42,7 +41,25 @@ pub use closed::ClosedObjects;
 /// assert!(err.error_message().unwrap().contains("Did you mean 'query'?"));
 /// ```
 pub fn decode_arguments<T: DeserializeOwned>(tool: &str, raw: &str) -> Result<T, ToolResponse> {
-    decode::<T>(tool, raw).map(|(value, _)| value)
+    let text = object_text(raw);
+    if text.starts_with('[') {
+        // serde would read an array as positional struct fields; a model must name them.
+        return Err(ToolResponse::error(
+            ToolErrorCode::InvalidParam,
+            format!("Invalid arguments for '{tool}': the arguments must be a JSON object of named parameters, got an array."),
+        ));
+    }
+    match serde_json::from_str::<T>(text) {
+        Ok(value) => Ok(value),
+        Err(first) => {
+            if let Some(inner) = double_encoded(text) {
+                // The object was sent as a JSON string: decode it once, no more.
+                return serde_json::from_str::<T>(&inner)
+                    .map_err(|e| explain_failure::<T>(tool, &inner, e));
+            }
+            Err(explain_failure::<T>(tool, text, first))
+        }
+    }
 }
 
 /// [`decode_arguments`], then the check serde cannot make on types without
@@ -83,19 +100,42 @@ pub fn decode_tool_arguments<T: DeserializeOwned + JsonSchema>(
     raw: &str,
     closed: &OnceLock<ClosedObjects>,
 ) -> Result<T, ToolResponse> {
-    let (value, text) = decode::<T>(tool, raw)?;
-    let closed =
-        closed.get_or_init(|| ClosedObjects::from_schema(crate::schema::canonical_schema::<T>()));
-    closed.check(tool, &text)?;
+    let value = decode_arguments::<T>(tool, raw)?;
+    // Most tools close no nested object: once that is known, the check is one load, and the
+    // plain decoding above is the whole path.
+    if let Some(closed) = closed.get() {
+        if !closed.has_nested() {
+            return Ok(value);
+        }
+    }
+    check_nested::<T>(tool, raw, closed)?;
     Ok(value)
 }
 
-/// Decodes, returning the value and the JSON text it was decoded from (the inner text of
-/// double-encoded arguments).
-fn decode<'a, T: DeserializeOwned>(
+/// The first call of a tool reads its schema; a tool whose schema closes nested objects has its
+/// (already decoded) arguments read once more. Out of line, so the common path stays small.
+#[inline(never)]
+fn check_nested<T: JsonSchema>(
     tool: &str,
-    raw: &'a str,
-) -> Result<(T, Cow<'a, str>), ToolResponse> {
+    raw: &str,
+    closed: &OnceLock<ClosedObjects>,
+) -> Result<(), ToolResponse> {
+    let closed =
+        closed.get_or_init(|| ClosedObjects::from_schema(crate::schema::canonical_schema::<T>()));
+    if !closed.has_nested() {
+        return Ok(());
+    }
+    let text = object_text(raw);
+    // Decoding succeeded, so a JSON string here held the object (double-encoded arguments).
+    match double_encoded(text) {
+        Some(inner) => closed.check(tool, &inner),
+        None => closed.check(tool, text),
+    }
+}
+
+/// The argument text as decoding reads it: trimmed, and `{}` for empty text or `null`.
+#[inline]
+fn object_text(raw: &str) -> &str {
     // JSON's whitespace is ASCII and an object as models send it has none at either end:
     // skipping the Unicode-aware trim then saves ~50 instructions on every call.
     let trimmed = if raw.starts_with('{') && raw.ends_with('}') {
@@ -103,30 +143,10 @@ fn decode<'a, T: DeserializeOwned>(
     } else {
         raw.trim()
     };
-    let text = if trimmed.is_empty() || trimmed == "null" {
+    if trimmed.is_empty() || trimmed == "null" {
         "{}"
     } else {
         trimmed
-    };
-    if text.starts_with('[') {
-        // serde would read an array as positional struct fields; a model must name them.
-        return Err(ToolResponse::error(
-            ToolErrorCode::InvalidParam,
-            format!("Invalid arguments for '{tool}': the arguments must be a JSON object of named parameters, got an array."),
-        ));
-    }
-    match serde_json::from_str::<T>(text) {
-        Ok(value) => Ok((value, Cow::Borrowed(text))),
-        Err(first) => {
-            if let Some(inner) = double_encoded(text) {
-                // The object was sent as a JSON string: decode it once, no more.
-                return match serde_json::from_str::<T>(&inner) {
-                    Ok(value) => Ok((value, Cow::Owned(inner))),
-                    Err(e) => Err(explain_failure::<T>(tool, &inner, e)),
-                };
-            }
-            Err(explain_failure::<T>(tool, text, first))
-        }
     }
 }
 
