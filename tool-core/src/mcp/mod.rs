@@ -33,12 +33,16 @@
 //! ```
 
 mod client;
+#[cfg(feature = "mcp-http")]
+mod http;
 mod remote;
 mod server;
 
 use std::fmt;
 
 pub use client::{McpClient, DEFAULT_CALL_TIMEOUT};
+#[cfg(feature = "mcp-http")]
+pub use http::{HttpServing, DEFAULT_HTTP_PATH};
 pub use remote::RemoteTool;
 pub use server::{McpServer, DEFAULT_PAGE_SIZE};
 
