@@ -1,1 +1,3 @@
 //! Runnable examples: `cargo run --example NAME`.
+
+pub mod demo;
