@@ -1,6 +1,7 @@
 //! The demo tools (`tool_examples::demo`, the quickstart's three) as an MCP server on stdio:
-//! any MCP client (a desktop assistant, an IDE, an agent framework) can list and call them. Nothing here is MCP-specific except the
-//! last line of `main`; the same `#[tool]` functions serve direct model calls too.
+//! any MCP client (a desktop assistant, an IDE, an agent framework) can list and call them.
+//! Nothing here is MCP-specific except the last line of `main`; the same `#[tool]` functions
+//! serve direct model calls too.
 //!
 //! `cargo run --example mcp_server` (then speak JSON-RPC on stdin, or let a client start it;
 //! see `mcp_client`). Logs go to stderr: stdout carries only the protocol.
