@@ -26,12 +26,17 @@ async fn serve() -> String {
     format!("http://{addr}")
 }
 
+/// A plain HTTP client. The workspace builds reqwest without a default crypto provider
+/// (tool-core's `http` feature installs its own on first use), so every client built here,
+/// in whichever test runs first, needs one installed even for plain HTTP.
+fn client() -> reqwest::Client {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    reqwest::Client::new()
+}
+
 /// Reads the whole event stream of one message: (event name, data JSON) pairs.
 async fn chat(base: &str, message: &str) -> Vec<(String, Value)> {
-    // The workspace builds reqwest without a default crypto provider (tool-core's `http`
-    // feature brings its own), so a plain client needs one installed even for plain HTTP.
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    let response = reqwest::Client::new()
+    let response = client()
         .get(format!("{base}/chat"))
         .query(&[("q", message)])
         .send()
@@ -171,7 +176,14 @@ async fn the_event_stream_carries_text_calls_cards_and_the_end_in_order() {
 async fn the_page_listens_to_the_event_stream() {
     let base = serve().await;
     let page = tokio::time::timeout(Duration::from_secs(10), async {
-        reqwest::get(&base).await.unwrap().text().await.unwrap()
+        client()
+            .get(&base)
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap()
     })
     .await
     .unwrap();
