@@ -138,10 +138,8 @@ impl Reply {
                     out.push(self.add_call(call));
                 }
                 Event::CallIncomplete { name, reason, .. } => {
-                    let name = name.map(|n| format!(" to '{n}'")).unwrap_or_default();
-                    self.cut_off = Some(format!(
-                        "the model's reply was cut off inside a call{name}: {reason}"
-                    ));
+                    let name = name.map(|n| format!(" (tool '{n}')")).unwrap_or_default();
+                    self.cut_off = Some(format!("{reason}{name}"));
                 }
                 Event::Diagnostic(d) => self.diagnostics.push(json!({
                     "call": d.call,
