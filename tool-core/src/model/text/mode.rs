@@ -131,11 +131,24 @@ impl<M: Model> TextMode<M> {
     }
 
     /// The format the model writes calls in.
+    ///
+    /// ```
+    /// use tool_core::model::{ScriptedModel, TextMode};
+    /// use tool_core::parse::ToolFormat;
+    /// assert_eq!(TextMode::new(ScriptedModel::new([]), ToolFormat::Mistral).format(), ToolFormat::Mistral);
+    /// ```
     pub fn format(&self) -> ToolFormat {
         self.format
     }
 
     /// The wrapped model.
+    ///
+    /// ```
+    /// use tool_core::model::{ScriptedModel, TextMode};
+    /// use tool_core::parse::ToolFormat;
+    /// let mode = TextMode::new(ScriptedModel::new([]), ToolFormat::Hermes);
+    /// assert!(mode.inner().requests().is_empty());
+    /// ```
     pub fn inner(&self) -> &M {
         &self.inner
     }
