@@ -14,7 +14,7 @@ use formats_support::{corpus, options, schemas, FORMATS};
 use serde_json::{json, Value};
 use tool_core::model::{
     Message, Model, ModelError, ModelErrorKind, ModelEvent, ModelRequest, ModelTurn, OfferedTools,
-    ScriptedModel, StopReason, Stream, TextMode,
+    ScriptedModel, StopReason, TextMode,
 };
 use tool_core::parse::{EndReason, Event, FormatOptions, FormatParser, ToolFormat};
 use tool_core::{block_on, ToolAnnotations, ToolDefinition};
