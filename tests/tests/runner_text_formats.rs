@@ -1,13 +1,16 @@
 //! The runner's text mode in every `ToolFormat`: a two-turn conversation with a scripted
-//! text-only model whose replies are written in the format, streamed at several random chunk
-//! sizes. Every chunking gives the same text, calls, results and answer, and the second request
+//! text-only model whose replies are written in the format, streamed in pieces of one byte, of
+//! the whole reply, and of random sizes. Every chunking gives the same text, calls, results and answer, and the second request
 //! (the family's tool block, the first reply verbatim, the results in the family's convention)
 //! matches its reviewed golden file byte for byte.
 
 mod support;
 
 use serde_json::{json, Value};
-use tool_core::model::{Message, ModelErrorKind, ModelTurn, ScriptedModel, StopReason, TextMode};
+use tool_core::model::{
+    self, Message, Model, ModelErrorKind, ModelEvent, ModelRequest, ModelStream, ModelTurn,
+    ScriptedModel, StopReason, TextMode,
+};
 use tool_core::parse::ToolFormat;
 use tool_core::runner::{RunError, RunEvent, RunOptions, RunOutcome, Runner};
 use tool_core::{block_on, tool, tools};
@@ -98,15 +101,15 @@ struct Observed {
     outcome: RunOutcome,
 }
 
-fn run(case: &Case, chunk: usize) -> (Observed, ScriptedModel) {
+fn run(case: &Case, chunking: Chunking) -> (Observed, ScriptedModel) {
     let text_model =
-        ScriptedModel::new([ModelTurn::text(case.first), ModelTurn::text(case.second)])
-            .with_chunk_size(chunk);
-    let runner = Runner::new(
-        TextMode::new(text_model.clone(), case.format),
-        tools![get_weather],
-    )
-    .with_options(RunOptions::new().instructions(INSTRUCTIONS));
+        ScriptedModel::new([ModelTurn::text(case.first), ModelTurn::text(case.second)]);
+    let rechunked = Rechunk {
+        inner: text_model.clone(),
+        chunking,
+    };
+    let runner = Runner::new(TextMode::new(rechunked, case.format), tools![get_weather])
+        .with_options(RunOptions::new().instructions(INSTRUCTIONS));
     let events = block_on(runner.run_streamed(QUESTION).collect_events());
     let mut observed = Observed {
         first_text: String::new(),
@@ -139,17 +142,71 @@ fn run(case: &Case, chunk: usize) -> (Observed, ScriptedModel) {
     (observed, text_model)
 }
 
-/// Chunk sizes: one byte, the whole reply, and pseudo-random sizes from a fixed seed.
-fn chunk_sizes() -> Vec<usize> {
-    let mut sizes = vec![1, 4096];
-    let mut state: u64 = 0x5eed;
-    for _ in 0..10 {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        sizes.push((state >> 33) as usize % 23 + 2);
+/// How a reply is cut into text deltas.
+#[derive(Debug, Clone, Copy)]
+enum Chunking {
+    /// Pieces of this many bytes.
+    Every(usize),
+    /// Pieces of 1 to `max` bytes, pseudo-random from the seed.
+    Random { seed: u64, max: u64 },
+}
+
+/// Every byte, the whole reply, and ten random chunkings (fixed seeds, so every run is the same).
+fn chunkings() -> Vec<Chunking> {
+    let mut out = vec![Chunking::Every(1), Chunking::Every(1 << 20)];
+    for seed in 0..10 {
+        let max = [3, 9, 40][seed as usize % 3];
+        out.push(Chunking::Random { seed, max });
     }
-    sizes
+    out
+}
+
+/// The scripted model with its text deltas cut again as `chunking` says (never inside a
+/// character): the requests are still recorded by the `ScriptedModel`.
+struct Rechunk {
+    inner: ScriptedModel,
+    chunking: Chunking,
+}
+
+impl Model for Rechunk {
+    fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
+        let turns = request
+            .messages
+            .iter()
+            .filter(|m| matches!(m, Message::Assistant(_)))
+            .count() as u64;
+        // A scripted stream is ready at once: collecting it here never waits.
+        let finished = block_on(model::collect_turn(self.inner.stream(request)));
+        let Ok(turn) = finished else {
+            return model::from_events([finished.map(ModelEvent::Finished)]);
+        };
+        let mut events = Vec::new();
+        let mut rest = turn.text.as_str();
+        let mut state = match self.chunking {
+            Chunking::Random { seed, .. } => seed * 7919 + turns,
+            Chunking::Every(_) => 0,
+        };
+        while !rest.is_empty() {
+            let mut size = match self.chunking {
+                Chunking::Every(n) => n,
+                Chunking::Random { max, .. } => {
+                    state = state
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    ((state >> 33) % max + 1) as usize
+                }
+            };
+            size = size.min(rest.len());
+            while !rest.is_char_boundary(size) {
+                size += 1;
+            }
+            let (piece, tail) = rest.split_at(size);
+            events.push(Ok(ModelEvent::TextDelta(piece.to_string())));
+            rest = tail;
+        }
+        events.push(Ok(ModelEvent::Finished(turn)));
+        model::from_events(events)
+    }
 }
 
 /// The second request as the text model received it, for the golden file.
@@ -198,9 +255,9 @@ fn every_format_runs_the_same_conversation_at_any_chunking() {
                 text: case.answer.into(),
             },
         };
-        for chunk in chunk_sizes() {
-            let (observed, text_model) = run(case, chunk);
-            assert_eq!(observed, expected, "{name}, chunks of {chunk}");
+        for chunking in chunkings() {
+            let (observed, text_model) = run(case, chunking);
+            assert_eq!(observed, expected, "{name}, {chunking:?}");
 
             let requests = text_model.requests();
             assert_eq!(requests.len(), 2, "{name}");
