@@ -216,6 +216,21 @@ mod tests {
     }
 
     #[test]
+    fn turns_of_other_models_are_written_as_each_family_writes_calls() {
+        let turn = ModelTurn::with_calls("Checking.", vec![ToolCall::new("1", "f", r#"{"x":1}"#)]);
+        let expected = [
+            (ToolFormat::UseTool, "Checking.\n<use_tool>\n<tool_name>f</tool_name>\n<arguments>{\"x\":1}</arguments>\n</use_tool>"),
+            (ToolFormat::Hermes, "Checking.\n<tool_call>\n{\"name\": \"f\", \"arguments\": {\"x\":1}}\n</tool_call>"),
+            (ToolFormat::QwenXml, "Checking.\n<tool_call>\n<function=f>\n<parameter=x>\n1\n</parameter>\n</function>\n</tool_call>"),
+            (ToolFormat::Mistral, "Checking.\n[TOOL_CALLS][{\"name\": \"f\", \"arguments\": {\"x\":1}}]"),
+            (ToolFormat::Harmony, "Checking.\n<|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>{\"x\":1}<|call|>"),
+        ];
+        for (format, text) in expected {
+            assert_eq!(reply_text(format, &turn), text, "{format:?}");
+        }
+    }
+
+    #[test]
     fn the_models_own_turns_go_back_verbatim_with_or_without_diagnostics() {
         let mut turn = ModelTurn::text("neutral reading");
         turn.native = Some(NativeContent::new("text:hermes", Value::from("as written")));
