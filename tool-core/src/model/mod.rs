@@ -69,7 +69,7 @@ pub use event::ModelEvent;
 pub use message::{Message, ModelTurn, NativeContent, StopReason, ToolResult, Usage};
 pub use request::{ModelRequest, OfferedTools};
 pub use scripted::{ScriptedModel, SeenRequest};
-pub use text::XmlMode;
+pub use text::{TextMode, XmlMode};
 #[cfg(feature = "http")]
 pub use {
     anthropic::Anthropic,

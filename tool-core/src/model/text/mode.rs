@@ -1,0 +1,256 @@
+//! [`TextMode`]: tool calling for a model that only writes text, in any [`ToolFormat`].
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::history::text_conversation;
+use super::reply::Reply;
+use crate::model::queue::queue_stream;
+use crate::model::{
+    next_item, Model, ModelError, ModelErrorKind, ModelEvent, ModelRequest, ModelStream,
+    OfferedTools,
+};
+use crate::parse::{FormatOptions, FormatParser, ParserOptions, ToolFormat};
+use crate::prompt::{escape_text, render_format_tools};
+use crate::provider::ToolChoice;
+
+/// The [`NativeContent::provider`](crate::model::NativeContent::provider) tag of text-mode
+/// turns in `format`: `"xml"` for `<use_tool>` (as [`XmlMode`](super::XmlMode) has always
+/// written), `"text:hermes"`, `"text:qwen_xml"`, `"text:mistral"`, `"text:harmony"`.
+///
+/// ```
+/// use tool_core::model::text::native_provider;
+/// use tool_core::parse::ToolFormat;
+/// assert_eq!(native_provider(ToolFormat::UseTool), "xml");
+/// assert_eq!(native_provider(ToolFormat::Hermes), "text:hermes");
+/// ```
+pub fn native_provider(format: ToolFormat) -> &'static str {
+    match format {
+        ToolFormat::UseTool => super::XML_PROVIDER,
+        ToolFormat::Hermes => "text:hermes",
+        ToolFormat::QwenXml => "text:qwen_xml",
+        ToolFormat::Mistral => "text:mistral",
+        ToolFormat::Harmony => "text:harmony",
+    }
+}
+
+/// Runs the tool loop on any plain-text streaming model that was trained on one of the
+/// [`ToolFormat`]s: the model family's own tool block goes into the instructions, the reply is
+/// parsed as it streams by that format's parser, and the results go back as a user message in
+/// the family's own result convention. The runner sees an ordinary model.
+///
+/// | format | tool block in the instructions | results message |
+/// |---|---|---|
+/// | `UseTool` | the TOOLS section | one `<tool_results>` |
+/// | `Hermes`, `QwenXml` | `# Tools` with `<tools>` | one `<tool_response>` per result, one per line |
+/// | `Mistral` | `[AVAILABLE_TOOLS]` | one `[TOOL_RESULTS]` per result |
+/// | `Harmony` | `# Tools` / `namespace functions` | one `<\|start\|>functions.NAME to=assistant...<\|end\|>` per result |
+///
+/// - Text streams to the runner as text deltas at once; a call is handed out only once it is
+///   complete. Harmony's `analysis` channel is reasoning: it is not text (the model events
+///   have no reasoning item, so it is not streamed), but it stays in the history. Harmony's
+///   framing tokens are not text either.
+/// - Calls are typed against the offered tools: an unknown name is caught, and Qwen3-Coder's
+///   untyped values are converted with each tool's input schema.
+/// - A call the parser rejects (unknown name, unreadable call, a value of the wrong type) is
+///   passed on as the model wrote it, so the dispatcher answers it with its instructive error.
+/// - A reply cut off inside a call (token limit, abort) ends the stream with a
+///   [`ModelErrorKind::Incomplete`] error after its text: no partial call ever runs.
+/// - The finished turn keeps the reply exactly as the model wrote it
+///   ([`native_provider`] tag): later requests send it back verbatim. The parser's
+///   diagnostics (repairs, rejected calls) are kept there too, as
+///   `{"text": ..., "diagnostics": [{"call", "kind", "message"}]}`; without any, the content is
+///   the text alone.
+/// - The inner model receives no tools and `tool_choice` auto; a forced `tool_choice` becomes a
+///   sentence in the instructions, and `ToolChoice::None` leaves the tool block out.
+///
+/// Results reach the inner model as a [`Message::User`](crate::model::Message::User) whose
+/// text is the format's result message(s): a raw-completion adapter that renders the chat
+/// template itself puts it verbatim where the family expects it.
+///
+/// ```
+/// use tool_core::model::{Message, ModelTurn, ScriptedModel, TextMode};
+/// use tool_core::parse::ToolFormat;
+/// use tool_core::runner::Runner;
+/// use tool_core::{tool, tools};
+///
+/// /// Adds two integers.
+/// #[tool]
+/// fn add(a: i64, b: i64) -> i64 { a + b }
+///
+/// // A Qwen3 model served without a tool parser: it only writes text.
+/// let text_model = ScriptedModel::new([
+///     ModelTurn::text("Adding.\n<tool_call>\n{\"name\": \"add\", \"arguments\": {\"a\": 2, \"b\": 3}}\n</tool_call>"),
+///     ModelTurn::text("2 + 3 = 5."),
+/// ]);
+/// let runner = Runner::new(TextMode::new(text_model.clone(), ToolFormat::Hermes), tools![add]);
+/// let result = tool_core::block_on(runner.run("What is 2 + 3?")).unwrap();
+/// assert_eq!(result.text(), Some("2 + 3 = 5."));
+///
+/// let second = &text_model.requests()[1];
+/// assert!(second.instructions.as_deref().unwrap().contains("<tools>\n{\"type\":\"function\""));
+/// assert_eq!(second.messages[2], Message::user("<tool_response>\n5\n</tool_response>"));
+/// ```
+#[derive(Debug, Clone)]
+pub struct TextMode<M> {
+    inner: M,
+    format: ToolFormat,
+    run_fenced_calls: bool,
+}
+
+impl<M: Model> TextMode<M> {
+    /// Text mode over `inner`, whose replies are written in `format`.
+    ///
+    /// ```
+    /// use tool_core::model::{ScriptedModel, TextMode};
+    /// use tool_core::parse::ToolFormat;
+    /// let mode = TextMode::new(ScriptedModel::new([]), ToolFormat::Harmony);
+    /// assert_eq!(mode.format(), ToolFormat::Harmony);
+    /// ```
+    pub fn new(inner: M, format: ToolFormat) -> Self {
+        TextMode {
+            inner,
+            format,
+            run_fenced_calls: false,
+        }
+    }
+
+    /// Also runs calls the model put inside a markdown code fence (off by default: a model
+    /// showing an example is not asking for a call).
+    ///
+    /// ```
+    /// use tool_core::model::{ScriptedModel, TextMode};
+    /// use tool_core::parse::ToolFormat;
+    /// let _mode = TextMode::new(ScriptedModel::new([]), ToolFormat::Hermes).run_fenced_calls(true);
+    /// ```
+    pub fn run_fenced_calls(mut self, run: bool) -> Self {
+        self.run_fenced_calls = run;
+        self
+    }
+
+    /// The format the model writes calls in.
+    ///
+    /// ```
+    /// use tool_core::model::{ScriptedModel, TextMode};
+    /// use tool_core::parse::ToolFormat;
+    /// assert_eq!(TextMode::new(ScriptedModel::new([]), ToolFormat::Mistral).format(), ToolFormat::Mistral);
+    /// ```
+    pub fn format(&self) -> ToolFormat {
+        self.format
+    }
+
+    /// The wrapped model.
+    ///
+    /// ```
+    /// use tool_core::model::{ScriptedModel, TextMode};
+    /// use tool_core::parse::ToolFormat;
+    /// let mode = TextMode::new(ScriptedModel::new([]), ToolFormat::Hermes);
+    /// assert!(mode.inner().requests().is_empty());
+    /// ```
+    pub fn inner(&self) -> &M {
+        &self.inner
+    }
+
+    /// A parser for this reply: it knows the offered tools' names and schemas.
+    fn parser(&self, tools: &OfferedTools<'_>) -> FormatParser {
+        let definitions = tools.definitions();
+        let schemas: HashMap<String, Arc<Value>> = definitions
+            .iter()
+            .map(|d| (d.name.clone(), d.input_schema.clone()))
+            .collect();
+        FormatParser::with_options(
+            self.format,
+            FormatOptions {
+                run_fenced_calls: self.run_fenced_calls,
+                id_prefix: id_prefix(self.format),
+                known_tools: Some(definitions.iter().map(|d| d.name.clone()).collect()),
+                schemas: Some(Arc::new(schemas)),
+            },
+        )
+    }
+}
+
+/// Call ids: `<use_tool>` keeps the ids [`XmlMode`](super::XmlMode) has always given.
+pub(super) fn id_prefix(format: ToolFormat) -> String {
+    match format {
+        ToolFormat::UseTool => ParserOptions::default().id_prefix,
+        _ => FormatOptions::default().id_prefix,
+    }
+}
+
+impl<M: Model> Model for TextMode<M> {
+    fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
+        let format = self.format;
+        let messages = text_conversation(format, request.messages);
+        let instructions = instructions(format, &request);
+        let reply = Reply::new(format, self.parser(&request.tools));
+        queue_stream(move |out| async move {
+            let mut inner_request = ModelRequest::new(&messages, OfferedTools::none());
+            if !instructions.is_empty() {
+                inner_request = inner_request.with_instructions(&instructions);
+            }
+            let mut inner = self.inner.stream(inner_request);
+            let mut reply = reply;
+            loop {
+                match next_item(inner.as_mut()).await {
+                    Some(Ok(ModelEvent::TextDelta(delta))) => {
+                        for event in reply.feed(&delta) {
+                            out.send(Ok(event)).await;
+                        }
+                    }
+                    Some(Ok(ModelEvent::Finished(turn))) => {
+                        for item in reply.finish(turn) {
+                            out.send(item).await;
+                        }
+                        return;
+                    }
+                    // A plain-text model has no calls of its own to report.
+                    Some(Ok(_)) => {}
+                    Some(Err(error)) => {
+                        out.send(Err(error)).await;
+                        return;
+                    }
+                    None => {
+                        out.send(Err(ModelError::new(
+                            ModelErrorKind::Incomplete,
+                            "the model's stream ended before the turn was finished",
+                        )))
+                        .await;
+                        return;
+                    }
+                }
+            }
+        })
+    }
+}
+
+/// The instructions for the inner model: the application's, then the format's tool block.
+fn instructions(format: ToolFormat, request: &ModelRequest<'_>) -> String {
+    let mut out = request.instructions.unwrap_or_default().to_string();
+    if request.tools.is_empty() || *request.tool_choice == ToolChoice::None {
+        return out;
+    }
+    if !out.is_empty() {
+        out.push_str("\n\n");
+    }
+    match format {
+        // The registry's cached TOOLS section when the whole registry is offered.
+        ToolFormat::UseTool => out.push_str(&request.tools.tools_prompt()),
+        _ => {
+            out.push_str(&render_format_tools(format, request.tools.definitions()));
+            out.push('\n');
+        }
+    }
+    match request.tool_choice {
+        ToolChoice::Required => out.push_str("\nIn this reply you must use at least one tool.\n"),
+        ToolChoice::Tool(name) => {
+            out.push_str("\nIn this reply you must use the tool '");
+            escape_text(name, &mut out);
+            out.push_str("'.\n");
+        }
+        ToolChoice::Auto | ToolChoice::None => {}
+    }
+    out
+}

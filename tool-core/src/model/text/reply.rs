@@ -1,0 +1,165 @@
+//! One text-mode reply as it streams: the format's parser events turned into model events,
+//! and the finished turn (the neutral reading plus the reply exactly as written).
+
+use serde_json::{json, Value};
+
+use super::mode::{id_prefix, native_provider};
+use super::rejected::raw_arguments;
+use crate::call::ToolCall;
+use crate::model::{ModelError, ModelErrorKind, ModelEvent, ModelTurn, NativeContent, StopReason};
+use crate::parse::{EndReason, Event, FormatParser, ToolFormat};
+
+/// The state of one reply being parsed.
+pub(super) struct Reply {
+    format: ToolFormat,
+    parser: FormatParser,
+    id_prefix: String,
+    /// The reply exactly as the model wrote it.
+    raw: String,
+    /// The text for the user (no calls, reasoning or markup).
+    text: String,
+    calls: Vec<ToolCall>,
+    /// The parser's diagnostics and rejections, for the turn's native content.
+    diagnostics: Vec<Value>,
+    /// Why the reply cannot be a turn: it was cut off inside a call.
+    cut_off: Option<String>,
+    events: Vec<Event>,
+}
+
+impl Reply {
+    pub(super) fn new(format: ToolFormat, parser: FormatParser) -> Self {
+        Reply {
+            format,
+            parser,
+            id_prefix: id_prefix(format),
+            raw: String::new(),
+            text: String::new(),
+            calls: Vec::new(),
+            diagnostics: Vec::new(),
+            cut_off: None,
+            events: Vec::new(),
+        }
+    }
+
+    /// Feeds the next piece of the reply; returns what the runner may see of it now.
+    pub(super) fn feed(&mut self, delta: &str) -> Vec<ModelEvent> {
+        self.raw.push_str(delta);
+        let mut events = std::mem::take(&mut self.events);
+        self.parser.feed(delta, &mut events);
+        let out = self.convert(&mut events);
+        self.events = events;
+        out
+    }
+
+    /// Ends the reply: the last events, then the finished turn, or an `Incomplete` error when
+    /// the reply was cut off inside a call.
+    pub(super) fn finish(mut self, inner: ModelTurn) -> Vec<Result<ModelEvent, ModelError>> {
+        let mut out = Vec::new();
+        // A model that does not stream hands its whole text over at the end.
+        if self.raw.is_empty() && !inner.text.is_empty() {
+            out = self.feed(&inner.text);
+        }
+        let reason = match inner.stop_reason {
+            StopReason::EndTurn | StopReason::ToolUse => EndReason::Stop,
+            StopReason::MaxTokens => EndReason::Length,
+            _ => EndReason::Other,
+        };
+        let mut events = std::mem::take(&mut self.events);
+        self.parser.finish(reason, &mut events);
+        out.extend(self.convert(&mut events));
+        let mut out: Vec<Result<ModelEvent, ModelError>> = out.into_iter().map(Ok).collect();
+        if let Some(reason) = self.cut_off {
+            out.push(Err(ModelError::new(ModelErrorKind::Incomplete, reason)));
+            return out;
+        }
+        let stop_reason = if self.calls.is_empty() {
+            inner.stop_reason
+        } else {
+            StopReason::ToolUse
+        };
+        let content = if self.diagnostics.is_empty() {
+            Value::String(self.raw)
+        } else {
+            json!({"text": self.raw, "diagnostics": self.diagnostics})
+        };
+        out.push(Ok(ModelEvent::Finished(ModelTurn {
+            text: self.text,
+            calls: self.calls,
+            stop_reason,
+            usage: inner.usage,
+            native: Some(NativeContent::new(native_provider(self.format), content)),
+        })));
+        out
+    }
+
+    fn convert(&mut self, events: &mut Vec<Event>) -> Vec<ModelEvent> {
+        let mut out = Vec::with_capacity(events.len());
+        for event in events.drain(..) {
+            match event {
+                Event::Text(text) => {
+                    self.text.push_str(&text);
+                    out.push(ModelEvent::TextDelta(text.to_string()));
+                }
+                // Calls in text come one after another, so the open call's position in the
+                // turn is the number of calls already complete (a call cut off by the end of
+                // the reply is the last one and never gets a position in `calls`).
+                Event::Name { index, name } => out.push(ModelEvent::CallStarted {
+                    index: self.calls.len(),
+                    id: format!("{}{index}", self.id_prefix),
+                    name,
+                }),
+                // Only these formats' deltas are the arguments' JSON text; the block formats'
+                // are the whole block body (`{"name": ..., "arguments": ...}`, XML), which is
+                // not what the event promises.
+                Event::ArgumentsDelta { delta, .. }
+                    if matches!(self.format, ToolFormat::UseTool | ToolFormat::Harmony) =>
+                {
+                    out.push(ModelEvent::ArgumentsDelta {
+                        index: self.calls.len(),
+                        delta: delta.to_string(),
+                    })
+                }
+                Event::CallComplete { call, .. } => out.push(self.add_call(call)),
+                Event::CallError {
+                    index,
+                    id,
+                    name,
+                    span,
+                    response,
+                } => {
+                    self.diagnostics.push(json!({
+                        "call": index,
+                        "kind": "CallError",
+                        "message": response.model_text(),
+                    }));
+                    let block = self.raw.get(span).unwrap_or_default();
+                    let arguments = raw_arguments(self.format, block);
+                    let call = ToolCall::new(id, name.unwrap_or_default(), arguments);
+                    out.push(self.add_call(call));
+                }
+                Event::CallIncomplete { name, reason, .. } => {
+                    let name = name.map(|n| format!(" (tool '{n}')")).unwrap_or_default();
+                    self.cut_off = Some(format!("{reason}{name}"));
+                }
+                Event::Diagnostic(d) => self.diagnostics.push(json!({
+                    "call": d.call,
+                    "kind": format!("{:?}", d.kind),
+                    "message": d.message,
+                })),
+                // Reasoning (harmony's analysis channel) and markup (its framing) are not
+                // text for the user; both stay in `raw`, the history.
+                Event::ArgumentsDelta { .. }
+                | Event::CallStarted { .. }
+                | Event::Reasoning(_)
+                | Event::Markup(_) => {}
+            }
+        }
+        out
+    }
+
+    fn add_call(&mut self, call: ToolCall) -> ModelEvent {
+        let index = self.calls.len();
+        self.calls.push(call.clone());
+        ModelEvent::CallReady { index, call }
+    }
+}
