@@ -40,7 +40,10 @@ impl McpServer {
     }
 
     fn router_with(self, path: &str, cancel: CancellationToken) -> axum::Router {
-        let config = StreamableHttpServerConfig::default().with_cancellation_token(cancel);
+        let mut config = StreamableHttpServerConfig::default().with_cancellation_token(cancel);
+        if let Some(bytes) = self.http_body_limit() {
+            config = config.with_max_request_body_bytes(bytes);
+        }
         let service = StreamableHttpService::new(
             move || Ok(self.clone()),
             Arc::new(LocalSessionManager::default()),
