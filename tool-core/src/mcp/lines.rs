@@ -42,8 +42,8 @@ struct Outgoing {
     written: Option<oneshot::Sender<io::Result<()>>>,
 }
 
-/// What one incoming line turned out to be.
-enum Incoming {
+/// What one incoming message (a line, or an HTTP POST body) turned out to be.
+pub(super) enum Incoming {
     Message(Box<ClientJsonRpcMessage>),
     /// An error reply for the peer (a whole line, newline included).
     Reply(Vec<u8>),
@@ -89,20 +89,12 @@ impl<R: AsyncRead + Send + Unpin> LineTransport<R> {
     /// The next line's verdict, or `None` when more input is needed.
     fn next_line(&mut self) -> Option<Incoming> {
         match self.codec.decode(&mut self.buffer) {
-            Ok(Some(line)) => Some(classify(&line)),
+            Ok(Some(line)) => Some(classify(line.as_bytes())),
             Ok(None) => None,
             // The codec skips the rest of the line by itself.
-            Err(LinesCodecError::MaxLineLengthExceeded) => Some(Incoming::Reply(error_line(
-                Value::Null,
-                ErrorData::invalid_request(
-                    format!(
-                        "Invalid Request: the message is longer than the server's limit of {} \
-                         bytes and was discarded unread; send smaller messages",
-                        self.max_bytes
-                    ),
-                    Some(json!({ "maxMessageBytes": self.max_bytes })),
-                ),
-            ))),
+            Err(LinesCodecError::MaxLineLengthExceeded) => {
+                Some(Incoming::Reply(oversized(self.max_bytes)))
+            }
             // The only I/O error the codec itself raises: a line that is not UTF-8.
             Err(LinesCodecError::Io(_)) => Some(Incoming::Reply(error_line(
                 Value::Null,
@@ -116,14 +108,15 @@ impl<R: AsyncRead + Send + Unpin> LineTransport<R> {
     }
 }
 
-/// Parses one line as a client message; anything else becomes an error reply or is skipped.
-fn classify(line: &str) -> Incoming {
+/// Parses one message as a client message; anything else becomes an error reply or is
+/// skipped.
+pub(super) fn classify(line: &[u8]) -> Incoming {
     // RFC 8259 lets a parser ignore a byte order mark; rmcp's own transport does too.
-    let line = line.strip_prefix('\u{feff}').unwrap_or(line);
-    if line.trim().is_empty() {
+    let line = line.strip_prefix(b"\xef\xbb\xbf").unwrap_or(line);
+    if line.iter().all(u8::is_ascii_whitespace) {
         return Incoming::Skip;
     }
-    let error = match serde_json::from_str::<ClientJsonRpcMessage>(line) {
+    let error = match serde_json::from_slice::<ClientJsonRpcMessage>(line) {
         Ok(message) => return Incoming::Message(Box::new(message)),
         Err(error) => error,
     };
@@ -141,7 +134,7 @@ fn classify(line: &str) -> Incoming {
     }
     // JSON, but not a message rmcp knows. A notification (a method and no id) is never
     // answered, whatever is wrong with it; rmcp skips unknown notifications the same way.
-    let value = serde_json::from_str::<Value>(line).unwrap_or(Value::Null);
+    let value = serde_json::from_slice::<Value>(line).unwrap_or(Value::Null);
     let id = value.get("id");
     if id.is_none() && value.get("method").is_some_and(Value::is_string) {
         return Incoming::Skip;
@@ -163,9 +156,23 @@ fn classify(line: &str) -> Incoming {
     ))
 }
 
+/// The reply to a message longer than `max_bytes`.
+pub(super) fn oversized(max_bytes: usize) -> Vec<u8> {
+    error_line(
+        Value::Null,
+        ErrorData::invalid_request(
+            format!(
+                "Invalid Request: the message is longer than the server's limit of {max_bytes} \
+                 bytes and was discarded unread; send smaller messages"
+            ),
+            Some(json!({ "maxMessageBytes": max_bytes })),
+        ),
+    )
+}
+
 /// A JSON-RPC error response as one line. Written by hand rather than with rmcp's
 /// `JsonRpcError`, which leaves out an unknown id; JSON-RPC 2.0 asks for `"id": null`.
-fn error_line(id: Value, error: ErrorData) -> Vec<u8> {
+pub(super) fn error_line(id: Value, error: ErrorData) -> Vec<u8> {
     let mut line = serde_json::to_vec(&json!({ "jsonrpc": "2.0", "id": id, "error": error }))
         .unwrap_or_else(|_| {
             br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}"#
