@@ -270,3 +270,48 @@ impl<R: AsyncRead + Send + Unpin> Transport<RoleServer> for LineTransport<R> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reply(line: &[u8]) -> Value {
+        match classify(line) {
+            Incoming::Reply(reply) => serde_json::from_slice(&reply).unwrap(),
+            Incoming::Message(m) => panic!("parsed as a message: {m:?}"),
+            Incoming::Skip => panic!("skipped"),
+        }
+    }
+
+    #[test]
+    fn our_error_replies_read_as_errors_in_rmcp() {
+        // `"id": null` as JSON-RPC 2.0 asks; rmcp's client side must still read the reply.
+        for line in [&b"nope"[..], br#"{"x":1}"#] {
+            let mut reply = match classify(line) {
+                Incoming::Reply(reply) => reply,
+                _ => panic!("no reply"),
+            };
+            assert_eq!(reply.pop(), Some(b'\n'));
+            let parsed: ServerJsonRpcMessage = serde_json::from_slice(&reply).unwrap();
+            assert!(
+                matches!(parsed, ServerJsonRpcMessage::Error(ref e) if e.id.is_none()),
+                "{parsed:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_readable_id_is_kept_and_a_strange_one_is_not() {
+        assert_eq!(reply(br#"{"id":"a","method":1}"#)["id"], "a");
+        assert_eq!(reply(br#"{"id":7,"method":1}"#)["id"], 7);
+        assert_eq!(reply(br#"{"id":[7],"method":1}"#)["id"], Value::Null);
+        assert_eq!(reply(br#"[1,2]"#)["error"]["code"], -32600);
+    }
+
+    #[test]
+    fn a_byte_order_mark_and_a_valid_message_parse() {
+        let line = b"\xef\xbb\xbf{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
+        assert!(matches!(classify(line), Incoming::Message(_)));
+        assert!(matches!(classify(b"  \t"), Incoming::Skip));
+    }
+}
