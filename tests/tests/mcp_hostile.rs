@@ -11,7 +11,7 @@ use std::future::Future;
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines, WriteHalf};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, Lines};
 use tool_core::mcp::McpClient;
 use tool_core::mcp::McpServer;
 use tool_core::{ToolCall, ToolErrorCode, ToolRegistry, ToolResponse};
@@ -28,12 +28,14 @@ async fn bounded<T>(test: impl Future<Output = T>) -> T {
 
 /// A raw JSON-RPC line peer of our server.
 struct Raw {
-    lines: Lines<BufReader<tokio::io::ReadHalf<DuplexStream>>>,
-    writer: WriteHalf<DuplexStream>,
+    lines: Lines<BufReader<Box<dyn AsyncRead + Send + Unpin>>>,
+    writer: Box<dyn AsyncWrite + Send + Unpin>,
+    /// The server process, when it is one (killed on drop).
+    _child: Option<tokio::process::Child>,
 }
 
 impl Raw {
-    /// Starts our server (messages up to 64 KiB) and completes the handshake.
+    /// Starts our server in this process (messages up to 64 KiB) and completes the handshake.
     async fn start() -> Raw {
         let (near, far) = tokio::io::duplex(1 << 20);
         let (far_read, far_write) = tokio::io::split(far);
@@ -45,9 +47,33 @@ impl Raw {
             }
         });
         let (read, writer) = tokio::io::split(near);
+        Raw::handshake(Box::new(read), Box::new(writer), None).await
+    }
+
+    /// Starts our server as a child process on stdio (`serve_stdio`, default limit) and
+    /// completes the handshake.
+    async fn child() -> Raw {
+        let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_mcp_peer"))
+            .arg("ours")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        Raw::handshake(Box::new(stdout), Box::new(stdin), Some(child)).await
+    }
+
+    async fn handshake(
+        read: Box<dyn AsyncRead + Send + Unpin>,
+        writer: Box<dyn AsyncWrite + Send + Unpin>,
+        child: Option<tokio::process::Child>,
+    ) -> Raw {
         let mut raw = Raw {
             lines: BufReader::new(read).lines(),
             writer,
+            _child: child,
         };
         raw.send(
             &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
@@ -188,6 +214,23 @@ async fn server_skips_empty_lines_and_unreadable_notifications_without_a_reply()
             .await;
         // The next reply is the call's: nothing above was answered.
         raw.still_calls(3).await;
+    })
+    .await
+}
+
+#[tokio::test]
+async fn server_on_stdio_answers_garbage_and_keeps_serving() {
+    bounded(async {
+        let mut raw = Raw::child().await;
+        raw.send("}{ not json").await;
+        raw.expect_error(-32700, "Parse error: the message is not JSON")
+            .await;
+        raw.send_bytes(&[0xff, 0x00, 0xfe]).await;
+        raw.expect_error(-32700, "Parse error: the message is not UTF-8")
+            .await;
+        raw.send(r#"{"hello":"world"}"#).await;
+        raw.expect_error(-32600, "Invalid Request").await;
+        raw.still_calls(1).await;
     })
     .await
 }
