@@ -93,6 +93,7 @@ fn names_and_descriptions_outside_a_provider_rules_are_reported() {
     use tool_core::ToolDefinition;
     let def = |name: &str, description: String, schema: serde_json::Value| ToolDefinition {
         name: name.into(),
+        title: None,
         description,
         input_schema: Arc::new(schema),
         annotations: Default::default(),
@@ -113,4 +114,35 @@ fn names_and_descriptions_outside_a_provider_rules_are_reported() {
     );
     assert_eq!(check_definition(Dialect::Gemini, &dashed_param).len(), 1);
     assert!(check_definition(Dialect::Anthropic, &dashed_param).is_empty());
+}
+
+/// Tomorrow's forecast for a city.
+#[tool_core::tool(title = "Weather forecast")]
+fn titled_forecast(city: String) -> String {
+    city
+}
+
+#[test]
+fn only_mcp_carries_a_title() {
+    use tool_core::provider::{gemini, openai, openai_responses};
+    let registry = tool_core::tools![titled_forecast];
+    let def = &registry.definitions()[0];
+    assert_eq!(def.title.as_deref(), Some("Weather forecast"));
+    assert_eq!(mcp::tool(def)["title"], "Weather forecast");
+    for (dialect, rendered) in [
+        ("openai", openai::tool(def).to_string()),
+        ("openai_responses", openai_responses::tool(def).to_string()),
+        ("anthropic", anthropic::tool(def).to_string()),
+        ("gemini", gemini::function_declaration(def).to_string()),
+        ("xml prompt", registry.tools_prompt().to_string()),
+    ] {
+        assert!(
+            !rendered.contains("Weather forecast"),
+            "{dialect}: {rendered}"
+        );
+        assert!(
+            rendered.contains("Tomorrow's forecast"),
+            "{dialect}: {rendered}"
+        );
+    }
 }

@@ -69,7 +69,10 @@ async fn remote_tools_sit_next_to_local_ones(client: &McpClient) {
     assert_eq!(add.description, "Adds two integers.");
     assert_eq!(add.input_schema["required"], json!(["a", "b"]));
     assert_eq!(add.annotations.read_only, Some(true));
+    assert_eq!(add.title, None);
     let forecast = registry.definition("r_forecast").unwrap();
+    // The remote tool keeps its title.
+    assert_eq!(forecast.title.as_deref(), Some("Weather forecast"));
     assert_eq!(
         forecast.output_schema.as_ref().unwrap()["required"],
         json!(["city", "temp_c"])
@@ -78,6 +81,7 @@ async fn remote_tools_sit_next_to_local_ones(client: &McpClient) {
     let listed = mcp::tools_list_result(registry.definitions());
     assert_eq!(listed["tools"][3]["name"], "r_forecast");
     assert_eq!(listed["tools"][3]["outputSchema"]["type"], "object");
+    assert_eq!(listed["tools"][3]["title"], "Weather forecast");
 }
 
 async fn calls_go_through_the_registry(client: &McpClient) {

@@ -1,6 +1,6 @@
-//! Hostile peers. Our server fed wrong types, unknown methods or JSON that is not JSON-RPC
-//! answers with JSON-RPC errors, ignores lines that are not JSON and drops oversized messages
-//! (as rmcp does), and keeps serving; our client
+//! Hostile peers. Our server fed lines that are not JSON, truncated JSON, binary garbage,
+//! oversized messages, wrong types, unknown methods or JSON that is not JSON-RPC answers each
+//! with its documented JSON-RPC error and keeps serving; our client
 //! facing a server that dies mid-call, answers garbage, answers the wrong shape or never
 //! answers returns SERVICE_UNAVAILABLE / NETWORK_ERROR / TIMEOUT responses, in-process and
 //! over a child process, without panicking or hanging.
@@ -11,7 +11,7 @@ use std::future::Future;
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines, WriteHalf};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, Lines};
 use tool_core::mcp::McpClient;
 use tool_core::mcp::McpServer;
 use tool_core::{ToolCall, ToolErrorCode, ToolRegistry, ToolResponse};
@@ -28,12 +28,14 @@ async fn bounded<T>(test: impl Future<Output = T>) -> T {
 
 /// A raw JSON-RPC line peer of our server.
 struct Raw {
-    lines: Lines<BufReader<tokio::io::ReadHalf<DuplexStream>>>,
-    writer: WriteHalf<DuplexStream>,
+    lines: Lines<BufReader<Box<dyn AsyncRead + Send + Unpin>>>,
+    writer: Box<dyn AsyncWrite + Send + Unpin>,
+    /// The server process, when it is one (killed on drop).
+    _child: Option<tokio::process::Child>,
 }
 
 impl Raw {
-    /// Starts our server (messages up to 64 KiB) and completes the handshake.
+    /// Starts our server in this process (messages up to 64 KiB) and completes the handshake.
     async fn start() -> Raw {
         let (near, far) = tokio::io::duplex(1 << 20);
         let (far_read, far_write) = tokio::io::split(far);
@@ -45,9 +47,33 @@ impl Raw {
             }
         });
         let (read, writer) = tokio::io::split(near);
+        Raw::handshake(Box::new(read), Box::new(writer), None).await
+    }
+
+    /// Starts our server as a child process on stdio (`serve_stdio`, default limit) and
+    /// completes the handshake.
+    async fn child() -> Raw {
+        let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_mcp_peer"))
+            .arg("ours")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        Raw::handshake(Box::new(stdout), Box::new(stdin), Some(child)).await
+    }
+
+    async fn handshake(
+        read: Box<dyn AsyncRead + Send + Unpin>,
+        writer: Box<dyn AsyncWrite + Send + Unpin>,
+        child: Option<tokio::process::Child>,
+    ) -> Raw {
         let mut raw = Raw {
             lines: BufReader::new(read).lines(),
             writer,
+            _child: child,
         };
         raw.send(
             &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
@@ -70,9 +96,40 @@ impl Raw {
     }
 
     async fn send(&mut self, line: &str) {
-        self.writer.write_all(line.as_bytes()).await.unwrap();
+        self.send_bytes(line.as_bytes()).await;
+    }
+
+    async fn send_bytes(&mut self, line: &[u8]) {
+        self.writer.write_all(line).await.unwrap();
         self.writer.write_all(b"\n").await.unwrap();
         self.writer.flush().await.unwrap();
+    }
+
+    /// The next reply is an error with `code` and id `null` whose message starts with
+    /// `starts`.
+    async fn expect_error(&mut self, code: i64, starts: &str) -> Value {
+        let error = self.reply().await;
+        assert_eq!(error["jsonrpc"], "2.0", "{error}");
+        assert_eq!(error.get("id"), Some(&Value::Null), "{error}");
+        assert_eq!(error["error"]["code"], code, "{error}");
+        let message = error["error"]["message"].as_str().unwrap();
+        assert!(message.starts_with(starts), "{message}");
+        error
+    }
+
+    /// A valid `tools/call` still succeeds: the server survived.
+    async fn still_calls(&mut self, id: u64) {
+        self.send(
+            &json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+                "name": "add", "arguments": {"a": 2, "b": 3},
+            }})
+            .to_string(),
+        )
+        .await;
+        let reply = self.reply().await;
+        assert_eq!(reply["id"], id, "{reply}");
+        assert_eq!(reply["result"]["isError"], false, "{reply}");
+        assert_eq!(reply["result"]["content"][0]["text"], "5", "{reply}");
     }
 
     async fn reply(&mut self) -> Value {
@@ -96,14 +153,84 @@ impl Raw {
 }
 
 #[tokio::test]
-async fn server_ignores_lines_that_are_not_json_and_keeps_serving() {
+async fn server_answers_a_line_that_is_not_json_with_parse_error_and_keeps_serving() {
     bounded(async {
         let mut raw = Raw::start().await;
-        // rmcp answers nothing to unparsable input (no id to answer, and replies to garbage
-        // can start an error storm with a peer that echoes them); the next reply is the list's.
         raw.send("}{ not json").await;
+        let error = raw
+            .expect_error(-32700, "Parse error: the message is not JSON")
+            .await;
+        let message = error["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains("one JSON-RPC message per line"),
+            "{message}"
+        );
+        raw.still_calls(1).await;
+    })
+    .await
+}
+
+#[tokio::test]
+async fn server_answers_truncated_json_with_parse_error_and_keeps_serving() {
+    bounded(async {
+        let mut raw = Raw::start().await;
+        raw.send(r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"add""#)
+            .await;
+        // Cut off JSON has no readable id: JSON-RPC answers with null.
+        raw.expect_error(-32700, "Parse error: the message is not JSON")
+            .await;
+        raw.still_calls(4).await;
+    })
+    .await
+}
+
+#[tokio::test]
+async fn server_answers_binary_garbage_with_parse_error_and_keeps_serving() {
+    bounded(async {
+        let mut raw = Raw::start().await;
+        // Not UTF-8 at all …
+        raw.send_bytes(&[0xff, 0xfe, 0x00, 0x80, 0xc3, 0x28, 0x7b])
+            .await;
+        raw.expect_error(-32700, "Parse error: the message is not UTF-8")
+            .await;
+        // … and UTF-8 control characters, which are text but not JSON.
         raw.send("\u{0}\u{1}binary\u{7f}").await;
-        raw.still_serving(1).await;
+        raw.expect_error(-32700, "Parse error: the message is not JSON")
+            .await;
+        raw.still_calls(2).await;
+    })
+    .await
+}
+
+#[tokio::test]
+async fn server_skips_empty_lines_and_unreadable_notifications_without_a_reply() {
+    bounded(async {
+        let mut raw = Raw::start().await;
+        raw.send("").await;
+        raw.send("\r").await;
+        raw.send(r#"{"jsonrpc":"2.0","method":"notifications/progress","params":"wrong"}"#)
+            .await;
+        raw.send(r#"{"jsonrpc":"2.0","method":"$/lsp/thing"}"#)
+            .await;
+        // The next reply is the call's: nothing above was answered.
+        raw.still_calls(3).await;
+    })
+    .await
+}
+
+#[tokio::test]
+async fn server_on_stdio_answers_garbage_and_keeps_serving() {
+    bounded(async {
+        let mut raw = Raw::child().await;
+        raw.send("}{ not json").await;
+        raw.expect_error(-32700, "Parse error: the message is not JSON")
+            .await;
+        raw.send_bytes(&[0xff, 0x00, 0xfe]).await;
+        raw.expect_error(-32700, "Parse error: the message is not UTF-8")
+            .await;
+        raw.send(r#"{"hello":"world"}"#).await;
+        raw.expect_error(-32600, "Invalid Request").await;
+        raw.still_calls(1).await;
     })
     .await
 }
@@ -113,8 +240,20 @@ async fn server_answers_json_that_is_not_json_rpc_with_invalid_request() {
     bounded(async {
         let mut raw = Raw::start().await;
         raw.send(r#"{"hello":"world"}"#).await;
+        raw.expect_error(
+            -32600,
+            "Invalid Request: the message is JSON but not a JSON-RPC",
+        )
+        .await;
+        // A readable id is answered with, as JSON-RPC asks.
+        raw.send(r#"{"id":12,"result":"nonsense","method":[]}"#)
+            .await;
         let error = raw.reply().await;
-        assert_eq!(error["error"]["code"], -32600, "{error}");
+        assert_eq!(
+            (error["id"].clone(), error["error"]["code"].clone()),
+            (json!(12), json!(-32600)),
+            "{error}"
+        );
         raw.still_serving(2).await;
     })
     .await
@@ -152,15 +291,32 @@ async fn server_answers_unknown_methods_with_method_not_found() {
 }
 
 #[tokio::test]
-async fn server_drops_oversized_messages_and_keeps_serving() {
+async fn server_answers_oversized_messages_with_invalid_request_and_keeps_serving() {
     bounded(async {
         let mut raw = Raw::start().await;
+        // 10 MiB against the server's 64 KiB limit: answered as soon as the limit is passed,
+        // the rest skipped as it arrives (never buffered), the request never run.
         let huge = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {
-            "name": "add", "arguments": {"a": 1, "b": 2, "pad": "x".repeat(200 * 1024)},
+            "name": "add", "arguments": {"a": 1, "b": 2, "pad": "x".repeat(10 << 20)},
         }});
         raw.send(&huge.to_string()).await;
-        // The oversized request is never run (no reply with id 9); the next one is answered.
-        raw.still_serving(10).await;
+        let error = raw
+            .expect_error(-32600, "Invalid Request: the message is longer than")
+            .await;
+        assert_eq!(
+            error["error"]["data"]["maxMessageBytes"],
+            64 * 1024,
+            "{error}"
+        );
+        raw.still_calls(10).await;
+        // A line just under the limit is still read.
+        let padded = json!({"jsonrpc": "2.0", "id": 11, "method": "tools/call", "params": {
+            "name": "add", "arguments": {"a": 1, "b": 2}, "_meta": {"pad": "x".repeat(60 * 1024)},
+        }});
+        raw.send(&padded.to_string()).await;
+        let reply = raw.reply().await;
+        assert_eq!(reply["id"], 11, "{reply}");
+        assert_eq!(reply["result"]["content"][0]["text"], "3", "{reply}");
     })
     .await
 }

@@ -100,6 +100,9 @@ async fn lists_every_tool_with_schemas_and_hints(client: &Client) {
         (Some(true), Some(true))
     );
     assert!(add.output_schema.is_none(), "an i64 result has no schema");
+    // `#[tool(title = "..")]` reaches the client as MCP's `title`; no title, no field.
+    assert_eq!(add.title, None);
+    assert_eq!(tools[1].title.as_deref(), Some("Weather forecast"));
 
     let forecast = tools[1].output_schema.as_ref().unwrap();
     assert_eq!(forecast["type"], "object");

@@ -15,6 +15,7 @@ use tool_core::{tool, tools, ToolAnnotations, ToolDefinition, ToolResponse};
 fn def(name: &str, description: &str, schema: Value) -> ToolDefinition {
     ToolDefinition {
         name: name.into(),
+        title: None,
         description: description.into(),
         input_schema: Arc::new(schema),
         annotations: ToolAnnotations::NONE,

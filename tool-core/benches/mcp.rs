@@ -3,7 +3,9 @@
 //! - `mcp_call/*`: a `tools/call` round trip to our `McpServer` vs a `#[tool_router]` server
 //!   with the same three tools (`add`, `forecast` with structured output, `fail`);
 //! - `mcp_list/50_tools`: `tools/list` of 50 tools from our server vs an rmcp `ToolRouter`
-//!   of 50 routes.
+//!   of 50 routes;
+//! - `mcp_transport/add`: our server on its own line transport (`serve_stream`, which answers
+//!   garbage with JSON-RPC errors) vs on rmcp's stream transport, same server and call.
 //!
 //! `cargo bench -p tool-core --features mcp --bench mcp`
 
@@ -255,5 +257,40 @@ fn bench_list(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_calls, bench_list);
+fn bench_transport(c: &mut Criterion) {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let rmcp_lines = connect(&rt, McpServer::new(tools![add, forecast, fail]));
+    let our_lines = rt.block_on(async {
+        let (near, far) = tokio::io::duplex(1 << 16);
+        let (read, write) = tokio::io::split(far);
+        let server = McpServer::new(tools![add, forecast, fail]);
+        tokio::spawn(async move {
+            if let Ok(running) = server.serve_stream(read, write).await {
+                let _ = running.waiting().await;
+            }
+        });
+        ().serve(near).await.unwrap()
+    });
+    let add = || params("add", json!({"a": 2, "b": 40}));
+    for client in [&rmcp_lines, &our_lines] {
+        let sum = rt.block_on(client.peer().call_tool(add())).unwrap();
+        assert_eq!(
+            sum.content[0].as_text().map(|t| t.text.as_str()),
+            Some("42")
+        );
+    }
+    let mut group = c.benchmark_group("mcp_transport/add");
+    group.bench_function("tool_core_serve_stream", |b| {
+        b.iter(|| rt.block_on(our_lines.peer().call_tool(add())))
+    });
+    group.bench_function("rmcp_async_rw", |b| {
+        b.iter(|| rt.block_on(rmcp_lines.peer().call_tool(add())))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_calls, bench_list, bench_transport);
 criterion_main!(benches);

@@ -68,6 +68,11 @@ impl ToolAnnotations {
 pub struct ToolDefinition {
     /// The name the model calls the tool by.
     pub name: String,
+    /// A human-readable display name (MCP's `title`, e.g. "Weather forecast"), for people
+    /// choosing tools in a client's interface; models see `name` and `description`. Only
+    /// the MCP server and client carry it; the other dialects leave it out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
     /// What the tool does, when to use it, and what it returns.
     pub description: String,
     /// The canonical JSON Schema of the arguments (`type: object` at the root).

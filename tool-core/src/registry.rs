@@ -191,6 +191,7 @@ impl ToolRegistry {
         }
         let definition = ToolDefinition {
             name: name.clone(),
+            title: tool.title().map(str::to_owned),
             description: tool.description().to_string(),
             input_schema: Arc::new(tool.input_schema()),
             annotations: tool.annotations(),

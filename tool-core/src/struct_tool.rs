@@ -19,6 +19,20 @@ pub trait StructTool: Send + Sync + 'static {
     const NAME: &'static str;
     /// The tool's description.
     const DESCRIPTION: &'static str;
+    /// The human-readable display name, if declared (see [`Tool::title`]).
+    ///
+    /// ```
+    /// use tool_core::{tools, StructTool};
+    ///
+    /// /// Shows a chart.
+    /// #[derive(tool_core::Tool)]
+    /// #[tool_def(title = "Chart", event = "chart")]
+    /// struct ShowChart { series: Vec<f64> }
+    ///
+    /// assert_eq!(ShowChart::TITLE, Some("Chart"));
+    /// assert_eq!(tools![ShowChart].definitions()[0].title.as_deref(), Some("Chart"));
+    /// ```
+    const TITLE: Option<&'static str> = None;
     /// Behaviour hints.
     const ANNOTATIONS: ToolAnnotations;
     /// A per-tool time limit, if declared.
@@ -103,6 +117,9 @@ impl<T: StructTool> Tool for ToolOf<T> {
     }
     fn description(&self) -> &str {
         T::DESCRIPTION
+    }
+    fn title(&self) -> Option<&str> {
+        T::TITLE
     }
     fn annotations(&self) -> ToolAnnotations {
         T::ANNOTATIONS

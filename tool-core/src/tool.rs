@@ -40,6 +40,23 @@ pub trait Tool: Send + Sync + 'static {
     /// What the tool does, for the model.
     fn description(&self) -> &str;
 
+    /// A human-readable display name (MCP's `title`); none by default. `#[tool(title = "..")]`
+    /// sets it.
+    ///
+    /// ```
+    /// use tool_core::{tool, tools};
+    ///
+    /// /// Tomorrow's forecast for a city.
+    /// #[tool(title = "Weather forecast")]
+    /// fn forecast(city: String) -> String { city }
+    ///
+    /// let registry = tools![forecast];
+    /// assert_eq!(registry.definitions()[0].title.as_deref(), Some("Weather forecast"));
+    /// ```
+    fn title(&self) -> Option<&str> {
+        None
+    }
+
     /// Behaviour hints; none by default.
     fn annotations(&self) -> ToolAnnotations {
         ToolAnnotations::NONE

@@ -14,11 +14,12 @@ pub struct Spanned<T> {
     pub span: Span,
 }
 
-/// `#[tool(name = "...", description = "...", read_only, destructive, idempotent, open_world,
+/// `#[tool(name = "...", title = "...", description = "...", read_only, destructive, idempotent, open_world,
 /// timeout_ms = 5000, crate = path)]`
 #[derive(Default)]
 pub struct ToolAttr {
     pub name: Option<Spanned<String>>,
+    pub title: Option<Spanned<String>>,
     pub description: Option<Spanned<String>>,
     pub read_only: Option<Spanned<bool>>,
     pub destructive: Option<Spanned<bool>>,
@@ -34,6 +35,7 @@ pub struct ToolAttr {
 
 pub const TOOL_KEYS: &[&str] = &[
     "name",
+    "title",
     "description",
     "read_only",
     "destructive",
@@ -69,6 +71,7 @@ pub fn parse_tool_attr(tokens: TokenStream, for_struct: bool, cx: &mut Ctxt) -> 
         let key = meta_key(&meta);
         match key.as_str() {
             "name" => set(cx, &meta, &mut attr.name, "name", parse_string(&meta)?),
+            "title" => set(cx, &meta, &mut attr.title, "title", parse_string(&meta)?),
             "description" => set(
                 cx,
                 &meta,

@@ -162,6 +162,7 @@ pub fn facts(model: &ToolModel, generics: &[syn::Ident]) -> TokenStream {
     let krate = &model.krate;
     let name = &model.name.value;
     let description = description(model);
+    let title = title(model);
     let annotations = annotations(model);
     let timeout = timeout(model);
     let output = output_schema(model, generics);
@@ -169,6 +170,9 @@ pub fn facts(model: &ToolModel, generics: &[syn::Ident]) -> TokenStream {
         #output
         fn name(&self) -> &str {
             #name
+        }
+        fn title(&self) -> ::core::option::Option<&str> {
+            #title
         }
         fn description(&self) -> &str {
             #description
@@ -191,6 +195,17 @@ pub fn description(model: &ToolModel) -> &str {
         .as_ref()
         .map(|d| d.value.as_str())
         .unwrap_or_default()
+}
+
+/// `Some("..")` for `#[tool(title = "..")]`, else `None`.
+pub fn title(model: &ToolModel) -> TokenStream {
+    match &model.attr.title {
+        Some(t) => {
+            let title = &t.value;
+            quote!(::core::option::Option::Some(#title))
+        }
+        None => quote!(::core::option::Option::None),
+    }
 }
 
 pub fn timeout(model: &ToolModel) -> TokenStream {

@@ -360,6 +360,7 @@ fn struct_tool(model: &ToolModel) -> TokenStream {
     let duplicate = expand::duplicate_message(model);
     let annotations = expand::annotations(model);
     let timeout = expand::timeout(model);
+    let title = expand::title(model);
     let params = params_struct(model);
     let prepare = prepare(model);
     let field_idents: Vec<&syn::Ident> = model.params.iter().map(|p| &p.ident).collect();
@@ -399,6 +400,7 @@ fn struct_tool(model: &ToolModel) -> TokenStream {
             impl #krate::StructTool for #ident {
                 const NAME: &'static str = #name;
                 const DESCRIPTION: &'static str = #description;
+                const TITLE: ::core::option::Option<&'static str> = #title;
                 const ANNOTATIONS: #krate::ToolAnnotations = #annotations;
                 const TIMEOUT_MS: ::core::option::Option<u64> = #timeout;
                 fn input_schema() -> __tc::serde_json::Value {

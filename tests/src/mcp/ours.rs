@@ -31,7 +31,7 @@ pub fn add(
 }
 
 /// Tomorrow's forecast for a city.
-#[tool(read_only)]
+#[tool(read_only, title = "Weather forecast")]
 pub fn forecast(
     /// City name, e.g. "Paris".
     city: String,

@@ -84,7 +84,7 @@ impl RmcpServer {
     }
 
     /// Tomorrow's forecast for a city.
-    #[tool]
+    #[tool(title = "Weather forecast")]
     async fn forecast(&self, Parameters(args): Parameters<ForecastArgs>) -> Json<Forecast> {
         Json(Forecast {
             city: args.city,

@@ -12,10 +12,69 @@ use rmcp::transport::{
 };
 use tokio_util::sync::CancellationToken;
 
+use super::lines::{self, Incoming};
 use super::{McpClient, McpError, McpServer};
 
 /// The path [`McpServer::serve_http`] serves MCP on.
 pub const DEFAULT_HTTP_PATH: &str = "/mcp";
+
+/// rmcp's own limit on a POST body, which [`McpServer::with_max_message_bytes`] overrides.
+const DEFAULT_HTTP_BODY_BYTES: usize = 4 * 1024 * 1024;
+
+/// Reads a POST body (at most `limit` bytes) before rmcp does and answers garbage with a
+/// JSON-RPC error body: HTTP 413 and `-32600` for an oversized body, 400 and `-32700` for one
+/// that is not JSON, 400 and `-32600` for JSON that is not JSON-RPC. rmcp alone answers these
+/// with plain-text 413/415 responses a client cannot parse as JSON-RPC. A good body goes on
+/// to rmcp unchanged (and is parsed there a second time: cheap next to the HTTP round trip).
+async fn reject_garbage(
+    axum::extract::State(limit): axum::extract::State<usize>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::http::{Method, StatusCode};
+    if request.method() != Method::POST {
+        return next.run(request).await;
+    }
+    let (parts, body) = request.into_parts();
+    let bytes = match axum::body::to_bytes(body, limit).await {
+        Ok(bytes) => bytes,
+        Err(error) => {
+            let too_long = std::error::Error::source(&error)
+                .is_some_and(|source| source.is::<http_body_util::LengthLimitError>());
+            return if too_long {
+                json_error(StatusCode::PAYLOAD_TOO_LARGE, lines::oversized(limit))
+            } else {
+                // The client stopped sending mid-body; it is unlikely to read this.
+                json_error(
+                    StatusCode::BAD_REQUEST,
+                    lines::error_line(
+                        serde_json::Value::Null,
+                        rmcp::model::ErrorData::invalid_request(
+                            format!("Invalid Request: the request body could not be read: {error}"),
+                            None,
+                        ),
+                    ),
+                )
+            };
+        }
+    };
+    if let Incoming::Reply(reply) = lines::classify(&bytes) {
+        return json_error(StatusCode::BAD_REQUEST, reply);
+    }
+    let body = axum::body::Body::from(bytes);
+    next.run(axum::extract::Request::from_parts(parts, body))
+        .await
+}
+
+fn json_error(status: axum::http::StatusCode, body: Vec<u8>) -> axum::response::Response {
+    let mut response = axum::response::Response::new(axum::body::Body::from(body));
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        axum::http::header::CONTENT_TYPE,
+        axum::http::HeaderValue::from_static("application/json"),
+    );
+    response
+}
 
 impl McpServer {
     /// The server as an axum [`Router`](axum::Router) answering MCP's streamable HTTP at
@@ -24,6 +83,11 @@ impl McpServer {
     ///
     /// rmcp accepts only loopback `Host` headers by default (against DNS rebinding); a public
     /// deployment puts a reverse proxy in front that sets `Host` accordingly.
+    ///
+    /// A POST body that is not JSON is answered with HTTP 400 and a JSON-RPC `-32700` error,
+    /// JSON that is not JSON-RPC with 400 and `-32600`, a body over the size limit
+    /// ([`McpServer::with_max_message_bytes`], default 4 MiB as in rmcp) with 413 and
+    /// `-32600`; each without touching the session.
     ///
     /// ```
     /// use tool_core::{mcp::McpServer, tool, tools};
@@ -40,13 +104,18 @@ impl McpServer {
     }
 
     fn router_with(self, path: &str, cancel: CancellationToken) -> axum::Router {
-        let config = StreamableHttpServerConfig::default().with_cancellation_token(cancel);
+        let limit = self.http_body_limit().unwrap_or(DEFAULT_HTTP_BODY_BYTES);
+        let config = StreamableHttpServerConfig::default()
+            .with_cancellation_token(cancel)
+            .with_max_request_body_bytes(limit);
         let service = StreamableHttpService::new(
             move || Ok(self.clone()),
             Arc::new(LocalSessionManager::default()),
             config,
         );
-        axum::Router::new().route_service(path, service)
+        axum::Router::new()
+            .route_service(path, service)
+            .layer(axum::middleware::from_fn_with_state(limit, reject_garbage))
     }
 
     /// Listens on `addr` (`"127.0.0.1:0"` picks a free port) and serves MCP's streamable

@@ -35,6 +35,7 @@
 mod client;
 #[cfg(feature = "mcp-http")]
 mod http;
+mod lines;
 mod remote;
 mod server;
 
@@ -43,6 +44,7 @@ use std::fmt;
 pub use client::{McpClient, DEFAULT_CALL_TIMEOUT};
 #[cfg(feature = "mcp-http")]
 pub use http::{HttpServing, DEFAULT_HTTP_PATH};
+pub use lines::DEFAULT_MAX_MESSAGE_BYTES;
 pub use remote::RemoteTool;
 pub use server::{McpServer, DEFAULT_PAGE_SIZE};
 

@@ -38,6 +38,7 @@ pub struct RemoteTool {
     pub(crate) name: String,
     pub(crate) remote_name: String,
     pub(crate) server: Arc<str>,
+    pub(crate) title: Option<String>,
     pub(crate) description: String,
     pub(crate) input_schema: Value,
     pub(crate) output_schema: Option<Value>,
@@ -86,6 +87,12 @@ impl RemoteTool {
             name,
             remote_name: tool.name.to_string(),
             server,
+            // MCP 2025-03-26 had the title among the annotations; later versions at the top.
+            title: tool
+                .title
+                .as_deref()
+                .or(tool.annotations.as_ref().and_then(|a| a.title.as_deref()))
+                .map(str::to_owned),
             description: tool
                 .description
                 .as_deref()
@@ -262,6 +269,10 @@ fn block_text(block: &ContentBlock) -> Cow<'_, str> {
 impl Tool for RemoteTool {
     fn name(&self) -> &str {
         &self.name
+    }
+
+    fn title(&self) -> Option<&str> {
+        self.title.as_deref()
     }
 
     fn description(&self) -> &str {

@@ -9,11 +9,11 @@ use rmcp::model::{
     ServerCapabilities, ServerConfig,
 };
 use rmcp::service::{RequestContext, RunningService, ServiceExt};
-use rmcp::transport::async_rw::{AsyncRwTransport, DEFAULT_MAX_LINE_LENGTH};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
+use super::lines::{LineTransport, DEFAULT_MAX_MESSAGE_BYTES};
 use super::McpError;
 use crate::call::ToolCall;
 use crate::context::{CallContext, CancelFlag, Progress, ProgressReporter};
@@ -54,7 +54,8 @@ pub struct McpServer {
     registry: Arc<ToolRegistry>,
     tools: Arc<[rmcp::model::Tool]>,
     page_size: usize,
-    max_message_bytes: usize,
+    /// `None`: each transport's default (ours on streams, rmcp's on HTTP).
+    max_message_bytes: Option<usize>,
     config: ServerConfig,
 }
 
@@ -69,7 +70,7 @@ impl McpServer {
             registry,
             tools,
             page_size: DEFAULT_PAGE_SIZE,
-            max_message_bytes: DEFAULT_MAX_LINE_LENGTH,
+            max_message_bytes: None,
             config,
         }
     }
@@ -101,12 +102,31 @@ impl McpServer {
         self
     }
 
-    /// The longest message (one line of JSON) [`McpServer::serve_stdio`] and
-    /// [`McpServer::serve_stream`] read; a longer one is dropped unread (rmcp logs it) and the
-    /// server goes on serving. Defaults to rmcp's 16 MiB.
+    /// The longest message the server reads: one line of JSON on
+    /// [`McpServer::serve_stdio`] and [`McpServer::serve_stream`] (default
+    /// [`DEFAULT_MAX_MESSAGE_BYTES`], 16 MiB), one POST body over streamable HTTP (default
+    /// rmcp's 4 MiB). A longer line is answered with a JSON-RPC `-32600` error (id `null`)
+    /// and skipped without being buffered, a longer POST body with HTTP 413; the server goes
+    /// on serving.
+    ///
+    /// ```
+    /// # use tool_core::{mcp::McpServer, ToolRegistry};
+    /// let server = McpServer::new(ToolRegistry::new()).with_max_message_bytes(1 << 20);
+    /// assert_eq!(server.max_message_bytes(), 1 << 20);
+    /// ```
     pub fn with_max_message_bytes(mut self, bytes: usize) -> Self {
-        self.max_message_bytes = bytes;
+        self.max_message_bytes = Some(bytes);
         self
+    }
+
+    /// The message size limit on streams (see [`McpServer::with_max_message_bytes`]).
+    pub fn max_message_bytes(&self) -> usize {
+        self.max_message_bytes.unwrap_or(DEFAULT_MAX_MESSAGE_BYTES)
+    }
+
+    #[cfg(feature = "mcp-http")]
+    pub(super) fn http_body_limit(&self) -> Option<usize> {
+        self.max_message_bytes
     }
 
     /// The `tools/list` page size.
@@ -154,6 +174,12 @@ impl McpServer {
 
     /// Serves one client on a byte stream (newline-delimited JSON-RPC, as on stdio), with the
     /// message size limit of [`McpServer::with_max_message_bytes`].
+    ///
+    /// Garbage gets a JSON-RPC error and the server reads on: a line that is not JSON (or not
+    /// UTF-8) `-32700` with id `null`; JSON that is not JSON-RPC `-32600` (with the message's
+    /// id when it has one); a line over the size limit `-32600` with id `null`, skipped
+    /// without being buffered; an unknown method `-32601`. Notifications are never answered.
+    /// Must run inside a tokio runtime (a task of its own writes the replies).
     pub async fn serve_stream<R, W>(
         self,
         reader: R,
@@ -163,8 +189,7 @@ impl McpServer {
         R: tokio::io::AsyncRead + Send + Unpin + 'static,
         W: tokio::io::AsyncWrite + Send + Unpin + 'static,
     {
-        let transport = AsyncRwTransport::<RoleServer, R, W>::new_server(reader, writer)
-            .with_max_line_length(self.max_message_bytes);
+        let transport = LineTransport::new(reader, writer, self.max_message_bytes());
         self.serve_on(transport).await
     }
 

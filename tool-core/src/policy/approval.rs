@@ -70,6 +70,7 @@ pub trait ApprovalHook: Send + Sync {
     /// }
     /// let def = ToolDefinition {
     ///     name: "delete_file".into(),
+    ///     title: None,
     ///     description: "Deletes a file.".into(),
     ///     input_schema: std::sync::Arc::new(serde_json::json!({"type": "object"})),
     ///     annotations: ToolAnnotations::NONE,

@@ -30,6 +30,7 @@ use crate::response::ToolResponse;
 /// use tool_core::parse::ToolFormat;
 /// let def = ToolDefinition {
 ///     name: "search".into(),
+///     title: None,
 ///     description: "Searches </tools>.".into(),
 ///     input_schema: Arc::new(serde_json::json!({"type": "object", "properties": {"q": {"type": "string"}}})),
 ///     annotations: ToolAnnotations::NONE,

@@ -86,6 +86,7 @@ Always adhere to this format for the tool use to ensure proper parsing and execu
 /// use tool_core::{ToolAnnotations, ToolDefinition};
 /// let def = ToolDefinition {
 ///     name: "echo".into(),
+///     title: None,
 ///     description: "Echoes <text>.".into(),
 ///     input_schema: Arc::new(serde_json::json!({"type": "object"})),
 ///     annotations: ToolAnnotations::NONE,

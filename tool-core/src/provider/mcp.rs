@@ -29,6 +29,9 @@ use crate::schema::mcp_input_schema;
 pub fn tool(def: &ToolDefinition) -> Value {
     let mut out = Map::new();
     out.insert("name".into(), json!(def.name));
+    if let Some(title) = &def.title {
+        out.insert("title".into(), json!(title));
+    }
     out.insert("description".into(), json!(def.description));
     out.insert(
         "inputSchema".into(),

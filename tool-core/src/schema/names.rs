@@ -74,6 +74,7 @@ pub const OPENAI_MAX_DESCRIPTION: usize = 1024;
 /// use tool_core::ToolDefinition;
 /// let def = ToolDefinition {
 ///     name: "get_weather".into(),
+///     title: None,
 ///     description: "x".repeat(2000),
 ///     input_schema: std::sync::Arc::new(serde_json::json!({"type": "object", "properties": {}})),
 ///     annotations: Default::default(),
