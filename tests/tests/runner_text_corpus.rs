@@ -49,6 +49,7 @@ fn definitions(format: ToolFormat, stem: &str) -> Vec<ToolDefinition> {
             description: String::new(),
             annotations: ToolAnnotations::NONE,
             output_schema: None,
+            title: None,
         })
         .collect()
 }
