@@ -26,8 +26,7 @@ mod timeout;
 mod trace;
 
 use std::future::Future;
-use std::pin::Pin;
-use std::task::{Context, Poll};
+use std::mem::MaybeUninit;
 #[cfg(feature = "tokio")]
 use std::time::Duration;
 
@@ -40,29 +39,12 @@ use crate::executor::{block_on, join_all};
 use crate::policy::{self, run_with_retries};
 use crate::registry::{Entry, ToolRegistry};
 use crate::response::{ToolErrorCode, ToolResponse};
-use crate::tool::BoxedCall;
+use crate::tool::{BoxedCall, CallFuture};
 
-/// How far [`ToolRegistry::start`] got: finished (`Ok`), or something left to await.
-type Started<'a> = Result<ToolResponse, Pending<'a>>;
-
-/// The rest of a call that did not finish at once: an async tool, or a boxed future for the
-/// configured mechanisms. Small on purpose (two pointers and a name): it is all the dispatch
-/// future keeps across its await.
-enum Pending<'a> {
-    Running(panic::CatchUnwind<'a, BoxedCall<'a>>),
-    Boxed(Pin<Box<dyn Future<Output = ToolResponse> + Send + 'a>>),
-}
-
-impl Future for Pending<'_> {
-    type Output = ToolResponse;
-
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ToolResponse> {
-        match self.get_mut() {
-            Pending::Running(future) => Pin::new(future).poll(cx),
-            Pending::Boxed(future) => future.as_mut().poll(cx),
-        }
-    }
-}
+/// The rest of a call that did not finish at once: an async tool's future, or a boxed future
+/// for the configured mechanisms, with panics contained. Small on purpose (two pointers and a
+/// name): it is all the dispatch future keeps across its await.
+type Pending<'a> = panic::CatchUnwind<'a, BoxedCall<'a>>;
 
 impl ToolRegistry {
     /// Runs one call. Never panics on bad input and never fails: an unknown tool is
@@ -256,13 +238,11 @@ impl ToolRegistry {
     ) -> ToolResponse {
         let watch = Stopwatch::start();
         // Only `pending` lives across the await: binding it in a statement of its own ends
-        // the response-sized `Started` temporary first, so the call future stays small.
-        let pending = match self.start(call, options) {
-            Ok(mut response) => {
-                self.finish(&mut response, &watch);
-                return response;
-            }
-            Err(pending) => pending,
+        // the response-sized `CallFuture` temporary first, so the call future stays small. A
+        // response that is there at once was finished where it was made (see `launch`).
+        let pending = match self.start(call, options, &watch).into_parts() {
+            Ok(response) => return response,
+            Err(future) => Pending::new(future, call.name),
         };
         let mut response = pending.await;
         self.finish(&mut response, &watch);
@@ -278,19 +258,31 @@ impl ToolRegistry {
         response.stats.time_ms = Some(watch.elapsed_ms());
     }
 
-    fn start<'a>(&'a self, call: ToolCallRef<'a>, options: &CallOptions<'a>) -> Started<'a> {
+    /// Everything up to the first await: the checks, then the tool started. What comes back
+    /// is the tool's own `CallFuture` (a synchronous tool's response inside it), a refusal
+    /// as a ready one, or the boxed mechanisms: one type all the way up, so a response is
+    /// not moved from one wrapper into another on the way.
+    /// Everything up to the first await: the checks, then the tool started. What comes back
+    /// is the tool's own `CallFuture` (a synchronous tool's response inside it, finished), a
+    /// refusal as a ready one, or the boxed mechanisms: one type all the way up, so a
+    /// response is not moved from one wrapper into another on the way.
+    fn start<'a>(
+        &'a self,
+        call: ToolCallRef<'a>,
+        options: &CallOptions<'a>,
+        watch: &Stopwatch,
+    ) -> CallFuture<'a> {
         let entry = match self.admit(call, options) {
             Ok(entry) => entry,
-            Err(refusal) => return Ok(refusal),
+            Err(mut refusal) => {
+                self.finish(&mut refusal, watch);
+                return CallFuture::ready(refusal);
+            }
         };
         if entry.breaker.is_some() || entry.retry.is_some() {
-            return Err(Pending::Boxed(Box::pin(self.run_guarded(
-                entry,
-                call,
-                options.call_context(),
-            ))));
+            return CallFuture::new(self.run_guarded(entry, call, options.call_context()));
         }
-        self.launch(entry, call, options.call_context())
+        self.launch(entry, call, options.call_context(), Some(watch))
     }
 
     /// Steps 1–3 of the module docs: everything decided from the call alone.
@@ -361,33 +353,48 @@ impl ToolRegistry {
         call: ToolCallRef<'_>,
         context: Option<&CallContext>,
     ) -> ToolResponse {
-        match self.launch(entry, call, context) {
+        match self.launch(entry, call, context, None).into_parts() {
             Ok(response) => response,
-            Err(pending) => pending.await,
+            Err(future) => Pending::new(future, call.name).await,
         }
     }
 
-    /// Starts one run of the tool: panics contained, a synchronous result taken at once, an
-    /// async tool under its time limit where one is enforced.
+    /// Starts one run of the tool: panics contained (a synchronous tool runs inside
+    /// `Tool::call`; an async tool's polls are caught where it is awaited), an async tool
+    /// under its time limit where one is enforced. With `watch`, a response that is there at
+    /// once is finished here, in the slot the tool wrote it to: finishing it further up
+    /// would cost one more copy of it.
     fn launch<'a>(
         &'a self,
         entry: &'a Entry,
         call: ToolCallRef<'a>,
         context: Option<&'a CallContext>,
-    ) -> Started<'a> {
-        let ctx = ToolContext::new(call.id, call.name).with_sources(context, &self.extensions);
-        let outcome = panic::catch(call.name, || {
-            entry.tool.call(call.arguments, ctx).into_parts()
-        });
-        let future = match outcome {
-            // A synchronous tool (or a decoding error) has its response already; a tool that
-            // panicked has its `EXECUTION_ERROR`.
-            Ok(Ok(response)) | Err(response) => return Ok(response),
-            Ok(Err(future)) => future,
-        };
-        let guarded = panic::CatchUnwind::new(future, call.name);
-        #[cfg(feature = "tokio")]
+        watch: Option<&Stopwatch>,
+    ) -> CallFuture<'a> {
+        let ctx = ToolContext::for_call(call.id, call.name, context, &self.extensions);
+        // The tool's `CallFuture` is written straight into `slot` (not returned through
+        // `catch_unwind`'s result, which is one more copy of a response), and handed up as
+        // it is. A slot without drop code: nothing reads it on the panic path.
+        let mut slot = MaybeUninit::<CallFuture<'a>>::uninit();
+        if let Err(panicked) = panic::catch(call.name, || {
+            slot.write(entry.tool.call(call.arguments, ctx));
+        }) {
+            let mut panicked = panicked;
+            if let Some(watch) = watch {
+                self.finish(&mut panicked, watch);
+            }
+            return CallFuture::ready(panicked);
+        }
+        // SAFETY: the closure returned without panicking, so it wrote the slot.
+        if let (Some(watch), Some(response)) =
+            (watch, unsafe { slot.assume_init_mut() }.ready_mut())
         {
+            self.finish(response, watch);
+        }
+        // SAFETY: as above; read once, and `slot` is not used again.
+        let future = unsafe { slot.assume_init() };
+        #[cfg(feature = "tokio")]
+        if !future.is_ready() {
             let limit = entry
                 .tool
                 .timeout_ms()
@@ -396,13 +403,18 @@ impl ToolRegistry {
             // tokio's timer panics outside a runtime (e.g. under `call_blocking`): check first.
             if let Some(limit) = limit {
                 if tokio::runtime::Handle::try_current().is_ok() {
-                    return Err(Pending::Boxed(Box::pin(timeout::with_limit(
-                        guarded, limit, call.name,
-                    ))));
+                    return match future.into_parts() {
+                        Ok(response) => CallFuture::ready(response),
+                        Err(future) => CallFuture::new(timeout::with_limit(
+                            Pending::new(future, call.name),
+                            limit,
+                            call.name,
+                        )),
+                    };
                 }
             }
         }
-        Err(Pending::Running(guarded))
+        future
     }
 }
 
