@@ -18,6 +18,7 @@
 //! `registry`, the mechanisms' settings in `policy`, and imports go one way,
 //! `dispatch` -> `registry` -> `policy`.
 
+mod future;
 mod panic;
 mod scope;
 #[cfg(feature = "tokio")]
@@ -40,11 +41,8 @@ use crate::policy::{self, run_with_retries};
 use crate::registry::{Entry, ToolRegistry};
 use crate::response::{ToolErrorCode, ToolResponse};
 use crate::tool::{BoxedCall, CallFuture};
-
-/// The rest of a call that did not finish at once: an async tool's future, or a boxed future
-/// for the configured mechanisms, with panics contained. Small on purpose (two pointers and a
-/// name): it is all the dispatch future keeps across its await.
-type Pending<'a> = panic::CatchUnwind<'a, BoxedCall<'a>>;
+use future::{Dispatch, Pending, State};
+use std::task::{Context, Poll};
 
 impl ToolRegistry {
     /// Runs one call. Never panics on bad input and never fails: an unknown tool is
@@ -223,30 +221,12 @@ impl ToolRegistry {
     ) -> impl Future<Output = ToolResponse> + Send + 'a {
         #[cfg(feature = "tracing")]
         {
-            trace::in_span(call, self.dispatch_untraced(call, options))
+            trace::in_span(call, Dispatch::new(self, call, options))
         }
         #[cfg(not(feature = "tracing"))]
         {
-            self.dispatch_untraced(call, options)
+            Dispatch::new(self, call, options)
         }
-    }
-
-    async fn dispatch_untraced(
-        &self,
-        call: ToolCallRef<'_>,
-        options: &CallOptions<'_>,
-    ) -> ToolResponse {
-        let watch = Stopwatch::start();
-        // Only `pending` lives across the await: binding it in a statement of its own ends
-        // the response-sized `CallFuture` temporary first, so the call future stays small. A
-        // response that is there at once was finished where it was made (see `launch`).
-        let pending = match self.start(call, options, &watch).into_parts() {
-            Ok(response) => return response,
-            Err(future) => Pending::new(future, call.name),
-        };
-        let mut response = pending.await;
-        self.finish(&mut response, &watch);
-        response
     }
 
     /// The last steps for every call: the output cap, if configured, and `time_ms`. In place:
@@ -258,31 +238,55 @@ impl ToolRegistry {
         response.stats.time_ms = Some(watch.elapsed_ms());
     }
 
-    /// Everything up to the first await: the checks, then the tool started. What comes back
-    /// is the tool's own `CallFuture` (a synchronous tool's response inside it), a refusal
-    /// as a ready one, or the boxed mechanisms: one type all the way up, so a response is
-    /// not moved from one wrapper into another on the way.
-    /// Everything up to the first await: the checks, then the tool started. What comes back
-    /// is the tool's own `CallFuture` (a synchronous tool's response inside it, finished), a
-    /// refusal as a ready one, or the boxed mechanisms: one type all the way up, so a
-    /// response is not moved from one wrapper into another on the way.
-    fn start<'a>(
+    /// The first poll of a call: the checks, then the tool started. A refusal or a
+    /// synchronous tool's response comes back at once, finished, from the call that made it;
+    /// an async tool or a configured mechanism is left in `state` to await, and polled once
+    /// here.
+    pub(super) fn begin<'a>(
         &'a self,
         call: ToolCallRef<'a>,
-        options: &CallOptions<'a>,
-        watch: &Stopwatch,
-    ) -> CallFuture<'a> {
+        options: &'a CallOptions<'a>,
+        state: &mut State<'a>,
+        cx: &mut Context<'_>,
+    ) -> Poll<ToolResponse> {
+        let watch = Stopwatch::start();
         let entry = match self.admit(call, options) {
             Ok(entry) => entry,
             Err(mut refusal) => {
-                self.finish(&mut refusal, watch);
-                return CallFuture::ready(refusal);
+                self.finish(&mut refusal, &watch);
+                return Poll::Ready(refusal);
             }
         };
         if entry.breaker.is_some() || entry.retry.is_some() {
-            return CallFuture::new(self.run_guarded(entry, call, options.call_context()));
+            let guarded: BoxedCall<'a> =
+                Box::pin(self.run_guarded(entry, call, options.call_context()));
+            *state = State::Waiting {
+                pending: Pending::new(guarded, call.name),
+                watch,
+            };
+            return self.poll_waiting(state, cx);
         }
-        self.launch(entry, call, options.call_context(), Some(watch))
+        let mut slot = MaybeUninit::uninit();
+        self.launch_into(entry, call, options.call_context(), &mut slot);
+        // SAFETY: `launch_into` initializes the slot on every path.
+        if let Some(response) = unsafe { slot.assume_init_mut() }.ready_mut() {
+            self.finish(response, &watch);
+            // Read out of the slot once, where it lies: the one copy of a synchronous
+            // tool's response between `Tool::call` and the caller. SAFETY: the slot has no
+            // drop code and is not used again, and a ready `CallFuture` owns nothing else.
+            return Poll::Ready(unsafe { std::ptr::read(response) });
+        }
+        // SAFETY: initialized (above), and read once.
+        match unsafe { slot.assume_init() }.into_parts() {
+            Ok(response) => Poll::Ready(response),
+            Err(future) => {
+                *state = State::Waiting {
+                    pending: Pending::new(future, call.name),
+                    watch,
+                };
+                self.poll_waiting(state, cx)
+            }
+        }
     }
 
     /// Steps 1–3 of the module docs: everything decided from the call alone.
@@ -353,7 +357,7 @@ impl ToolRegistry {
         call: ToolCallRef<'_>,
         context: Option<&CallContext>,
     ) -> ToolResponse {
-        match self.launch(entry, call, context, None).into_parts() {
+        match self.launch(entry, call, context).into_parts() {
             Ok(response) => response,
             Err(future) => Pending::new(future, call.name).await,
         }
@@ -361,40 +365,45 @@ impl ToolRegistry {
 
     /// Starts one run of the tool: panics contained (a synchronous tool runs inside
     /// `Tool::call`; an async tool's polls are caught where it is awaited), an async tool
-    /// under its time limit where one is enforced. With `watch`, a response that is there at
-    /// once is finished here, in the slot the tool wrote it to: finishing it further up
-    /// would cost one more copy of it.
+    /// under its time limit where one is enforced.
     fn launch<'a>(
         &'a self,
         entry: &'a Entry,
         call: ToolCallRef<'a>,
         context: Option<&'a CallContext>,
-        watch: Option<&Stopwatch>,
     ) -> CallFuture<'a> {
+        let mut slot = MaybeUninit::uninit();
+        self.launch_into(entry, call, context, &mut slot);
+        // SAFETY: `launch_into` initializes the slot on every path.
+        unsafe { slot.assume_init() }
+    }
+
+    /// [`ToolRegistry::launch`], writing the tool's `CallFuture` into `slot`, which it
+    /// initializes on every path: the tool writes it there from inside `catch_unwind` (not
+    /// through the closure's result, one more copy of a response), and the dispatch path
+    /// finishes and reads a synchronous response where it lies.
+    #[inline(always)]
+    fn launch_into<'a>(
+        &'a self,
+        entry: &'a Entry,
+        call: ToolCallRef<'a>,
+        context: Option<&'a CallContext>,
+        slot: &mut MaybeUninit<CallFuture<'a>>,
+    ) {
         let ctx = ToolContext::for_call(call.id, call.name, context, &self.extensions);
-        // The tool's `CallFuture` is written straight into `slot` (not returned through
-        // `catch_unwind`'s result, which is one more copy of a response), and handed up as
-        // it is. A slot without drop code: nothing reads it on the panic path.
-        let mut slot = MaybeUninit::<CallFuture<'a>>::uninit();
         if let Err(panicked) = panic::catch(call.name, || {
             slot.write(entry.tool.call(call.arguments, ctx));
         }) {
-            let mut panicked = panicked;
-            if let Some(watch) = watch {
-                self.finish(&mut panicked, watch);
-            }
-            return CallFuture::ready(panicked);
+            // The tool panicked before the slot was written.
+            slot.write(CallFuture::ready(panicked));
+            return;
         }
-        // SAFETY: the closure returned without panicking, so it wrote the slot.
-        if let (Some(watch), Some(response)) =
-            (watch, unsafe { slot.assume_init_mut() }.ready_mut())
-        {
-            self.finish(response, watch);
-        }
-        // SAFETY: as above; read once, and `slot` is not used again.
-        let future = unsafe { slot.assume_init() };
         #[cfg(feature = "tokio")]
-        if !future.is_ready() {
+        {
+            // SAFETY: the closure returned without panicking, so it wrote the slot.
+            if unsafe { slot.assume_init_ref() }.is_ready() {
+                return;
+            }
             let limit = entry
                 .tool
                 .timeout_ms()
@@ -403,18 +412,19 @@ impl ToolRegistry {
             // tokio's timer panics outside a runtime (e.g. under `call_blocking`): check first.
             if let Some(limit) = limit {
                 if tokio::runtime::Handle::try_current().is_ok() {
-                    return match future.into_parts() {
+                    // SAFETY: initialized (above); read once, and written again at once.
+                    let future = unsafe { slot.assume_init_read() };
+                    slot.write(match future.into_parts() {
                         Ok(response) => CallFuture::ready(response),
                         Err(future) => CallFuture::new(timeout::with_limit(
                             Pending::new(future, call.name),
                             limit,
                             call.name,
                         )),
-                    };
+                    });
                 }
             }
         }
-        future
     }
 }
 

@@ -89,4 +89,51 @@ mod tests {
         let b = "get_weather_fOrecast_daily";
         assert_eq!(NameKey::of(a), NameKey::of(b));
     }
+
+    /// A small registry finds every tool by name, long names whose keys collide included,
+    /// and finds no tool for a name that only shares a key.
+    #[test]
+    fn a_small_registry_finds_tools_whose_keys_collide() {
+        use crate::{CallFuture, Tool, ToolContext, ToolRegistry, ToolResponse};
+
+        struct Named(&'static str);
+        impl Tool for Named {
+            fn name(&self) -> &str {
+                self.0
+            }
+            fn description(&self) -> &str {
+                "Answers its name."
+            }
+            fn input_schema(&self) -> serde_json::Value {
+                serde_json::json!({"type": "object", "properties": {}})
+            }
+            fn call<'a>(&'a self, _arguments: &'a str, _ctx: ToolContext<'a>) -> CallFuture<'a> {
+                CallFuture::ready(ToolResponse::success(self.0))
+            }
+        }
+
+        let names = [
+            "get_weather_forecast_daily",
+            "get_weather_fOrecast_daily",
+            "a",
+            "ab",
+            "abc",
+            "abcd",
+            "abcdefgh",
+            "abcdefghijklmnop",
+        ];
+        let mut registry = ToolRegistry::new();
+        for name in names {
+            registry.register(Named(name)).unwrap();
+        }
+        for name in names {
+            let tool = registry
+                .get(name)
+                .unwrap_or_else(|| panic!("{name} not found"));
+            assert_eq!(tool.name(), name);
+        }
+        assert!(registry.get("get_weather_fOOecast_daily").is_none());
+        assert!(registry.get("abcdefghijklmnoq").is_none());
+        assert!(registry.get("").is_none());
+    }
 }
