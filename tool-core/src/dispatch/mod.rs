@@ -391,40 +391,52 @@ impl ToolRegistry {
         slot: &mut MaybeUninit<CallFuture<'a>>,
     ) {
         let ctx = ToolContext::for_call(call.id, call.name, context, &self.extensions);
-        if let Err(panicked) = panic::catch(call.name, || {
+        let outcome = panic::catch(call.name, || {
             slot.write(entry.tool.call(call.arguments, ctx));
-        }) {
+        });
+        match outcome {
+            #[cfg(feature = "tokio")]
+            Ok(()) => self.limit_time(entry, call.name, slot),
+            #[cfg(not(feature = "tokio"))]
+            Ok(()) => {}
             // The tool panicked before the slot was written.
-            slot.write(CallFuture::ready(panicked));
+            Err(panicked) => {
+                slot.write(CallFuture::ready(panicked));
+            }
+        }
+    }
+
+    /// Puts an async tool's future under its time limit, if one is enforced: the tool's own,
+    /// else the registry's default. `slot` holds the tool's `CallFuture`.
+    #[cfg(feature = "tokio")]
+    fn limit_time<'a>(
+        &'a self,
+        entry: &Entry,
+        tool: &'a str,
+        slot: &mut MaybeUninit<CallFuture<'a>>,
+    ) {
+        // SAFETY: the caller passes an initialized slot.
+        if unsafe { slot.assume_init_ref() }.is_ready() {
             return;
         }
-        #[cfg(feature = "tokio")]
-        {
-            // SAFETY: the closure returned without panicking, so it wrote the slot.
-            if unsafe { slot.assume_init_ref() }.is_ready() {
-                return;
-            }
-            let limit = entry
-                .tool
-                .timeout_ms()
-                .map(Duration::from_millis)
-                .or(self.policy.default_timeout);
-            // tokio's timer panics outside a runtime (e.g. under `call_blocking`): check first.
-            if let Some(limit) = limit {
-                if tokio::runtime::Handle::try_current().is_ok() {
-                    // SAFETY: initialized (above); read once, and written again at once.
-                    let future = unsafe { slot.assume_init_read() };
-                    slot.write(match future.into_parts() {
-                        Ok(response) => CallFuture::ready(response),
-                        Err(future) => CallFuture::new(timeout::with_limit(
-                            Pending::new(future, call.name),
-                            limit,
-                            call.name,
-                        )),
-                    });
-                }
-            }
+        let limit = entry
+            .tool
+            .timeout_ms()
+            .map(Duration::from_millis)
+            .or(self.policy.default_timeout);
+        // tokio's timer panics outside a runtime (e.g. under `call_blocking`): check first.
+        let Some(limit) = limit else { return };
+        if tokio::runtime::Handle::try_current().is_err() {
+            return;
         }
+        // SAFETY: initialized (above); read once, and written again at once.
+        let future = unsafe { slot.assume_init_read() };
+        slot.write(match future.into_parts() {
+            Ok(response) => CallFuture::ready(response),
+            Err(future) => {
+                CallFuture::new(timeout::with_limit(Pending::new(future, tool), limit, tool))
+            }
+        });
     }
 }
 
