@@ -207,13 +207,11 @@ impl ToolRegistry {
             .await
     }
 
-    /// The whole dispatch of one call. Shaped for the plain path: refusals and synchronous
-    /// tools finish in [`ToolRegistry::start`] without an await point, an async tool is awaited
-    /// in place, and only configured mechanisms (breaker, retry, enforced time limit) run in a
-    /// boxed future, so their state does not bloat every call's future.
-    ///
-    /// Not an `async fn` itself: that would wrap the inner future in one more state machine
-    /// and make every call's future larger.
+    /// The whole dispatch of one call, as a hand-written future ([`Dispatch`]). Shaped for the
+    /// plain path: refusals and synchronous tools are answered by `begin` at the first poll,
+    /// an async tool's own future is awaited in place, and only configured mechanisms
+    /// (breaker, retry, enforced time limit) run in a boxed future, so their state does not
+    /// bloat every call's future.
     pub(crate) fn dispatch<'a>(
         &'a self,
         call: ToolCallRef<'a>,
