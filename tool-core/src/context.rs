@@ -216,18 +216,34 @@ impl<'a> ToolContext<'a> {
         }
     }
 
-    pub(crate) fn with_sources(
-        mut self,
+    /// The context of one dispatched call: the registry's extensions, and the call's own
+    /// when the application gave any. (Not `new` + setters: each `Extensions::empty()` is a
+    /// once-cell check on every call.)
+    #[inline]
+    pub(crate) fn for_call(
+        call_id: &'a str,
+        tool_name: &'a str,
         call: Option<&'a CallContext>,
         registry_extensions: &'a Extensions,
     ) -> Self {
-        self.registry_extensions = registry_extensions;
-        if let Some(call) = call {
-            self.call_extensions = &call.extensions;
-            self.cancel = call.cancel.as_ref();
-            self.progress = call.progress.as_ref();
+        match call {
+            Some(call) => ToolContext {
+                call_id,
+                tool_name,
+                call_extensions: &call.extensions,
+                registry_extensions,
+                cancel: call.cancel.as_ref(),
+                progress: call.progress.as_ref(),
+            },
+            None => ToolContext {
+                call_id,
+                tool_name,
+                call_extensions: Extensions::empty(),
+                registry_extensions,
+                cancel: None,
+                progress: None,
+            },
         }
-        self
     }
 
     /// The id of the call being served.

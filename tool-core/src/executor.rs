@@ -2,7 +2,7 @@
 //! synchronous callers and `join_all` for concurrent calls on one task.
 
 use std::future::Future;
-use std::pin::{pin, Pin};
+use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll, Wake, Waker};
 use std::thread::{self, Thread};
@@ -23,13 +23,16 @@ impl Wake for ThreadWaker {
 /// ```
 /// assert_eq!(tool_core::block_on(async { 1 + 1 }), 2);
 /// ```
-pub fn block_on<F: Future>(future: F) -> F::Output {
+pub fn block_on<F: Future>(mut future: F) -> F::Output {
     // The waker is made once per thread: building one per call would cost two allocations on
     // the synchronous dispatch path.
     thread_local! {
         static WAKER: Waker = Waker::from(Arc::new(ThreadWaker(thread::current())));
     }
-    let mut future = pin!(future);
+    // Pinned where it was passed rather than moved into a new local first (`pin!` moves it:
+    // a `memcpy`-sized copy of the dispatch future on every synchronous call).
+    // SAFETY: `future` is shadowed here and so never moved again; it is dropped in place.
+    let mut future = unsafe { Pin::new_unchecked(&mut future) };
     WAKER.with(|waker| {
         // Borrowed, not cloned: no reference-count traffic per call.
         let mut cx = Context::from_waker(waker);

@@ -8,6 +8,7 @@ use std::fmt;
 
 use serde::Serialize;
 
+use crate::raw_json::RawJson;
 use crate::response::{ToolErrorCode, ToolResponse};
 
 /// Turns a tool's return value into a [`ToolResponse`].
@@ -92,7 +93,12 @@ pub struct Json<T>(pub T);
 
 impl<T: Serialize> IntoToolResponse for Json<T> {
     fn into_tool_response(self) -> ToolResponse {
-        ToolResponse::success(String::new()).with_data(&self.0)
+        // Serialized first, then the response built once around it: building it first and
+        // attaching the data moves the whole response twice more on every call.
+        match RawJson::from_serialize(&self.0) {
+            Ok(data) => ToolResponse::success_with_data(data),
+            Err(e) => ToolResponse::unserializable(&e),
+        }
     }
 }
 

@@ -22,6 +22,7 @@ pub struct RawJson(String);
 
 impl RawJson {
     /// Serializes a value.
+    #[inline]
     pub fn from_serialize<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<Self> {
         serde_json::to_string(value).map(RawJson)
     }

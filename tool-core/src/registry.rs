@@ -3,6 +3,7 @@
 //! `dispatch`, which reads this state; nothing here calls into it.
 
 mod lists;
+mod name_key;
 mod settings;
 
 use std::collections::HashMap;
@@ -10,6 +11,7 @@ use std::fmt;
 use std::sync::{Arc, OnceLock};
 
 pub use lists::{ToolList, ToolListFormat};
+use name_key::NameKey;
 
 use crate::clock;
 use crate::context::Extensions;
@@ -135,6 +137,9 @@ pub(crate) struct Entry {
 pub struct ToolRegistry {
     pub(crate) entries: Vec<Entry>,
     pub(crate) definitions: Vec<ToolDefinition>,
+    /// Each tool's name as a [`NameKey`], in registration order: what a small registry's
+    /// lookup compares.
+    keys: Vec<NameKey>,
     index: HashMap<String, usize>,
     /// Values every tool may ask for through its context.
     pub(crate) extensions: Extensions,
@@ -198,6 +203,7 @@ impl ToolRegistry {
             output_schema: tool.output_schema().map(Arc::new),
         };
         clock::anchor();
+        self.keys.push(NameKey::of(&name));
         self.index.insert(name, self.entries.len());
         self.entries.push(Entry {
             tool,
@@ -331,6 +337,19 @@ impl ToolRegistry {
 
     #[inline]
     pub(crate) fn position(&self, name: &str) -> Option<usize> {
+        if self.keys.len() <= LINEAR_LOOKUP_MAX && name.len() <= NameKey::EXACT_MAX {
+            // Short names (most are) are their keys: a few integer compares per tool.
+            let key = NameKey::of(name);
+            self.keys.iter().position(|k| *k == key)
+        } else {
+            self.position_by_name(name)
+        }
+    }
+
+    /// Lookup by the whole name: hashed in large registries, compared in small ones (where
+    /// only names longer than a key come).
+    #[inline(never)]
+    fn position_by_name(&self, name: &str) -> Option<usize> {
         if self.entries.len() <= LINEAR_LOOKUP_MAX {
             self.definitions.iter().position(|d| d.name == name)
         } else {

@@ -353,11 +353,35 @@ impl ToolResponse {
                 self.data = Some(raw);
                 self
             }
-            Err(e) => ToolResponse::error(
-                ToolErrorCode::ExecutionError,
-                format!("the tool's result could not be serialized to JSON: {e}"),
-            ),
+            Err(e) => ToolResponse::unserializable(&e),
         }
+    }
+
+    /// A successful result that is only `data` (what `Json<T>` returns), built in one go.
+    #[inline]
+    pub(crate) fn success_with_data(data: RawJson) -> Self {
+        ToolResponse {
+            status: ToolStatus::Success,
+            text: String::new(),
+            data: Some(data),
+            reason: None,
+            error_info: None,
+            stats: Stats {
+                time_ms: None,
+                extra: None,
+            },
+            context: None,
+            events: Box::default(),
+        }
+    }
+
+    /// The `EXECUTION_ERROR` for a result that could not be serialized.
+    #[cold]
+    pub(crate) fn unserializable(e: &serde_json::Error) -> Self {
+        ToolResponse::error(
+            ToolErrorCode::ExecutionError,
+            format!("the tool's result could not be serialized to JSON: {e}"),
+        )
     }
 
     /// Attaches already-serialized data.
@@ -498,42 +522,36 @@ impl ToolResponse {
     /// assert_eq!(tool_core::ToolResponse::success("").into_model_text(), "Done.");
     /// ```
     #[inline]
-    pub fn into_model_text(self) -> String {
+    pub fn into_model_text(mut self) -> String {
+        // A plain success (what most calls return) owns nothing but its text and data: take
+        // those and skip the drop code of every other field, reading each field once.
+        if self.status == ToolStatus::Success && self.owns_only_body() {
+            let text = std::mem::take(&mut self.text);
+            let data = self.data.take();
+            // Nothing left to free: `owns_only_body` said so, and text and data are taken.
+            std::mem::forget(self);
+            return success_body(text, data);
+        }
+        self.into_model_text_slow()
+    }
+
+    /// Whether every field but `text` and `data` is empty (and so owns no allocation).
+    #[inline]
+    fn owns_only_body(&self) -> bool {
+        // `&`, not `&&`: five loads and one branch rather than five branches.
+        self.reason.is_none()
+            & self.error_info.is_none()
+            & self.stats.extra.is_none()
+            & self.context.is_none()
+            & self.events.is_empty()
+    }
+
+    #[inline(never)]
+    fn into_model_text_slow(self) -> String {
         if self.status != ToolStatus::Success {
             return self.model_text().into_owned();
         }
-        let ToolResponse {
-            text,
-            data,
-            reason,
-            error_info,
-            stats,
-            context,
-            events,
-            status: _,
-        } = self;
-        // A plain result has none of these; not calling their drop code (out of line) for
-        // nothing saves a few calls on the dispatch path.
-        release(reason);
-        release(error_info);
-        release(stats.extra);
-        release(context);
-        if events.is_empty() {
-            // An empty boxed slice owns no allocation.
-            std::mem::forget(events);
-        }
-        match (data, text.is_empty()) {
-            (None, false) => text,
-            (None, true) => "Done.".to_owned(),
-            (Some(data), true) => data.into_string(),
-            (Some(data), false) => {
-                let mut text = text;
-                text.reserve_exact(1 + data.get().len());
-                text.push('\n');
-                text.push_str(data.get());
-                text
-            }
-        }
+        success_body(self.text, self.data)
     }
 
     fn body(&self) -> Cow<'_, str> {
@@ -558,11 +576,19 @@ impl ToolResponse {
     }
 }
 
-/// Drops an optional value, calling no drop code when it is `None`.
-#[inline(always)]
-fn release<T>(value: Option<T>) {
-    match value {
-        Some(value) => drop(value),
-        None => std::mem::forget(value),
+/// A success's model text from its text and data, reusing their buffers.
+#[inline]
+fn success_body(text: String, data: Option<RawJson>) -> String {
+    match (data, text.is_empty()) {
+        (None, false) => text,
+        (None, true) => "Done.".to_owned(),
+        (Some(data), true) => data.into_string(),
+        (Some(data), false) => {
+            let mut text = text;
+            text.reserve_exact(1 + data.get().len());
+            text.push('\n');
+            text.push_str(data.get());
+            text
+        }
     }
 }

@@ -134,8 +134,18 @@ impl<'a> CallFuture<'a> {
         matches!(self.0, Inner::Ready(Some(_)))
     }
 
+    /// The response, when it is already there, to finish in place.
+    #[inline]
+    pub(crate) fn ready_mut(&mut self) -> Option<&mut ToolResponse> {
+        match &mut self.0 {
+            Inner::Ready(response) => response.as_mut(),
+            Inner::Boxed(_) => None,
+        }
+    }
+
     /// The response when it is already there, else the future computing it. The dispatcher
     /// keeps only the latter across an await, so its own future stays small.
+    #[inline]
     pub(crate) fn into_parts(self) -> Result<ToolResponse, BoxedCall<'a>> {
         match self.0 {
             Inner::Ready(Some(response)) => Ok(response),

@@ -100,14 +100,67 @@ pub fn prepare(model: &ToolModel) -> TokenStream {
         }
     });
     let name = model.name.value.as_str();
+    let decode = if model.model_params().all(|p| is_leaf(&p.stored_ty)) {
+        // No parameter can hold an object, so there is no nested object to close: serde's
+        // own check of the top level (`deny_unknown_fields`) is the whole check.
+        quote! {
+            __tc::decode_arguments::<__ToolParams>(#name, arguments)
+        }
+    } else {
+        quote! {{
+            // What the canonical schema closes below the root, read once per tool.
+            static __TOOL_CLOSED: ::std::sync::OnceLock<__tc::ClosedObjects> = ::std::sync::OnceLock::new();
+            __tc::decode_tool_arguments::<__ToolParams>(#name, arguments, &__TOOL_CLOSED)
+        }}
+    };
     quote! {
-        // What the canonical schema closes below the root, read once per tool.
-        static __TOOL_CLOSED: ::std::sync::OnceLock<__tc::ClosedObjects> = ::std::sync::OnceLock::new();
-        let __tool_params = match __tc::decode_tool_arguments::<__ToolParams>(#name, arguments, &__TOOL_CLOSED) {
+        let __tool_params = match #decode {
             ::core::result::Result::Ok(params) => params,
             ::core::result::Result::Err(response) => return #krate::CallFuture::ready(response),
         };
         #(#extract)*
+    }
+}
+
+/// Whether `ty` is, as written, a standard type whose JSON form holds no object: a number,
+/// `bool`, `char`, `String`, or an `Option`/`Vec` of one. Only bare names count (a path such
+/// as `my::String` might be anything), so the answer errs towards "might hold an object".
+fn is_leaf(ty: &syn::Type) -> bool {
+    let syn::Type::Path(path) = ty else {
+        return false;
+    };
+    if path.qself.is_some() || path.path.leading_colon.is_some() || path.path.segments.len() != 1 {
+        return false;
+    }
+    let Some(segment) = path.path.segments.first() else {
+        return false;
+    };
+    let name = segment.ident.to_string();
+    match &segment.arguments {
+        syn::PathArguments::None => matches!(
+            name.as_str(),
+            "i8" | "i16"
+                | "i32"
+                | "i64"
+                | "i128"
+                | "isize"
+                | "u8"
+                | "u16"
+                | "u32"
+                | "u64"
+                | "u128"
+                | "usize"
+                | "f32"
+                | "f64"
+                | "bool"
+                | "char"
+                | "String"
+        ),
+        syn::PathArguments::AngleBracketed(args) if name == "Option" || name == "Vec" => {
+            args.args.len() == 1
+                && matches!(args.args.first(), Some(syn::GenericArgument::Type(inner)) if is_leaf(inner))
+        }
+        _ => false,
     }
 }
 
@@ -359,6 +412,50 @@ impl<'ast> syn::visit::Visit<'ast> for Nameable<'_> {
     fn visit_ident(&mut self, ident: &'ast proc_macro2::Ident) {
         if ident == "Self" || self.generics.iter().any(|g| g == ident) {
             self.ok = false;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_leaf;
+
+    fn leaf(ty: &str) -> bool {
+        is_leaf(&syn::parse_str(ty).expect("a type"))
+    }
+
+    #[test]
+    fn std_scalars_strings_and_their_options_and_lists_are_leaves() {
+        for ty in [
+            "i64",
+            "u32",
+            "f64",
+            "bool",
+            "char",
+            "String",
+            "Option<u32>",
+            "Vec<String>",
+            "Option<Vec<f32>>",
+        ] {
+            assert!(leaf(ty), "{ty}");
+        }
+    }
+
+    #[test]
+    fn anything_that_might_hold_an_object_is_not() {
+        for ty in [
+            "Filters",
+            "Option<Unit>",
+            "Vec<Item>",
+            "HashMap<String, String>",
+            "serde_json::Value",
+            "my::String",
+            "::std::string::String",
+            "Option<Value>",
+            "(i64, i64)",
+            "[u8; 4]",
+        ] {
+            assert!(!leaf(ty), "{ty}");
         }
     }
 }

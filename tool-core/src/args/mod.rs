@@ -41,6 +41,17 @@ pub use closed::ClosedObjects;
 /// assert!(err.error_message().unwrap().contains("Did you mean 'query'?"));
 /// ```
 pub fn decode_arguments<T: DeserializeOwned>(tool: &str, raw: &str) -> Result<T, ToolResponse> {
+    // An object as models send it, nothing around it: straight to serde, none of the checks
+    // below can apply.
+    if raw.starts_with('{') && raw.ends_with('}') {
+        return serde_json::from_str::<T>(raw).map_err(|e| explain_failure::<T>(tool, raw, e));
+    }
+    decode_unusual(tool, raw)
+}
+
+/// [`decode_arguments`] of text that is not a bare object: empty, `null`, surrounded by
+/// whitespace, an array, double-encoded, or not JSON.
+fn decode_unusual<T: DeserializeOwned>(tool: &str, raw: &str) -> Result<T, ToolResponse> {
     let text = object_text(raw);
     if text.starts_with('[') {
         // serde would read an array as positional struct fields; a model must name them.
@@ -137,7 +148,7 @@ fn check_nested<T: JsonSchema>(
 #[inline]
 fn object_text(raw: &str) -> &str {
     // JSON's whitespace is ASCII and an object as models send it has none at either end:
-    // skipping the Unicode-aware trim then saves ~50 instructions on every call.
+    // skipping the Unicode-aware trim then saves ~50 instructions.
     let trimmed = if raw.starts_with('{') && raw.ends_with('}') {
         raw
     } else {

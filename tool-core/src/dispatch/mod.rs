@@ -18,6 +18,7 @@
 //! `registry`, the mechanisms' settings in `policy`, and imports go one way,
 //! `dispatch` -> `registry` -> `policy`.
 
+mod future;
 mod panic;
 mod scope;
 #[cfg(feature = "tokio")]
@@ -26,8 +27,7 @@ mod timeout;
 mod trace;
 
 use std::future::Future;
-use std::pin::Pin;
-use std::task::{Context, Poll};
+use std::mem::MaybeUninit;
 #[cfg(feature = "tokio")]
 use std::time::Duration;
 
@@ -40,29 +40,9 @@ use crate::executor::{block_on, join_all};
 use crate::policy::{self, run_with_retries};
 use crate::registry::{Entry, ToolRegistry};
 use crate::response::{ToolErrorCode, ToolResponse};
-use crate::tool::BoxedCall;
-
-/// How far [`ToolRegistry::start`] got: finished (`Ok`), or something left to await.
-type Started<'a> = Result<ToolResponse, Pending<'a>>;
-
-/// The rest of a call that did not finish at once: an async tool, or a boxed future for the
-/// configured mechanisms. Small on purpose (two pointers and a name): it is all the dispatch
-/// future keeps across its await.
-enum Pending<'a> {
-    Running(panic::CatchUnwind<'a, BoxedCall<'a>>),
-    Boxed(Pin<Box<dyn Future<Output = ToolResponse> + Send + 'a>>),
-}
-
-impl Future for Pending<'_> {
-    type Output = ToolResponse;
-
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ToolResponse> {
-        match self.get_mut() {
-            Pending::Running(future) => Pin::new(future).poll(cx),
-            Pending::Boxed(future) => future.as_mut().poll(cx),
-        }
-    }
-}
+use crate::tool::{BoxedCall, CallFuture};
+use future::{Dispatch, Pending, State};
+use std::task::{Context, Poll};
 
 impl ToolRegistry {
     /// Runs one call. Never panics on bad input and never fails: an unknown tool is
@@ -227,13 +207,11 @@ impl ToolRegistry {
             .await
     }
 
-    /// The whole dispatch of one call. Shaped for the plain path: refusals and synchronous
-    /// tools finish in [`ToolRegistry::start`] without an await point, an async tool is awaited
-    /// in place, and only configured mechanisms (breaker, retry, enforced time limit) run in a
-    /// boxed future, so their state does not bloat every call's future.
-    ///
-    /// Not an `async fn` itself: that would wrap the inner future in one more state machine
-    /// and make every call's future larger.
+    /// The whole dispatch of one call, as a hand-written future ([`Dispatch`]). Shaped for the
+    /// plain path: refusals and synchronous tools are answered by `begin` at the first poll,
+    /// an async tool's own future is awaited in place, and only configured mechanisms
+    /// (breaker, retry, enforced time limit) run in a boxed future, so their state does not
+    /// bloat every call's future.
     pub(crate) fn dispatch<'a>(
         &'a self,
         call: ToolCallRef<'a>,
@@ -241,32 +219,12 @@ impl ToolRegistry {
     ) -> impl Future<Output = ToolResponse> + Send + 'a {
         #[cfg(feature = "tracing")]
         {
-            trace::in_span(call, self.dispatch_untraced(call, options))
+            trace::in_span(call, Dispatch::new(self, call, options))
         }
         #[cfg(not(feature = "tracing"))]
         {
-            self.dispatch_untraced(call, options)
+            Dispatch::new(self, call, options)
         }
-    }
-
-    async fn dispatch_untraced(
-        &self,
-        call: ToolCallRef<'_>,
-        options: &CallOptions<'_>,
-    ) -> ToolResponse {
-        let watch = Stopwatch::start();
-        // Only `pending` lives across the await: binding it in a statement of its own ends
-        // the response-sized `Started` temporary first, so the call future stays small.
-        let pending = match self.start(call, options) {
-            Ok(mut response) => {
-                self.finish(&mut response, &watch);
-                return response;
-            }
-            Err(pending) => pending,
-        };
-        let mut response = pending.await;
-        self.finish(&mut response, &watch);
-        response
     }
 
     /// The last steps for every call: the output cap, if configured, and `time_ms`. In place:
@@ -278,19 +236,55 @@ impl ToolRegistry {
         response.stats.time_ms = Some(watch.elapsed_ms());
     }
 
-    fn start<'a>(&'a self, call: ToolCallRef<'a>, options: &CallOptions<'a>) -> Started<'a> {
+    /// The first poll of a call: the checks, then the tool started. A refusal or a
+    /// synchronous tool's response comes back at once, finished, from the call that made it;
+    /// an async tool or a configured mechanism is left in `state` to await, and polled once
+    /// here.
+    pub(super) fn begin<'a>(
+        &'a self,
+        call: ToolCallRef<'a>,
+        options: &'a CallOptions<'a>,
+        state: &mut State<'a>,
+        cx: &mut Context<'_>,
+    ) -> Poll<ToolResponse> {
+        let watch = Stopwatch::start();
         let entry = match self.admit(call, options) {
             Ok(entry) => entry,
-            Err(refusal) => return Ok(refusal),
+            Err(mut refusal) => {
+                self.finish(&mut refusal, &watch);
+                return Poll::Ready(refusal);
+            }
         };
         if entry.breaker.is_some() || entry.retry.is_some() {
-            return Err(Pending::Boxed(Box::pin(self.run_guarded(
-                entry,
-                call,
-                options.call_context(),
-            ))));
+            let guarded: BoxedCall<'a> =
+                Box::pin(self.run_guarded(entry, call, options.call_context()));
+            *state = State::Waiting {
+                pending: Pending::new(guarded, call.name),
+                watch,
+            };
+            return self.poll_waiting(state, cx);
         }
-        self.launch(entry, call, options.call_context())
+        let mut slot = MaybeUninit::uninit();
+        self.launch_into(entry, call, options.call_context(), &mut slot);
+        // SAFETY: `launch_into` initializes the slot on every path.
+        if let Some(response) = unsafe { slot.assume_init_mut() }.ready_mut() {
+            self.finish(response, &watch);
+            // Read out of the slot once, where it lies: the one copy of a synchronous
+            // tool's response between `Tool::call` and the caller. SAFETY: the slot has no
+            // drop code and is not used again, and a ready `CallFuture` owns nothing else.
+            return Poll::Ready(unsafe { std::ptr::read(response) });
+        }
+        // SAFETY: initialized (above), and read once.
+        match unsafe { slot.assume_init() }.into_parts() {
+            Ok(response) => Poll::Ready(response),
+            Err(future) => {
+                *state = State::Waiting {
+                    pending: Pending::new(future, call.name),
+                    watch,
+                };
+                self.poll_waiting(state, cx)
+            }
+        }
     }
 
     /// Steps 1–3 of the module docs: everything decided from the call alone.
@@ -361,48 +355,86 @@ impl ToolRegistry {
         call: ToolCallRef<'_>,
         context: Option<&CallContext>,
     ) -> ToolResponse {
-        match self.launch(entry, call, context) {
+        match self.launch(entry, call, context).into_parts() {
             Ok(response) => response,
-            Err(pending) => pending.await,
+            Err(future) => Pending::new(future, call.name).await,
         }
     }
 
-    /// Starts one run of the tool: panics contained, a synchronous result taken at once, an
-    /// async tool under its time limit where one is enforced.
+    /// Starts one run of the tool: panics contained (a synchronous tool runs inside
+    /// `Tool::call`; an async tool's polls are caught where it is awaited), an async tool
+    /// under its time limit where one is enforced.
     fn launch<'a>(
         &'a self,
         entry: &'a Entry,
         call: ToolCallRef<'a>,
         context: Option<&'a CallContext>,
-    ) -> Started<'a> {
-        let ctx = ToolContext::new(call.id, call.name).with_sources(context, &self.extensions);
+    ) -> CallFuture<'a> {
+        let mut slot = MaybeUninit::uninit();
+        self.launch_into(entry, call, context, &mut slot);
+        // SAFETY: `launch_into` initializes the slot on every path.
+        unsafe { slot.assume_init() }
+    }
+
+    /// [`ToolRegistry::launch`], writing the tool's `CallFuture` into `slot`, which it
+    /// initializes on every path: the tool writes it there from inside `catch_unwind` (not
+    /// through the closure's result, one more copy of a response), and the dispatch path
+    /// finishes and reads a synchronous response where it lies.
+    #[inline(always)]
+    fn launch_into<'a>(
+        &'a self,
+        entry: &'a Entry,
+        call: ToolCallRef<'a>,
+        context: Option<&'a CallContext>,
+        slot: &mut MaybeUninit<CallFuture<'a>>,
+    ) {
+        let ctx = ToolContext::for_call(call.id, call.name, context, &self.extensions);
         let outcome = panic::catch(call.name, || {
-            entry.tool.call(call.arguments, ctx).into_parts()
+            slot.write(entry.tool.call(call.arguments, ctx));
         });
-        let future = match outcome {
-            // A synchronous tool (or a decoding error) has its response already; a tool that
-            // panicked has its `EXECUTION_ERROR`.
-            Ok(Ok(response)) | Err(response) => return Ok(response),
-            Ok(Err(future)) => future,
-        };
-        let guarded = panic::CatchUnwind::new(future, call.name);
-        #[cfg(feature = "tokio")]
-        {
-            let limit = entry
-                .tool
-                .timeout_ms()
-                .map(Duration::from_millis)
-                .or(self.policy.default_timeout);
-            // tokio's timer panics outside a runtime (e.g. under `call_blocking`): check first.
-            if let Some(limit) = limit {
-                if tokio::runtime::Handle::try_current().is_ok() {
-                    return Err(Pending::Boxed(Box::pin(timeout::with_limit(
-                        guarded, limit, call.name,
-                    ))));
-                }
+        match outcome {
+            #[cfg(feature = "tokio")]
+            Ok(()) => self.limit_time(entry, call.name, slot),
+            #[cfg(not(feature = "tokio"))]
+            Ok(()) => {}
+            // The tool panicked before the slot was written.
+            Err(panicked) => {
+                slot.write(CallFuture::ready(panicked));
             }
         }
-        Err(Pending::Running(guarded))
+    }
+
+    /// Puts an async tool's future under its time limit, if one is enforced: the tool's own,
+    /// else the registry's default. `slot` holds the tool's `CallFuture`.
+    #[cfg(feature = "tokio")]
+    fn limit_time<'a>(
+        &'a self,
+        entry: &Entry,
+        tool: &'a str,
+        slot: &mut MaybeUninit<CallFuture<'a>>,
+    ) {
+        // SAFETY: the caller passes an initialized slot.
+        if unsafe { slot.assume_init_ref() }.is_ready() {
+            return;
+        }
+        let limit = entry
+            .tool
+            .timeout_ms()
+            .map(Duration::from_millis)
+            .or(self.policy.default_timeout);
+        // tokio's timer panics outside a runtime (e.g. under `call_blocking`): check first.
+        let Some(limit) = limit else { return };
+        if tokio::runtime::Handle::try_current().is_err() {
+            return;
+        }
+        // SAFETY: initialized (above); read once, and written again at once.
+        let future = unsafe { slot.assume_init_read() };
+        slot.write(match future.into_parts() {
+            Ok(response) => CallFuture::ready(response),
+            Err(future) => {
+                CallFuture::new(timeout::with_limit(Pending::new(future, tool), limit, tool))
+            }
+        });
     }
 }
 

@@ -18,6 +18,7 @@ use crate::response::{ToolErrorCode, ToolResponse};
 ///
 /// `AssertUnwindSafe` is sound here in the sense that matters: after a panic the dispatcher
 /// touches none of the state the closure borrowed except to read the tool's name.
+#[inline]
 pub(crate) fn catch<T>(tool: &str, f: impl FnOnce() -> T) -> Result<T, ToolResponse> {
     catch_unwind(AssertUnwindSafe(f)).map_err(|payload| panicked(tool, payload.as_ref()))
 }
