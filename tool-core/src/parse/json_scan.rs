@@ -7,7 +7,7 @@
 
 /// Bytes that end a run of ordinary string content: a quote, a backslash or a control
 /// character. One table load per byte instead of three comparisons.
-static STRING_STOP: [bool; 256] = {
+pub(crate) static STRING_STOP: [bool; 256] = {
     let mut table = [false; 256];
     let mut b = 0;
     while b < 0x20 {

@@ -18,6 +18,11 @@ pub(crate) trait Body: std::fmt::Debug + Send {
     /// it has one, is consumed too). Consuming nothing without ending is allowed only when
     /// the body changed phase: it is fed the same bytes again.
     fn feed(&mut self, s: &str) -> (usize, bool);
+    /// The fast path for the bulk of a call: consumes the bytes at the start of `s` that are
+    /// plain content (no marker can begin there, the block cannot end there, no marker is
+    /// pending), appending them to `raw` verbatim, and stops before the first byte that needs
+    /// [`feed`](Self::feed). It must leave the body exactly as if those bytes had been fed.
+    fn scan_content(&mut self, s: &str) -> usize;
     /// The body bytes so far, end marker and held-back marker bytes excluded: they sit at
     /// consecutive stream offsets from the end of the opening marker.
     fn raw(&self) -> &str;
@@ -44,6 +49,8 @@ pub(crate) struct BlockParser {
     core: Core,
     format: ToolFormat,
     opener: &'static [u8],
+    /// The opener's first byte, which prose is searched for.
+    opener_first: u8,
     tag: TagBuf,
     tag_at: usize,
     block: Option<OpenBlock>,
@@ -56,6 +63,7 @@ impl BlockParser {
             core: Core::new(options),
             format,
             opener: format.opener(),
+            opener_first: format.opener().first().copied().unwrap_or(b'<'),
             tag: TagBuf::default(),
             tag_at: 0,
             block: None,
@@ -66,12 +74,25 @@ impl BlockParser {
     pub(crate) fn feed(&mut self, chunk: &str, out: &mut Vec<Event>) {
         self.core.out_start = out.len();
         let mut i = 0;
-        if self.block.is_none() && self.tag.is_empty() {
+        if let Some(block) = self.block.as_mut() {
+            // Inside a long call most chunks are plain content: they skip the loop, and the
+            // delta is the chunk itself (every feed ends with the body fully reported).
+            i = block.body.scan_content(chunk);
+            if i == chunk.len() {
+                debug_assert_eq!(block.sent + i, block.body.raw().len());
+                block.sent += i;
+                out.push(Event::ArgumentsDelta {
+                    index: block.index,
+                    delta: TextChunk::from(chunk),
+                });
+                self.core.offset += chunk.len();
+                return;
+            }
+        } else if self.tag.is_empty() {
             // The common case of a streamed reply, a chunk of plain prose, skips the loop.
-            let first = self.opener.first().copied().unwrap_or(b'<');
-            let run = prose::scan_until(chunk.as_bytes(), first);
+            let run = prose::scan_until(chunk.as_bytes(), self.opener_first);
             let (text, _) = chunk.split_at_checked(run.len).unwrap_or((chunk, ""));
-            self.core.emit_prose(Stream::Text, text, run.plain, out);
+            self.core.emit_first(Stream::Text, text, run.plain, out);
             if !run.at_lt {
                 self.core.offset += chunk.len();
                 return;
@@ -143,8 +164,8 @@ impl BlockParser {
         let rest = chunk.get(i..).unwrap_or_default();
         let opener = self.opener;
         if self.tag.is_empty() {
-            let first = opener.first().copied().unwrap_or(b'<');
-            let p = memchr::memchr(first, rest.as_bytes()).unwrap_or(rest.len());
+            let first = self.opener_first;
+            let p = prose::find(rest.as_bytes(), first);
             self.core
                 .emit(Stream::Text, rest.get(..p).unwrap_or_default(), out);
             if p == rest.len() {

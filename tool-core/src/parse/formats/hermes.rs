@@ -55,6 +55,14 @@ impl Body for HermesBody {
         (n, false)
     }
 
+    fn scan_content(&mut self, s: &str) -> usize {
+        if !self.tag.is_empty() {
+            return 0;
+        }
+        // The scanner stops only before a `<` outside a string, changing nothing for it.
+        self.scan.scan(s)
+    }
+
     fn raw(&self) -> &str {
         &self.scan.raw
     }

@@ -6,11 +6,12 @@ use serde_json::value::RawValue;
 
 use super::core::Parsed;
 use crate::parse::event::DiagnosticKind;
+use crate::parse::json_scan::STRING_STOP;
 use crate::parse::repair::Arguments;
 use crate::response::{ToolErrorCode, ToolResponse};
 
 /// Where a streamed JSON object or array ends: depth and string state, carried across chunks.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone, Copy)]
 pub(crate) struct ValueEnd {
     depth: u32,
     in_str: bool,
@@ -21,7 +22,9 @@ impl ValueEnd {
     /// Scans `s` (the value's bytes, the first being its `{` or `[`, possibly split across
     /// calls); returns the length up to and including the byte that closes the value.
     pub(crate) fn scan(&mut self, s: &[u8]) -> Option<usize> {
-        for (i, &b) in s.iter().enumerate() {
+        let mut i = 0;
+        while let Some(&b) = s.get(i) {
+            i += 1;
             if self.in_str {
                 if self.escaped {
                     self.escaped = false;
@@ -29,6 +32,14 @@ impl ValueEnd {
                     self.escaped = true;
                 } else if b == b'"' {
                     self.in_str = false;
+                } else {
+                    // The bulk of a long value is string content: skip the run of bytes that
+                    // change nothing (the same table as the `<use_tool>` scanner's).
+                    let rest = s.get(i..).unwrap_or_default();
+                    i += rest
+                        .iter()
+                        .position(|&c| STRING_STOP[usize::from(c)])
+                        .unwrap_or(rest.len());
                 }
                 continue;
             }
@@ -38,7 +49,7 @@ impl ValueEnd {
                 b'}' | b']' => {
                     self.depth = self.depth.saturating_sub(1);
                     if self.depth == 0 {
-                        return Some(i + 1);
+                        return Some(i);
                     }
                 }
                 _ => {}
@@ -152,7 +163,8 @@ pub(crate) fn named_call(text: &str, example: &str) -> Parsed {
         }
     };
     let tool = name.clone().unwrap_or_default();
-    let result = arguments_object(args.get(), &tool, &mut repairs);
+    // `args` was read as JSON with the call: the object need not be parsed again.
+    let result = read_arguments(args.get(), &tool, true, &mut repairs);
     Parsed {
         name,
         result,
@@ -167,10 +179,25 @@ pub(crate) fn arguments_object(
     tool: &str,
     repairs: &mut Vec<(DiagnosticKind, String)>,
 ) -> Result<Arguments, ToolResponse> {
+    read_arguments(text, tool, false, repairs)
+}
+
+/// [`arguments_object`], told whether `text` is already known to be valid JSON.
+fn read_arguments(
+    text: &str,
+    tool: &str,
+    valid: bool,
+    repairs: &mut Vec<(DiagnosticKind, String)>,
+) -> Result<Arguments, ToolResponse> {
     let trimmed = text.trim();
     if trimmed.starts_with('{') {
-        return match serde_json::from_str::<&RawValue>(trimmed) {
-            Ok(_) => Ok(Arguments {
+        let checked = if valid {
+            Ok(())
+        } else {
+            serde_json::from_str::<&RawValue>(trimmed).map(|_| ())
+        };
+        return match checked {
+            Ok(()) => Ok(Arguments {
                 json: trimmed.to_string(),
                 raw: None,
             }),

@@ -167,6 +167,20 @@ impl Body for MistralBody {
         }
     }
 
+    fn scan_content(&mut self, s: &str) -> usize {
+        if self.phase != Phase::Value {
+            return 0;
+        }
+        // On a copy, so that a chunk holding the value's end leaves the state to `feed`.
+        let mut value = self.value;
+        if value.scan(s.as_bytes()).is_some() {
+            return 0;
+        }
+        self.value = value;
+        self.raw.push_str(s);
+        s.len()
+    }
+
     fn raw(&self) -> &str {
         &self.raw
     }

@@ -12,6 +12,7 @@ use super::convert::convert;
 use super::core::Parsed;
 use super::FormatOptions;
 use crate::parse::event::DiagnosticKind;
+use crate::parse::prose;
 use crate::parse::tag::{Step, TagBuf};
 
 pub(crate) const OPEN: &[u8] = b"<tool_call>";
@@ -72,14 +73,22 @@ impl Body for QwenXmlBody {
                 }
             }
         }
-        let bytes = s.as_bytes();
-        let p = memchr::memchr(b'<', bytes).unwrap_or(bytes.len());
-        self.raw.push_str(s.get(..p).unwrap_or_default());
-        if p < bytes.len() {
+        let p = self.scan_content(s);
+        if p < s.len() {
             self.tag.push(b'<', self.markers());
             return (p + 1, false);
         }
         (p, false)
+    }
+
+    fn scan_content(&mut self, s: &str) -> usize {
+        if !self.tag.is_empty() {
+            return 0;
+        }
+        // Only a `<` can begin a marker, in a value or between parameters.
+        let p = prose::find(s.as_bytes(), b'<');
+        self.raw.push_str(s.get(..p).unwrap_or_default());
+        p
     }
 
     fn raw(&self) -> &str {
