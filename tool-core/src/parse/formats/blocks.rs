@@ -3,6 +3,7 @@
 //! the marker is matched across chunks, and the block's body is handed to the format's
 //! [`Body`], which finds where the block ends in O(chunk) and reads it once when it closes.
 
+use super::any_body::AnyBody;
 use super::core::{Core, Parsed, Stream};
 use super::{FormatOptions, ToolFormat};
 use crate::parse::event::{DiagnosticKind, EndReason, Event};
@@ -13,7 +14,7 @@ use crate::parse::text_chunk::TextChunk;
 use crate::parse::utf8::{self, Carry, Utf8Sink};
 
 /// One format's reading of a call block after its opening marker.
-pub(crate) trait Body: std::fmt::Debug + Send {
+pub(crate) trait Body: std::fmt::Debug + Send + Sized {
     /// Consumes a prefix of `s` and says whether the block ended with it (its end marker, when
     /// it has one, is consumed too). Consuming nothing without ending is allowed only when
     /// the body changed phase: it is fed the same bytes again.
@@ -30,7 +31,7 @@ pub(crate) trait Body: std::fmt::Debug + Send {
     fn complete(&self) -> bool;
     /// Reads the closed body: each call with the end of its span as an offset into `raw`
     /// (the last call's span runs to the end of the block whatever it says).
-    fn close(self: Box<Self>, options: &FormatOptions) -> Vec<(Parsed, usize)>;
+    fn close(self, options: &FormatOptions) -> Vec<(Parsed, usize)>;
 }
 
 #[derive(Debug)]
@@ -38,7 +39,7 @@ struct OpenBlock {
     index: usize,
     start: usize,
     body_start: usize,
-    body: Box<dyn Body>,
+    body: AnyBody,
     /// How much of the body has been reported as argument deltas.
     sent: usize,
 }
@@ -203,7 +204,7 @@ impl BlockParser {
                     index,
                     start: self.tag_at,
                     body_start: self.core.offset + i + 1,
-                    body: self.format.body(),
+                    body: AnyBody::new(self.format),
                     sent: 0,
                 });
                 i + 1

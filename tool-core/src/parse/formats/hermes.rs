@@ -55,6 +55,7 @@ impl Body for HermesBody {
         (n, false)
     }
 
+    #[inline]
     fn scan_content(&mut self, s: &str) -> usize {
         if !self.tag.is_empty() {
             return 0;
@@ -71,7 +72,7 @@ impl Body for HermesBody {
         self.scan.value_complete()
     }
 
-    fn close(self: Box<Self>, _options: &FormatOptions) -> Vec<(Parsed, usize)> {
+    fn close(self, _options: &FormatOptions) -> Vec<(Parsed, usize)> {
         let end = self.scan.raw.len();
         if self.scan.is_blank() {
             let message = format!("The <tool_call> block is empty. Write it as {EXAMPLE}.");

@@ -30,10 +30,12 @@
 //! assert_eq!((call.name.as_str(), call.arguments.as_str()), ("get_weather", r#"{"city": "</tool_call>"}"#));
 //! ```
 
+mod any_body;
 mod blocks;
 mod convert;
 mod core;
 mod dispatch;
+mod escape;
 mod harmony;
 mod hermes;
 mod json;
@@ -46,7 +48,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::{EndReason, Event, ParserOptions, XmlParser};
-use blocks::{BlockParser, Body};
+use blocks::BlockParser;
 use harmony::HarmonyParser;
 
 /// A tool-call text format: how a model family writes calls in its reply.
@@ -140,13 +142,6 @@ impl ToolFormat {
         }
     }
 
-    fn body(self) -> Box<dyn Body> {
-        match self {
-            ToolFormat::Mistral => Box::new(mistral::MistralBody::new()),
-            ToolFormat::QwenXml => Box::new(qwen_xml::QwenXmlBody::new()),
-            _ => Box::new(hermes::HermesBody::new()),
-        }
-    }
 
     /// A call written in this format, for messages that tell the model how to write one.
     ///
