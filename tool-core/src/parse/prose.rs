@@ -39,11 +39,13 @@ const fn classes(stop: u8) -> [u8; 256] {
 }
 
 /// Classifies the prose at the start of `bytes`.
+#[inline]
 pub(crate) fn scan(bytes: &[u8]) -> ProseRun {
     scan_with(bytes, b'<', &CLASS)
 }
 
 /// [`scan`] for prose that stops at `stop` instead of `<` (Mistral's `[`).
+#[inline]
 pub(crate) fn scan_until(bytes: &[u8], stop: u8) -> ProseRun {
     match stop {
         b'<' => scan_with(bytes, stop, &CLASS),

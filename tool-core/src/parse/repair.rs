@@ -35,7 +35,36 @@ pub(crate) fn missing() -> ArgsOutcome {
 }
 
 /// Finishes one `<arguments>` element. `tool` names the tool in messages.
-pub(crate) fn finish(mut scan: ArgScan, tool: &str) -> ArgsOutcome {
+pub(crate) fn finish(scan: ArgScan, tool: &str) -> ArgsOutcome {
+    let mut outcome = finish_unchecked(scan, tool);
+    if let Ok(args) = &outcome.result {
+        if let Err(response) = check(&args.json, tool) {
+            outcome.result = Err(response);
+        }
+    }
+    outcome
+}
+
+/// Checks that `json` is valid JSON and an object: the one parse of the arguments.
+pub(crate) fn check(json: &str, tool: &str) -> Result<(), ToolResponse> {
+    if let Err(e) = serde_json::from_str::<IgnoredAny>(json) {
+        return Err(invalid_json_response(tool, &e));
+    }
+    let kind = match json.as_bytes().first() {
+        Some(b'{') => return Ok(()),
+        Some(b'[') => "an array",
+        Some(b'"') => "a string",
+        Some(b't' | b'f') => "a boolean",
+        Some(b'n') => "null",
+        _ => "a number",
+    };
+    Err(not_object_response(tool, kind))
+}
+
+/// [`finish`] without [`check`], for a caller that parses the text at once anyway (and calls
+/// [`check`] only when that fails, for the same message): one pass over a long value instead
+/// of two.
+pub(crate) fn finish_unchecked(mut scan: ArgScan, tool: &str) -> ArgsOutcome {
     // A run of backticks the stream ended in is judged now.
     scan.end_closing_run();
     let mut repairs = Vec::new();
@@ -90,20 +119,6 @@ pub(crate) fn finish(mut scan: ArgScan, tool: &str) -> ArgsOutcome {
         }
     }
     let json = changed.as_deref().unwrap_or(text);
-    if let Err(e) = serde_json::from_str::<IgnoredAny>(json) {
-        return invalid_json(tool, &e, repairs);
-    }
-    let kind = match json.as_bytes().first() {
-        Some(b'{') => None,
-        Some(b'[') => Some("an array"),
-        Some(b'"') => Some("a string"),
-        Some(b't' | b'f') => Some("a boolean"),
-        Some(b'n') => Some("null"),
-        _ => Some("a number"),
-    };
-    if let Some(kind) = kind {
-        return not_object(tool, kind, repairs);
-    }
     let exact = changed.is_none() && json.len() == scan.raw.len();
     let result = if exact {
         // The whole element was the object: hand over the buffer without copying it.
@@ -137,36 +152,44 @@ fn invalid_json(
     e: &serde_json::Error,
     repairs: Vec<(DiagnosticKind, String)>,
 ) -> ArgsOutcome {
+    ArgsOutcome {
+        result: Err(invalid_json_response(tool, e)),
+        repairs,
+    }
+}
+
+fn invalid_json_response(tool: &str, e: &serde_json::Error) -> ToolResponse {
     let full = e.to_string();
     let what = full
         .rfind(" at line ")
         .and_then(|i| full.get(..i))
         .unwrap_or(&full);
-    ArgsOutcome {
-        result: Err(ToolResponse::error(
-            ToolErrorCode::InvalidFormat,
-            format!(
-                "The <arguments> for '{tool}' are not valid JSON: {what} at line {} column {}. \
-                 Send one JSON object with quotes inside strings escaped, e.g. {{\"param\": \"value\"}}.",
-                e.line(),
-                e.column()
-            ),
-        )),
-        repairs,
-    }
+    ToolResponse::error(
+        ToolErrorCode::InvalidFormat,
+        format!(
+            "The <arguments> for '{tool}' are not valid JSON: {what} at line {} column {}. \
+             Send one JSON object with quotes inside strings escaped, e.g. {{\"param\": \"value\"}}.",
+            e.line(),
+            e.column()
+        ),
+    )
 }
 
 fn not_object(tool: &str, kind: &str, repairs: Vec<(DiagnosticKind, String)>) -> ArgsOutcome {
     ArgsOutcome {
-        result: Err(ToolResponse::error(
-            ToolErrorCode::InvalidParam,
-            format!(
-                "The <arguments> for '{tool}' must be a JSON object of named parameters, got {kind}. \
-                 Write them as {{\"param\": value}}."
-            ),
-        )),
+        result: Err(not_object_response(tool, kind)),
         repairs,
     }
+}
+
+fn not_object_response(tool: &str, kind: &str) -> ToolResponse {
+    ToolResponse::error(
+        ToolErrorCode::InvalidParam,
+        format!(
+            "The <arguments> for '{tool}' must be a JSON object of named parameters, got {kind}. \
+             Write them as {{\"param\": value}}."
+        ),
+    )
 }
 
 /// The first 40 characters, for messages.

@@ -6,7 +6,7 @@
 
 use super::blocks::Body;
 use super::core::Parsed;
-use super::json::named_call;
+use super::json::{named_call, try_named_call};
 use super::FormatOptions;
 use crate::parse::json_scan::ArgScan;
 use crate::parse::repair;
@@ -78,10 +78,18 @@ impl Body for HermesBody {
             let message = format!("The <tool_call> block is empty. Write it as {EXAMPLE}.");
             return vec![(Parsed::invalid(None, message), end)];
         }
-        let outcome = repair::finish(self.scan, "tool_call");
-        let parsed = match outcome.result {
-            Ok(body) => {
-                let mut parsed = named_call(&body.json, EXAMPLE);
+        // The body is parsed once, as the call; only when that fails is it checked as JSON,
+        // for the shared message saying why.
+        let outcome = repair::finish_unchecked(self.scan, "tool_call");
+        let result = outcome.result.and_then(|body| {
+            match try_named_call(&body.json, EXAMPLE) {
+                Some(parsed) => Ok(parsed),
+                None => repair::check(&body.json, "tool_call")
+                    .map(|()| named_call(&body.json, EXAMPLE)),
+            }
+        });
+        let parsed = match result {
+            Ok(mut parsed) => {
                 let mut repairs = outcome.repairs;
                 repairs.append(&mut parsed.repairs);
                 parsed.repairs = repairs;

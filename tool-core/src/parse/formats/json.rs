@@ -22,6 +22,10 @@ impl ValueEnd {
     /// Scans `s` (the value's bytes, the first being its `{` or `[`, possibly split across
     /// calls); returns the length up to and including the byte that closes the value.
     pub(crate) fn scan(&mut self, s: &[u8]) -> Option<usize> {
+        if self.in_str && !self.escaped && !s.iter().any(|&c| STRING_STOP[usize::from(c)]) {
+            // The common case of a streamed chunk: string content that changes nothing.
+            return None;
+        }
         let mut i = 0;
         while let Some(&b) = s.get(i) {
             i += 1;
@@ -115,18 +119,30 @@ struct NamedCall<'a> {
 /// Reads `{"name": NAME, "arguments": {...}}` (Hermes, Qwen, Mistral's array form; `parameters`
 /// is accepted for `arguments`, as Llama writes it). `example` shows the format in messages.
 pub(crate) fn named_call(text: &str, example: &str) -> Parsed {
-    let call: NamedCall<'_> = match serde_json::from_str(text) {
-        Ok(c) => c,
-        Err(e) => {
-            return Parsed::invalid(
-                None,
-                format!(
-                    "The tool call is not a JSON object with \"name\" and \"arguments\": {e}. \
-                     Write it as {example}."
-                ),
-            )
-        }
-    };
+    match serde_json::from_str(text) {
+        Ok(call) => read_call(call, example),
+        Err(e) => Parsed::invalid(
+            None,
+            format!(
+                "The tool call is not a JSON object with \"name\" and \"arguments\": {e}. \
+                 Write it as {example}."
+            ),
+        ),
+    }
+}
+
+/// [`named_call`] for a JSON object not yet checked: `None` when it does not parse, so that the
+/// caller can say why in its own terms. The text is parsed once either way.
+pub(crate) fn try_named_call(text: &str, example: &str) -> Option<Parsed> {
+    if !text.starts_with('{') {
+        return None;
+    }
+    serde_json::from_str(text)
+        .ok()
+        .map(|call| read_call(call, example))
+}
+
+fn read_call(call: NamedCall<'_>, example: &str) -> Parsed {
     let name = match call.name.map(|n| serde_json::from_str::<String>(n.get())) {
         Some(Ok(n)) => Some(n.trim().to_string()),
         Some(Err(_)) => {
