@@ -6,10 +6,13 @@
 //! of closing such a call. Here a word with no quote, backslash or control byte is copied as a
 //! whole.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-/// `Value::Object(args).to_string()`, faster on long strings.
-pub(crate) fn object_json(args: &Map<String, Value>) -> String {
+use super::convert::Converted;
+
+/// The JSON object of `args` in order, as `serde_json` writes a `Map` (compact), faster on
+/// long strings.
+pub(crate) fn object_json(args: &[(String, Converted<'_>)]) -> String {
     let mut out = String::with_capacity(2);
     out.push('{');
     for (i, (key, value)) in args.iter().enumerate() {
@@ -19,8 +22,9 @@ pub(crate) fn object_json(args: &Map<String, Value>) -> String {
         string_into(key, &mut out);
         out.push(':');
         match value {
-            Value::String(s) => string_into(s, &mut out),
-            other => out.push_str(&other.to_string()),
+            Converted::Text(s) => string_into(s, &mut out),
+            Converted::Json(Value::String(s)) => string_into(s, &mut out),
+            Converted::Json(other) => out.push_str(&other.to_string()),
         }
     }
     out.push('}');
@@ -135,22 +139,25 @@ mod tests {
             }
         }
         for s in samples {
-            let args: Map<String, Value> = [(s.clone(), json!(s))].into_iter().collect();
-            assert_eq!(
-                object_json(&args),
-                Value::Object(args.clone()).to_string(),
-                "{s:?}"
-            );
+            let expected = json!({ s.clone(): s.clone() }).to_string();
+            let text = [(s.clone(), Converted::Text(&s))];
+            assert_eq!(object_json(&text), expected, "{s:?}");
+            let value = [(s.clone(), Converted::Json(json!(s)))];
+            assert_eq!(object_json(&value), expected, "{s:?}");
         }
     }
 
     #[test]
     fn objects_keep_key_order_and_non_string_values() {
-        let args = json!({"z": 1, "a": [1, "x\"y"], "m": {"k": null}, "s": "v", "f": 2.5, "b": true});
-        let Value::Object(args) = args else {
+        let expected = json!({"z": 1, "a": [1, "x\"y"], "m": {"k": null}, "s": "v", "f": 2.5, "b": true});
+        let Value::Object(map) = &expected else {
             unreachable!("a JSON object")
         };
-        assert_eq!(object_json(&args), Value::Object(args.clone()).to_string());
-        assert_eq!(object_json(&Map::new()), "{}");
+        let args: Vec<(String, Converted<'_>)> = map
+            .iter()
+            .map(|(k, v)| (k.clone(), Converted::Json(v.clone())))
+            .collect();
+        assert_eq!(object_json(&args), expected.to_string());
+        assert_eq!(object_json(&[]), "{}");
     }
 }

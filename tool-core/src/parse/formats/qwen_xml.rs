@@ -5,10 +5,8 @@
 //! `</function>` (so `</tool_call>` inside a value is data). When the block closes each value
 //! is converted with the tool's schema (see `convert`).
 
-use serde_json::Map;
-
 use super::blocks::{object, Body};
-use super::convert::convert;
+use super::convert::{convert, Converted};
 use super::core::Parsed;
 use super::escape::object_json;
 use super::FormatOptions;
@@ -162,7 +160,7 @@ fn read_function(text: &str, options: &FormatOptions) -> Parsed {
     };
     let name = text.get(..gt).unwrap_or_default().trim().to_string();
     let schema = options.schema(&name);
-    let mut args = Map::new();
+    let mut args: Vec<(String, Converted<'_>)> = Vec::new();
     let mut repairs = Vec::new();
     let mut rest = text.get(gt + 1..).unwrap_or_default();
     while let Some(at) = find(rest, "<parameter=") {
@@ -191,7 +189,11 @@ fn read_function(text: &str, options: &FormatOptions) -> Parsed {
         let value = strip_framing(value);
         match convert(&name, &key, value, schema) {
             Ok(v) => {
-                args.insert(key, v);
+                // A repeated key keeps its place and takes the last value, as in a JSON map.
+                match args.iter_mut().find(|(k, _)| *k == key) {
+                    Some(slot) => slot.1 = v,
+                    None => args.push((key, v)),
+                }
             }
             Err(response) => {
                 return Parsed {
@@ -233,4 +235,17 @@ fn find(haystack: &str, needle: &str) -> Option<usize> {
 fn preview(s: &str) -> &str {
     let end = s.char_indices().nth(40).map_or(s.len(), |(i, _)| i);
     s.get(..end).unwrap_or(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_repeated_parameter_keeps_its_place_and_takes_the_last_value() {
+        let text = "f>\n<parameter=a>\n1\n</parameter>\n<parameter=b>\n\"x\"\n</parameter>\n<parameter=a>\n3\n</parameter>\n";
+        let parsed = read_function(text, &FormatOptions::default());
+        let args = parsed.result.map(|a| a.json).unwrap_or_default();
+        assert_eq!(args, r#"{"a":"3","b":"\"x\""}"#);
+    }
 }
