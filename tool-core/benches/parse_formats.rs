@@ -158,7 +158,9 @@ fn callgrind_case(format: &str, input: &str, n: usize) -> Option<String> {
         };
     }
     let chunks = text.len().div_ceil(4);
-    Some(format!("{format} {input} x{n}: {chunks} chunks per parse, {seen} events"))
+    Some(format!(
+        "{format} {input} x{n}: {chunks} chunks per parse, {seen} events"
+    ))
 }
 
 fn main() {

@@ -1,6 +1,8 @@
 //! Turning a closed `<arguments>` element into call arguments: the single JSON parse, the
 //! repairs that have exactly one possible fix, and instructive errors for everything else.
 
+use std::ops::Range;
+
 use serde::de::IgnoredAny;
 
 use super::event::DiagnosticKind;
@@ -132,19 +134,48 @@ pub(crate) fn finish_unchecked(mut scan: ArgScan, tool: &str) -> ArgsOutcome {
             raw: Some(scan.raw),
         }
     } else {
+        let original = if repairs.is_empty() {
+            None
+        } else {
+            Some(scan.raw.clone())
+        };
+        let json = match span_in(&scan.raw, json) {
+            Some(range) => cut_out(scan.raw, range),
+            None => json.to_string(),
+        };
         Arguments {
-            json: json.to_string(),
-            raw: if repairs.is_empty() {
-                None
-            } else {
-                Some(scan.raw.clone())
-            },
+            json,
+            raw: original,
         }
     };
     ArgsOutcome {
         result: Ok(result),
         repairs,
     }
+}
+
+/// Where `part`, a slice of `buf`, sits in it (`None` if it is not one).
+pub(crate) fn span_in(buf: &str, part: &str) -> Option<Range<usize>> {
+    let start = (part.as_ptr() as usize).wrapping_sub(buf.as_ptr() as usize);
+    let range = start..start.checked_add(part.len())?;
+    buf.get(range.clone())
+        .filter(|s| s.as_ptr() == part.as_ptr())
+        .map(|_| range)
+}
+
+/// `buf[range]` as a `String` made from `buf` itself (`range` on char boundaries, as from
+/// [`span_in`]): a long argument moves within its buffer instead of being copied to a new one,
+/// whose fresh pages cost a page fault each.
+pub(crate) fn cut_out(mut buf: String, range: Range<usize>) -> String {
+    if buf.is_char_boundary(range.start)
+        && buf.is_char_boundary(range.end)
+        && range.end <= buf.len()
+    {
+        buf.truncate(range.end);
+        buf.drain(..range.start.min(range.end));
+        return buf;
+    }
+    buf.get(range).unwrap_or_default().to_string()
 }
 
 fn invalid_json(
@@ -241,6 +272,18 @@ mod tests {
             escape_controls("{\n\"a\":\"x\ty\u{1}\"}"),
             "{\n\"a\":\"x\\ty\\u0001\"}"
         );
+    }
+
+    #[test]
+    fn a_part_is_cut_out_of_its_own_buffer() {
+        let buf = String::from(" \n{\"é\": 1}\n");
+        let part = buf.trim();
+        let range = span_in(&buf, part).unwrap();
+        assert_eq!(range, 2..11);
+        assert_eq!(span_in(&buf, "{}"), None);
+        let same_buffer = buf.as_ptr();
+        let cut = cut_out(buf, range);
+        assert_eq!((cut.as_str(), cut.as_ptr()), ("{\"é\": 1}", same_buffer));
     }
 
     #[test]

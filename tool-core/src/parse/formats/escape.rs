@@ -13,7 +13,15 @@ use super::convert::Converted;
 /// The JSON object of `args` in order, as `serde_json` writes a `Map` (compact), faster on
 /// long strings.
 pub(crate) fn object_json(args: &[(String, Converted<'_>)]) -> String {
-    let mut out = String::with_capacity(2);
+    // Sized for the unescaped text, so that a long value is not copied again as it grows.
+    let size: usize = args
+        .iter()
+        .map(|(key, value)| match value {
+            Converted::Text(s) => key.len() + s.len() + 6,
+            Converted::Json(_) => key.len() + 16,
+        })
+        .sum();
+    let mut out = String::with_capacity(size + 2);
     out.push('{');
     for (i, (key, value)) in args.iter().enumerate() {
         if i > 0 {
@@ -128,14 +136,25 @@ mod tests {
             }
         }
         let mut all = String::new();
-        for c in (0u8..0x80).map(char::from).chain(['é', '☃', '😀', '\u{7f}']) {
+        for c in (0u8..0x80)
+            .map(char::from)
+            .chain(['é', '☃', '😀', '\u{7f}'])
+        {
             all.push(c);
         }
         // Each special byte at every offset within a word, and runs longer than a word.
-        let mut samples = vec![all.clone(), String::new(), "plain text, no escapes".repeat(5)];
+        let mut samples = vec![
+            all.clone(),
+            String::new(),
+            "plain text, no escapes".repeat(5),
+        ];
         for special in ["\"", "\\", "\n", "\u{1}", "\u{1f}", " ", "\u{7f}", "é"] {
             for at in 0..17 {
-                samples.push(format!("{}{special}{}", "a".repeat(at), "b".repeat(17 - at)));
+                samples.push(format!(
+                    "{}{special}{}",
+                    "a".repeat(at),
+                    "b".repeat(17 - at)
+                ));
             }
         }
         for s in samples {
@@ -149,7 +168,8 @@ mod tests {
 
     #[test]
     fn objects_keep_key_order_and_non_string_values() {
-        let expected = json!({"z": 1, "a": [1, "x\"y"], "m": {"k": null}, "s": "v", "f": 2.5, "b": true});
+        let expected =
+            json!({"z": 1, "a": [1, "x\"y"], "m": {"k": null}, "s": "v", "f": 2.5, "b": true});
         let Value::Object(map) = &expected else {
             unreachable!("a JSON object")
         };

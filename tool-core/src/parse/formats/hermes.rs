@@ -6,7 +6,7 @@
 
 use super::blocks::Body;
 use super::core::Parsed;
-use super::json::{named_call, try_named_call};
+use super::json::{named_call, take_named_call};
 use super::FormatOptions;
 use crate::parse::json_scan::ArgScan;
 use crate::parse::repair;
@@ -81,13 +81,12 @@ impl Body for HermesBody {
         // The body is parsed once, as the call; only when that fails is it checked as JSON,
         // for the shared message saying why.
         let outcome = repair::finish_unchecked(self.scan, "tool_call");
-        let result = outcome.result.and_then(|body| {
-            match try_named_call(&body.json, EXAMPLE) {
-                Some(parsed) => Ok(parsed),
-                None => repair::check(&body.json, "tool_call")
-                    .map(|()| named_call(&body.json, EXAMPLE)),
-            }
-        });
+        let result = outcome
+            .result
+            .and_then(|body| match take_named_call(body.json, EXAMPLE) {
+                Ok(parsed) => Ok(parsed),
+                Err(json) => repair::check(&json, "tool_call").map(|()| named_call(&json, EXAMPLE)),
+            });
         let parsed = match result {
             Ok(mut parsed) => {
                 let mut repairs = outcome.repairs;

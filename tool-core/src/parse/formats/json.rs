@@ -7,7 +7,7 @@ use serde_json::value::RawValue;
 use super::core::Parsed;
 use crate::parse::event::DiagnosticKind;
 use crate::parse::json_scan::STRING_STOP;
-use crate::parse::repair::Arguments;
+use crate::parse::repair::{cut_out, span_in, Arguments};
 use crate::response::{ToolErrorCode, ToolResponse};
 
 /// Where a streamed JSON object or array ends: depth and string state, carried across chunks.
@@ -120,7 +120,7 @@ struct NamedCall<'a> {
 /// is accepted for `arguments`, as Llama writes it). `example` shows the format in messages.
 pub(crate) fn named_call(text: &str, example: &str) -> Parsed {
     match serde_json::from_str(text) {
-        Ok(call) => read_call(call, example),
+        Ok(call) => read_call(call, example).into_parsed(),
         Err(e) => Parsed::invalid(
             None,
             format!(
@@ -131,25 +131,89 @@ pub(crate) fn named_call(text: &str, example: &str) -> Parsed {
     }
 }
 
-/// [`named_call`] for a JSON object not yet checked: `None` when it does not parse, so that the
-/// caller can say why in its own terms. The text is parsed once either way.
-pub(crate) fn try_named_call(text: &str, example: &str) -> Option<Parsed> {
-    if !text.starts_with('{') {
-        return None;
-    }
-    serde_json::from_str(text)
-        .ok()
-        .map(|call| read_call(call, example))
+/// [`named_call`] for a JSON object not yet checked, taking its text: `Err` gives the text back
+/// when it does not parse, so that the caller can say why in its own terms. The text is parsed
+/// once, and the arguments (most of a long call) are cut out of its buffer in place rather
+/// than copied.
+pub(crate) fn take_named_call(text: String, example: &str) -> Result<Parsed, String> {
+    let parsed = match text.starts_with('{').then(|| serde_json::from_str(&text)) {
+        Some(Ok(call)) => read_call(call, example),
+        _ => return Err(text),
+    };
+    let Read {
+        name,
+        result,
+        repairs,
+    } = parsed;
+    // Where the arguments sit in `text`: a range does not borrow it.
+    let result = result.map(|args| match args {
+        ArgsOut::Slice(s) => span_in(&text, s).ok_or_else(|| object_text(s)),
+        ArgsOut::Args(args) => Err(args),
+    });
+    let result = result.map(|spot| match spot {
+        Ok(range) => Arguments {
+            json: cut_out(text, range),
+            raw: None,
+        },
+        Err(args) => args,
+    });
+    Ok(Parsed {
+        name,
+        result,
+        repairs,
+    })
 }
 
-fn read_call(call: NamedCall<'_>, example: &str) -> Parsed {
+/// Arguments read from a call: a slice of its text (copied out only when needed), or decoded.
+enum ArgsOut<'a> {
+    Slice(&'a str),
+    Args(Arguments),
+}
+
+impl ArgsOut<'_> {
+    fn into_arguments(self) -> Arguments {
+        match self {
+            ArgsOut::Slice(s) => object_text(s),
+            ArgsOut::Args(args) => args,
+        }
+    }
+}
+
+fn object_text(s: &str) -> Arguments {
+    Arguments {
+        json: s.to_string(),
+        raw: None,
+    }
+}
+
+/// A call read from its text, its arguments possibly still a slice of it.
+struct Read<'a> {
+    name: Option<String>,
+    result: Result<ArgsOut<'a>, ToolResponse>,
+    repairs: Vec<(DiagnosticKind, String)>,
+}
+
+impl Read<'_> {
+    fn into_parsed(self) -> Parsed {
+        Parsed {
+            name: self.name,
+            result: self.result.map(ArgsOut::into_arguments),
+            repairs: self.repairs,
+        }
+    }
+}
+
+fn read_call<'a>(call: NamedCall<'a>, example: &str) -> Read<'a> {
     let name = match call.name.map(|n| serde_json::from_str::<String>(n.get())) {
         Some(Ok(n)) => Some(n.trim().to_string()),
         Some(Err(_)) => {
-            return Parsed::invalid(
-                None,
-                format!("The tool call's \"name\" must be a string. Write it as {example}."),
-            )
+            let message =
+                format!("The tool call's \"name\" must be a string. Write it as {example}.");
+            return Read {
+                name: None,
+                result: Err(ToolResponse::error(ToolErrorCode::InvalidFormat, message)),
+                repairs: Vec::new(),
+            };
         }
         None => None,
     };
@@ -168,12 +232,9 @@ fn read_call(call: NamedCall<'_>, example: &str) -> Parsed {
                 DiagnosticKind::EmptyArguments,
                 "no \"arguments\" given; calling with {}".to_string(),
             ));
-            return Parsed {
+            return Read {
                 name,
-                result: Ok(Arguments {
-                    json: "{}".to_string(),
-                    raw: None,
-                }),
+                result: Ok(ArgsOut::Slice("{}")),
                 repairs,
             };
         }
@@ -181,7 +242,7 @@ fn read_call(call: NamedCall<'_>, example: &str) -> Parsed {
     let tool = name.clone().unwrap_or_default();
     // `args` was read as JSON with the call: the object need not be parsed again.
     let result = read_arguments(args.get(), &tool, true, &mut repairs);
-    Parsed {
+    Read {
         name,
         result,
         repairs,
@@ -195,16 +256,16 @@ pub(crate) fn arguments_object(
     tool: &str,
     repairs: &mut Vec<(DiagnosticKind, String)>,
 ) -> Result<Arguments, ToolResponse> {
-    read_arguments(text, tool, false, repairs)
+    read_arguments(text, tool, false, repairs).map(ArgsOut::into_arguments)
 }
 
 /// [`arguments_object`], told whether `text` is already known to be valid JSON.
-fn read_arguments(
-    text: &str,
+fn read_arguments<'a>(
+    text: &'a str,
     tool: &str,
     valid: bool,
     repairs: &mut Vec<(DiagnosticKind, String)>,
-) -> Result<Arguments, ToolResponse> {
+) -> Result<ArgsOut<'a>, ToolResponse> {
     let trimmed = text.trim();
     if trimmed.starts_with('{') {
         let checked = if valid {
@@ -213,10 +274,7 @@ fn read_arguments(
             serde_json::from_str::<&RawValue>(trimmed).map(|_| ())
         };
         return match checked {
-            Ok(()) => Ok(Arguments {
-                json: trimmed.to_string(),
-                raw: None,
-            }),
+            Ok(()) => Ok(ArgsOut::Slice(trimmed)),
             Err(e) => Err(ToolResponse::error(
                 ToolErrorCode::InvalidFormat,
                 format!(
@@ -234,10 +292,10 @@ fn read_arguments(
                 DiagnosticKind::DoubleEncodedArguments,
                 "the arguments were a JSON string holding an object; decoded it once".to_string(),
             ));
-            return Ok(Arguments {
+            return Ok(ArgsOut::Args(Arguments {
                 json: inner.trim().to_string(),
                 raw: Some(trimmed.to_string()),
-            });
+            }));
         }
     }
     let kind = match trimmed.as_bytes().first() {

@@ -142,7 +142,6 @@ impl ToolFormat {
         }
     }
 
-
     /// A call written in this format, for messages that tell the model how to write one.
     ///
     /// ```

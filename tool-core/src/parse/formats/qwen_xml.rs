@@ -174,7 +174,11 @@ fn read_function(text: &str, options: &FormatOptions) -> Parsed {
         let key = after.get(..gt).unwrap_or_default().trim().to_string();
         let body = after.get(gt + 1..).unwrap_or_default();
         let (value, next) = match find(body, "</parameter>") {
-            Some(e) if body.get(..e).is_some_and(|v| find(v, "<parameter=").is_none()) => {
+            Some(e)
+                if body
+                    .get(..e)
+                    .is_some_and(|v| find(v, "<parameter=").is_none()) =>
+            {
                 (body.get(..e).unwrap_or_default(), e + "</parameter>".len())
             }
             _ => {
