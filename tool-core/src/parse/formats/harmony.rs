@@ -79,6 +79,11 @@ impl HarmonyParser {
     }
 
     pub(crate) fn feed(&mut self, chunk: &str, out: &mut Vec<Event>) {
+        if chunk.is_empty() {
+            // Nothing to report (the fast paths below would report an empty delta); the byte
+            // front end feeds empty text around an invalid sequence.
+            return;
+        }
         self.core.out_start = out.len();
         let mut i = 0;
         if self.state == State::Content && self.tag.is_empty() {

@@ -390,3 +390,49 @@ impl TextCallParser for FormatParser {
         FormatParser::finish(self, reason, out);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The byte front end feeds empty text around an invalid sequence: inside a call that must
+    /// not be reported as an empty argument delta (a chunked parse then differed from a whole
+    /// one; found by the fuzz targets).
+    #[test]
+    fn an_invalid_byte_inside_a_call_reports_no_empty_delta() {
+        let calls = [
+            (
+                ToolFormat::Hermes,
+                "<tool_call>{\"name\": \"a\", \"arguments\": {\"x\": \"",
+                "\"}}</tool_call>",
+            ),
+            (
+                ToolFormat::QwenXml,
+                "<tool_call><function=a><parameter=x>",
+                "</parameter></function></tool_call>",
+            ),
+            (ToolFormat::Mistral, "[TOOL_CALLS]a[ARGS]{\"x\": \"", "\"}"),
+            (
+                ToolFormat::Harmony,
+                "<|channel|>commentary to=functions.a <|constrain|>json<|message|>{\"x\": \"",
+                "\"}<|call|>",
+            ),
+        ];
+        for (format, head, tail) in calls {
+            let mut parser = FormatParser::new(format);
+            let mut out = Vec::new();
+            for piece in [head.as_bytes(), b"v\xff", b"\xfe", tail.as_bytes()] {
+                parser.feed_bytes(piece, &mut out);
+            }
+            parser.finish(EndReason::Stop, &mut out);
+            let empty = out
+                .iter()
+                .any(|e| matches!(e, Event::ArgumentsDelta { delta, .. } if delta.is_empty()));
+            assert!(!empty, "{format:?}: {out:?}");
+            assert!(
+                out.iter().any(|e| matches!(e, Event::CallComplete { .. })),
+                "{format:?}: {out:?}"
+            );
+        }
+    }
+}
