@@ -1,14 +1,21 @@
 //! Throughput of every text format's streaming parser in one run: 4-byte chunks on ~1 MiB of
 //! prose and on a call whose argument is ~1 MiB, and the same call in one piece.
 //!
-//! Run with `cargo bench -p tool-core --bench parse_formats`. The comparison with the
+//! Run with `cargo bench -p tool-core --bench parse_formats`. The `floor` row is the same
+//! consumer loop with no parsing at all (one owned text event per chunk): what any
+//! `Vec<Event>` API pays, the ceiling for 4-byte chunks. The comparison with the
 //! `tool-parser` crate's incremental API is in `difftest/benches/compare.rs` (outside the
 //! workspace, so its dependencies stay out of the normal build).
+//!
+//! For instruction counts, run the bench binary under callgrind in its counting mode:
+//! `parse_formats --callgrind FORMAT (prose|call) N` parses the input N times with 4-byte
+//! chunks and nothing else (`FORMAT` is a [`ToolFormat::name`] or `floor`); the difference
+//! between N = 2 and N = 1, divided by the number of chunks it prints, is the cost per chunk.
 
 use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
 use tool_core::parse::{EndReason, Event, FormatParser, ToolFormat};
 
 /// About 1 MiB of prose holding none of the formats' markers' first bytes.
@@ -51,6 +58,27 @@ fn big_call(format: ToolFormat) -> String {
 fn run(format: ToolFormat, input: &str, chunk: usize) -> (usize, bool) {
     let mut parser = FormatParser::new(format);
     let mut out: Vec<Event> = Vec::new();
+    let (seen, mut called) = drive(input, chunk, &mut out, |piece, out| parser.feed(piece, out));
+    parser.finish(EndReason::Stop, &mut out);
+    called |= out.iter().any(|e| matches!(e, Event::CallComplete { .. }));
+    (seen + out.len(), called)
+}
+
+/// The same consumer loop with no parser: one owned text event per chunk.
+fn floor(input: &str, chunk: usize) -> (usize, bool) {
+    let mut out: Vec<Event> = Vec::new();
+    drive(input, chunk, &mut out, |piece, out| {
+        out.push(Event::Text(piece.into()))
+    })
+}
+
+/// The consumer loop shared by the parsers and the floor.
+fn drive(
+    input: &str,
+    chunk: usize,
+    out: &mut Vec<Event>,
+    mut feed: impl FnMut(&str, &mut Vec<Event>),
+) -> (usize, bool) {
     let mut seen = 0;
     let mut called = false;
     let mut start = 0;
@@ -59,15 +87,13 @@ fn run(format: ToolFormat, input: &str, chunk: usize) -> (usize, bool) {
         while !input.is_char_boundary(end) {
             end += 1;
         }
-        parser.feed(&input[start..end], &mut out);
+        feed(&input[start..end], out);
         seen += out.len();
         called |= out.iter().any(|e| matches!(e, Event::CallComplete { .. }));
         out.clear();
         start = end;
     }
-    parser.finish(EndReason::Stop, &mut out);
-    called |= out.iter().any(|e| matches!(e, Event::CallComplete { .. }));
-    (seen + out.len(), called)
+    (seen, called)
 }
 
 fn bench_formats(c: &mut Criterion) {
@@ -81,6 +107,7 @@ fn bench_formats(c: &mut Criterion) {
             |b, &f| b.iter(|| run(f, black_box(&prose), 4)),
         );
     }
+    group.bench_function("floor", |b| b.iter(|| floor(black_box(&prose), 4)));
     group.finish();
     for (name, chunk) in [
         ("formats_call_chunk4", 4),
@@ -112,4 +139,44 @@ criterion_group! {
         .measurement_time(Duration::from_secs(2));
     targets = bench_formats
 }
-criterion_main!(benches);
+
+/// `--callgrind FORMAT INPUT N`: N parses of one input with 4-byte chunks and nothing else.
+fn callgrind_case(format: &str, input: &str, n: usize) -> Option<String> {
+    let parse_as = ToolFormat::ALL.into_iter().find(|f| f.name() == format);
+    let text = match (input, parse_as) {
+        ("prose", _) => prose(),
+        ("call", Some(f)) => big_call(f),
+        ("call", None) => big_call(ToolFormat::Hermes),
+        _ => return None,
+    };
+    let mut seen = 0;
+    for _ in 0..n {
+        seen += match parse_as {
+            Some(f) => run(f, black_box(&text), 4).0,
+            None if format == "floor" => floor(black_box(&text), 4).0,
+            None => return None,
+        };
+    }
+    let chunks = text.len().div_ceil(4);
+    Some(format!(
+        "{format} {input} x{n}: {chunks} chunks per parse, {seen} events"
+    ))
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "--callgrind") {
+        let arg = |k: usize| args.get(i + k).map_or("", String::as_str);
+        let n = arg(3).parse().unwrap_or(1);
+        match callgrind_case(arg(1), arg(2), n) {
+            Some(summary) => println!("{summary}"),
+            None => {
+                eprintln!("usage: parse_formats --callgrind (use_tool|hermes|qwen_xml|mistral|harmony|floor) (prose|call) N");
+                std::process::exit(2);
+            }
+        }
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -5,9 +5,11 @@
 //! JSON there and so can only start a closing tag; inside strings `<` is data. The arguments are
 //! parsed by serde_json exactly once, when the element closes (see `repair`).
 
+use super::text_chunk::push_small;
+
 /// Bytes that end a run of ordinary string content: a quote, a backslash or a control
 /// character. One table load per byte instead of three comparisons.
-static STRING_STOP: [bool; 256] = {
+pub(crate) static STRING_STOP: [bool; 256] = {
     let mut table = [false; 256];
     let mut b = 0;
     while b < 0x20 {
@@ -110,7 +112,7 @@ impl ArgScan {
         if self.phase == Phase::Value && self.in_str && !self.escaped {
             let bytes = s.as_bytes();
             if !bytes.iter().any(|&c| STRING_STOP[usize::from(c)]) {
-                self.raw.push_str(s);
+                push_small(&mut self.raw, s);
                 return bytes.len();
             }
         }
@@ -258,7 +260,7 @@ impl ArgScan {
             }
             i += 1;
         }
-        self.raw.push_str(s.get(..i).unwrap_or_default());
+        push_small(&mut self.raw, s.get(..i).unwrap_or_default());
         i
     }
 

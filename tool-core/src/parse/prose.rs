@@ -21,21 +21,51 @@ pub(crate) struct ProseRun {
 /// more than the walk on a handful of bytes.
 const SHORT: usize = 16;
 
+/// The byte that ends a run (`<`, or `[` in [`BRACKET`]).
 const LT: u8 = 1;
 const FENCE: u8 = 2;
 
-static CLASS: [u8; 256] = {
+/// Prose classes when runs end at `<`.
+static CLASS: [u8; 256] = classes(b'<');
+/// Prose classes when runs end at `[` (Mistral's `[TOOL_CALLS]`).
+static BRACKET: [u8; 256] = classes(b'[');
+
+const fn classes(stop: u8) -> [u8; 256] {
     let mut table = [0u8; 256];
-    table[b'<' as usize] = LT;
     table[b'`' as usize] = FENCE;
     table[b'\n' as usize] = FENCE;
+    table[stop as usize] = LT;
     table
-};
+}
 
 /// Classifies the prose at the start of `bytes`.
+#[inline]
 pub(crate) fn scan(bytes: &[u8]) -> ProseRun {
+    scan_with(bytes, b'<', &CLASS)
+}
+
+/// [`scan`] for prose that stops at `stop` instead of `<` (Mistral's `[`).
+#[inline]
+pub(crate) fn scan_until(bytes: &[u8], stop: u8) -> ProseRun {
+    match stop {
+        b'<' => scan_with(bytes, stop, &CLASS),
+        b'[' => scan_with(bytes, stop, &BRACKET),
+        _ => {
+            let len = memchr::memchr(stop, bytes).unwrap_or(bytes.len());
+            ProseRun {
+                len,
+                at_lt: len < bytes.len(),
+                plain: false,
+            }
+        }
+    }
+}
+
+/// The walk behind [`scan`]: `table` classifies bytes with `stop` as [`LT`].
+#[inline]
+fn scan_with(bytes: &[u8], stop: u8, table: &[u8; 256]) -> ProseRun {
     if bytes.len() >= SHORT {
-        return match memchr::memchr(b'<', bytes) {
+        return match memchr::memchr(stop, bytes) {
             Some(len) => ProseRun {
                 len,
                 at_lt: true,
@@ -51,7 +81,7 @@ pub(crate) fn scan(bytes: &[u8]) -> ProseRun {
     let mut seen = 0;
     for (len, &b) in bytes.iter().enumerate() {
         // A `u8` index into a 256-entry table is always in bounds.
-        let class = CLASS[usize::from(b)];
+        let class = table[usize::from(b)];
         if class == LT {
             return ProseRun {
                 len,
@@ -68,35 +98,14 @@ pub(crate) fn scan(bytes: &[u8]) -> ProseRun {
     }
 }
 
-/// [`scan`] for prose that stops at `stop` instead of `<` (Mistral's `[`).
-pub(crate) fn scan_until(bytes: &[u8], stop: u8) -> ProseRun {
-    if stop == b'<' {
-        return scan(bytes);
-    }
+/// Where the first `stop` byte is in `bytes` (`bytes.len()` if none): a plain loop for the
+/// few bytes of a streamed chunk, where `memchr`'s set-up costs more than the search.
+#[inline]
+pub(crate) fn find(bytes: &[u8], stop: u8) -> usize {
     if bytes.len() >= SHORT {
-        let len = memchr::memchr(stop, bytes).unwrap_or(bytes.len());
-        return ProseRun {
-            len,
-            at_lt: len < bytes.len(),
-            plain: false,
-        };
+        return memchr::memchr(stop, bytes).unwrap_or(bytes.len());
     }
-    let mut plain = true;
-    for (len, &b) in bytes.iter().enumerate() {
-        if b == stop {
-            return ProseRun {
-                len,
-                at_lt: true,
-                plain,
-            };
-        }
-        plain &= CLASS[usize::from(b)] != FENCE;
-    }
-    ProseRun {
-        len: bytes.len(),
-        at_lt: false,
-        plain,
-    }
+    bytes.iter().position(|&b| b == stop).unwrap_or(bytes.len())
 }
 
 #[cfg(test)]
@@ -125,6 +134,21 @@ mod tests {
         let text = format!("{}[x", "a".repeat(40));
         let run = scan_until(text.as_bytes(), b'[');
         assert_eq!((run.len, run.at_lt), (40, true));
+        let run = scan_until(b"a\nb", b'[');
+        assert_eq!((run.len, run.at_lt, run.plain), (3, false, false));
+    }
+
+    #[test]
+    fn find_agrees_with_memchr_at_every_length() {
+        let text = format!("{}<{}", "a".repeat(20), "b".repeat(20));
+        for end in 0..=text.len() {
+            for start in 0..end {
+                let bytes = text.as_bytes().get(start..end).unwrap();
+                let expected = memchr::memchr(b'<', bytes).unwrap_or(bytes.len());
+                assert_eq!(find(bytes, b'<'), expected);
+            }
+        }
+        assert_eq!(find(b"ab<", b'<'), 2);
     }
 
     #[test]

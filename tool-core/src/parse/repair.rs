@@ -1,6 +1,8 @@
 //! Turning a closed `<arguments>` element into call arguments: the single JSON parse, the
 //! repairs that have exactly one possible fix, and instructive errors for everything else.
 
+use std::ops::Range;
+
 use serde::de::IgnoredAny;
 
 use super::event::DiagnosticKind;
@@ -35,7 +37,36 @@ pub(crate) fn missing() -> ArgsOutcome {
 }
 
 /// Finishes one `<arguments>` element. `tool` names the tool in messages.
-pub(crate) fn finish(mut scan: ArgScan, tool: &str) -> ArgsOutcome {
+pub(crate) fn finish(scan: ArgScan, tool: &str) -> ArgsOutcome {
+    let mut outcome = finish_unchecked(scan, tool);
+    if let Ok(args) = &outcome.result {
+        if let Err(response) = check(&args.json, tool) {
+            outcome.result = Err(response);
+        }
+    }
+    outcome
+}
+
+/// Checks that `json` is valid JSON and an object: the one parse of the arguments.
+pub(crate) fn check(json: &str, tool: &str) -> Result<(), ToolResponse> {
+    if let Err(e) = serde_json::from_str::<IgnoredAny>(json) {
+        return Err(invalid_json_response(tool, &e));
+    }
+    let kind = match json.as_bytes().first() {
+        Some(b'{') => return Ok(()),
+        Some(b'[') => "an array",
+        Some(b'"') => "a string",
+        Some(b't' | b'f') => "a boolean",
+        Some(b'n') => "null",
+        _ => "a number",
+    };
+    Err(not_object_response(tool, kind))
+}
+
+/// [`finish`] without [`check`], for a caller that parses the text at once anyway (and calls
+/// [`check`] only when that fails, for the same message): one pass over a long value instead
+/// of two.
+pub(crate) fn finish_unchecked(mut scan: ArgScan, tool: &str) -> ArgsOutcome {
     // A run of backticks the stream ended in is judged now.
     scan.end_closing_run();
     let mut repairs = Vec::new();
@@ -90,20 +121,6 @@ pub(crate) fn finish(mut scan: ArgScan, tool: &str) -> ArgsOutcome {
         }
     }
     let json = changed.as_deref().unwrap_or(text);
-    if let Err(e) = serde_json::from_str::<IgnoredAny>(json) {
-        return invalid_json(tool, &e, repairs);
-    }
-    let kind = match json.as_bytes().first() {
-        Some(b'{') => None,
-        Some(b'[') => Some("an array"),
-        Some(b'"') => Some("a string"),
-        Some(b't' | b'f') => Some("a boolean"),
-        Some(b'n') => Some("null"),
-        _ => Some("a number"),
-    };
-    if let Some(kind) = kind {
-        return not_object(tool, kind, repairs);
-    }
     let exact = changed.is_none() && json.len() == scan.raw.len();
     let result = if exact {
         // The whole element was the object: hand over the buffer without copying it.
@@ -117,13 +134,18 @@ pub(crate) fn finish(mut scan: ArgScan, tool: &str) -> ArgsOutcome {
             raw: Some(scan.raw),
         }
     } else {
+        let original = if repairs.is_empty() {
+            None
+        } else {
+            Some(scan.raw.clone())
+        };
+        let json = match span_in(&scan.raw, json) {
+            Some(range) => cut_out(scan.raw, range),
+            None => json.to_string(),
+        };
         Arguments {
-            json: json.to_string(),
-            raw: if repairs.is_empty() {
-                None
-            } else {
-                Some(scan.raw.clone())
-            },
+            json,
+            raw: original,
         }
     };
     ArgsOutcome {
@@ -132,41 +154,73 @@ pub(crate) fn finish(mut scan: ArgScan, tool: &str) -> ArgsOutcome {
     }
 }
 
+/// Where `part`, a slice of `buf`, sits in it (`None` if it is not one).
+pub(crate) fn span_in(buf: &str, part: &str) -> Option<Range<usize>> {
+    let start = (part.as_ptr() as usize).wrapping_sub(buf.as_ptr() as usize);
+    let range = start..start.checked_add(part.len())?;
+    buf.get(range.clone())
+        .filter(|s| s.as_ptr() == part.as_ptr())
+        .map(|_| range)
+}
+
+/// `buf[range]` as a `String` made from `buf` itself (`range` on char boundaries, as from
+/// [`span_in`]): a long argument moves within its buffer instead of being copied to a new one,
+/// whose fresh pages cost a page fault each.
+pub(crate) fn cut_out(mut buf: String, range: Range<usize>) -> String {
+    if buf.is_char_boundary(range.start)
+        && buf.is_char_boundary(range.end)
+        && range.end <= buf.len()
+    {
+        buf.truncate(range.end);
+        buf.drain(..range.start.min(range.end));
+        return buf;
+    }
+    buf.get(range).unwrap_or_default().to_string()
+}
+
 fn invalid_json(
     tool: &str,
     e: &serde_json::Error,
     repairs: Vec<(DiagnosticKind, String)>,
 ) -> ArgsOutcome {
+    ArgsOutcome {
+        result: Err(invalid_json_response(tool, e)),
+        repairs,
+    }
+}
+
+fn invalid_json_response(tool: &str, e: &serde_json::Error) -> ToolResponse {
     let full = e.to_string();
     let what = full
         .rfind(" at line ")
         .and_then(|i| full.get(..i))
         .unwrap_or(&full);
-    ArgsOutcome {
-        result: Err(ToolResponse::error(
-            ToolErrorCode::InvalidFormat,
-            format!(
-                "The <arguments> for '{tool}' are not valid JSON: {what} at line {} column {}. \
-                 Send one JSON object with quotes inside strings escaped, e.g. {{\"param\": \"value\"}}.",
-                e.line(),
-                e.column()
-            ),
-        )),
-        repairs,
-    }
+    ToolResponse::error(
+        ToolErrorCode::InvalidFormat,
+        format!(
+            "The <arguments> for '{tool}' are not valid JSON: {what} at line {} column {}. \
+             Send one JSON object with quotes inside strings escaped, e.g. {{\"param\": \"value\"}}.",
+            e.line(),
+            e.column()
+        ),
+    )
 }
 
 fn not_object(tool: &str, kind: &str, repairs: Vec<(DiagnosticKind, String)>) -> ArgsOutcome {
     ArgsOutcome {
-        result: Err(ToolResponse::error(
-            ToolErrorCode::InvalidParam,
-            format!(
-                "The <arguments> for '{tool}' must be a JSON object of named parameters, got {kind}. \
-                 Write them as {{\"param\": value}}."
-            ),
-        )),
+        result: Err(not_object_response(tool, kind)),
         repairs,
     }
+}
+
+fn not_object_response(tool: &str, kind: &str) -> ToolResponse {
+    ToolResponse::error(
+        ToolErrorCode::InvalidParam,
+        format!(
+            "The <arguments> for '{tool}' must be a JSON object of named parameters, got {kind}. \
+             Write them as {{\"param\": value}}."
+        ),
+    )
 }
 
 /// The first 40 characters, for messages.
@@ -218,6 +272,18 @@ mod tests {
             escape_controls("{\n\"a\":\"x\ty\u{1}\"}"),
             "{\n\"a\":\"x\\ty\\u0001\"}"
         );
+    }
+
+    #[test]
+    fn a_part_is_cut_out_of_its_own_buffer() {
+        let buf = String::from(" \n{\"é\": 1}\n");
+        let part = buf.trim();
+        let range = span_in(&buf, part).unwrap();
+        assert_eq!(range, 2..11);
+        assert_eq!(span_in(&buf, "{}"), None);
+        let same_buffer = buf.as_ptr();
+        let cut = cut_out(buf, range);
+        assert_eq!((cut.as_str(), cut.as_ptr()), ("{\"é\": 1}", same_buffer));
     }
 
     #[test]

@@ -65,7 +65,9 @@ impl TagBuf {
         let seen = self.bytes.get(..next).unwrap_or_default();
         let mut partial = false;
         for (i, c) in candidates.iter().enumerate() {
-            if c.starts_with(seen) {
+            // A byte loop rather than `starts_with`, whose slice comparison calls `memcmp`:
+            // tags are a few bytes, and this runs for every byte of every tag.
+            if c.len() >= next && c.iter().zip(seen).all(|(a, b)| a == b) {
                 if c.len() == next {
                     self.len = next;
                     return Step::Full(i);

@@ -124,6 +124,41 @@ fn window<const N: usize>(dst: &mut [u8], at: usize, src: &[u8], from: usize) {
     }
 }
 
+/// `dst.push_str(s)` with fixed-size moves when `s` is a few bytes long (see [`copy_small`]):
+/// a parser's buffer grows by one streamed chunk at a time, and a `memcpy` call per chunk
+/// costs more than the copy.
+#[inline]
+pub(crate) fn push_small(dst: &mut String, s: &str) {
+    const MAX: usize = 16;
+    let n = s.len();
+    if n > MAX {
+        dst.push_str(s);
+        return;
+    }
+    dst.reserve(MAX);
+    // SAFETY: `reserve` made room for `MAX >= n` more bytes, the windows below write exactly
+    // `s`'s `n` bytes at the end of the initialized part, and the buffer stays valid UTF-8
+    // because `s` is a whole `&str` appended to a whole `String`.
+    unsafe {
+        let v = dst.as_mut_vec();
+        let len = v.len();
+        let src = s.as_ptr();
+        let end = v.as_mut_ptr().add(len);
+        if n >= 8 {
+            std::ptr::copy_nonoverlapping(src, end, 8);
+            std::ptr::copy_nonoverlapping(src.add(n - 8), end.add(n - 8), 8);
+        } else if n >= 4 {
+            std::ptr::copy_nonoverlapping(src, end, 4);
+            std::ptr::copy_nonoverlapping(src.add(n - 4), end.add(n - 4), 4);
+        } else {
+            for k in 0..n {
+                *end.add(k) = *src.add(k);
+            }
+        }
+        v.set_len(len + n);
+    }
+}
+
 impl Default for TextChunk {
     fn default() -> Self {
         TextChunk(Repr::Inline {
@@ -238,6 +273,23 @@ mod tests {
                 t.push_str(b);
                 assert!(matches!(t.0, Repr::Inline { .. }));
                 assert_eq!(t.as_str(), format!("{a}{b}"));
+            }
+        }
+    }
+
+    #[test]
+    fn push_small_appends_every_length_exactly() {
+        let source = "abcdefghijklmnopqrstuvwxyz☃0123456789";
+        for start in 0..source.len() {
+            for end in start..=source.len() {
+                let Some(piece) = source.get(start..end) else {
+                    continue;
+                };
+                let mut grown = String::from("x");
+                for _ in 0..3 {
+                    push_small(&mut grown, piece);
+                }
+                assert_eq!(grown, format!("x{piece}{piece}{piece}"));
             }
         }
     }

@@ -3,6 +3,7 @@
 //! the marker is matched across chunks, and the block's body is handed to the format's
 //! [`Body`], which finds where the block ends in O(chunk) and reads it once when it closes.
 
+use super::any_body::AnyBody;
 use super::core::{Core, Parsed, Stream};
 use super::{FormatOptions, ToolFormat};
 use crate::parse::event::{DiagnosticKind, EndReason, Event};
@@ -13,11 +14,16 @@ use crate::parse::text_chunk::TextChunk;
 use crate::parse::utf8::{self, Carry, Utf8Sink};
 
 /// One format's reading of a call block after its opening marker.
-pub(crate) trait Body: std::fmt::Debug + Send {
+pub(crate) trait Body: std::fmt::Debug + Send + Sized {
     /// Consumes a prefix of `s` and says whether the block ended with it (its end marker, when
     /// it has one, is consumed too). Consuming nothing without ending is allowed only when
     /// the body changed phase: it is fed the same bytes again.
     fn feed(&mut self, s: &str) -> (usize, bool);
+    /// The fast path for the bulk of a call: consumes the bytes at the start of `s` that are
+    /// plain content (no marker can begin there, the block cannot end there, no marker is
+    /// pending), appending them to `raw` verbatim, and stops before the first byte that needs
+    /// [`feed`](Self::feed). It must leave the body exactly as if those bytes had been fed.
+    fn scan_content(&mut self, s: &str) -> usize;
     /// The body bytes so far, end marker and held-back marker bytes excluded: they sit at
     /// consecutive stream offsets from the end of the opening marker.
     fn raw(&self) -> &str;
@@ -25,7 +31,7 @@ pub(crate) trait Body: std::fmt::Debug + Send {
     fn complete(&self) -> bool;
     /// Reads the closed body: each call with the end of its span as an offset into `raw`
     /// (the last call's span runs to the end of the block whatever it says).
-    fn close(self: Box<Self>, options: &FormatOptions) -> Vec<(Parsed, usize)>;
+    fn close(self, options: &FormatOptions) -> Vec<(Parsed, usize)>;
 }
 
 #[derive(Debug)]
@@ -33,7 +39,7 @@ struct OpenBlock {
     index: usize,
     start: usize,
     body_start: usize,
-    body: Box<dyn Body>,
+    body: AnyBody,
     /// How much of the body has been reported as argument deltas.
     sent: usize,
 }
@@ -44,6 +50,8 @@ pub(crate) struct BlockParser {
     core: Core,
     format: ToolFormat,
     opener: &'static [u8],
+    /// The opener's first byte, which prose is searched for.
+    opener_first: u8,
     tag: TagBuf,
     tag_at: usize,
     block: Option<OpenBlock>,
@@ -56,6 +64,7 @@ impl BlockParser {
             core: Core::new(options),
             format,
             opener: format.opener(),
+            opener_first: format.opener().first().copied().unwrap_or(b'<'),
             tag: TagBuf::default(),
             tag_at: 0,
             block: None,
@@ -64,14 +73,32 @@ impl BlockParser {
     }
 
     pub(crate) fn feed(&mut self, chunk: &str, out: &mut Vec<Event>) {
+        if chunk.is_empty() {
+            // Nothing to report (the fast paths below would report an empty delta); the byte
+            // front end feeds empty text around an invalid sequence.
+            return;
+        }
         self.core.out_start = out.len();
         let mut i = 0;
-        if self.block.is_none() && self.tag.is_empty() {
+        if let Some(block) = self.block.as_mut() {
+            // Inside a long call most chunks are plain content: they skip the loop, and the
+            // delta is the chunk itself (every feed ends with the body fully reported).
+            i = block.body.scan_content(chunk);
+            if i == chunk.len() {
+                debug_assert_eq!(block.sent + i, block.body.raw().len());
+                block.sent += i;
+                out.push(Event::ArgumentsDelta {
+                    index: block.index,
+                    delta: TextChunk::from(chunk),
+                });
+                self.core.offset += chunk.len();
+                return;
+            }
+        } else if self.tag.is_empty() {
             // The common case of a streamed reply, a chunk of plain prose, skips the loop.
-            let first = self.opener.first().copied().unwrap_or(b'<');
-            let run = prose::scan_until(chunk.as_bytes(), first);
+            let run = prose::scan_until(chunk.as_bytes(), self.opener_first);
             let (text, _) = chunk.split_at_checked(run.len).unwrap_or((chunk, ""));
-            self.core.emit_prose(Stream::Text, text, run.plain, out);
+            self.core.emit_first(Stream::Text, text, run.plain, out);
             if !run.at_lt {
                 self.core.offset += chunk.len();
                 return;
@@ -143,8 +170,8 @@ impl BlockParser {
         let rest = chunk.get(i..).unwrap_or_default();
         let opener = self.opener;
         if self.tag.is_empty() {
-            let first = opener.first().copied().unwrap_or(b'<');
-            let p = memchr::memchr(first, rest.as_bytes()).unwrap_or(rest.len());
+            let first = self.opener_first;
+            let p = prose::find(rest.as_bytes(), first);
             self.core
                 .emit(Stream::Text, rest.get(..p).unwrap_or_default(), out);
             if p == rest.len() {
@@ -182,7 +209,7 @@ impl BlockParser {
                     index,
                     start: self.tag_at,
                     body_start: self.core.offset + i + 1,
-                    body: self.format.body(),
+                    body: AnyBody::new(self.format),
                     sent: 0,
                 });
                 i + 1

@@ -9,13 +9,32 @@ use serde_json::{Number, Value};
 
 use crate::response::{ToolErrorCode, ToolResponse};
 
+/// A converted value: text that stays a JSON string (borrowed from the reply, escaped once
+/// when the arguments are written, so that a long value is not copied on the way), or any
+/// other JSON value.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Converted<'a> {
+    Text(&'a str),
+    Json(Value),
+}
+
+impl Converted<'_> {
+    #[cfg(test)]
+    fn into_value(self) -> Value {
+        match self {
+            Converted::Text(s) => Value::String(s.to_string()),
+            Converted::Json(v) => v,
+        }
+    }
+}
+
 /// Converts `value` of parameter `key` of `tool`; `schema` is the tool's input schema.
-pub(crate) fn convert(
+pub(crate) fn convert<'a>(
     tool: &str,
     key: &str,
-    value: &str,
+    value: &'a str,
     schema: Option<&Value>,
-) -> Result<Value, ToolResponse> {
+) -> Result<Converted<'a>, ToolResponse> {
     let property = schema
         .and_then(|s| s.get("properties"))
         .and_then(|p| p.get(key));
@@ -24,15 +43,15 @@ pub(crate) fn convert(
         collect_types(property, &mut types);
     }
     if types.is_empty() || types.iter().all(|t| *t == "string") {
-        return Ok(Value::String(value.to_string()));
+        return Ok(Converted::Text(value));
     }
     for ty in &types {
         if let Some(v) = try_type(ty, value) {
-            return Ok(v);
+            return Ok(Converted::Json(v));
         }
     }
     if types.contains(&"string") {
-        return Ok(Value::String(value.to_string()));
+        return Ok(Converted::Text(value));
     }
     let expected = types
         .iter()
@@ -158,7 +177,7 @@ mod tests {
     #[test]
     fn values_take_the_declared_type() {
         let s = schema();
-        let c = |k: &str, v: &str| convert("t", k, v, Some(&s)).unwrap();
+        let c = |k: &str, v: &str| convert("t", k, v, Some(&s)).unwrap().into_value();
         assert_eq!(c("n", " 5 "), json!(5));
         assert_eq!(c("x", "2.5"), json!(2.5));
         assert_eq!(c("b", "True"), json!(true));

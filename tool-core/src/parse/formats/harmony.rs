@@ -79,18 +79,40 @@ impl HarmonyParser {
     }
 
     pub(crate) fn feed(&mut self, chunk: &str, out: &mut Vec<Event>) {
+        if chunk.is_empty() {
+            // Nothing to report (the fast paths below would report an empty delta); the byte
+            // front end feeds empty text around an invalid sequence.
+            return;
+        }
         self.core.out_start = out.len();
         let mut i = 0;
         if self.state == State::Content && self.tag.is_empty() {
             // A chunk of message text with no token in it skips the loop.
             let run = prose::scan(chunk.as_bytes());
             let (text, _) = chunk.split_at_checked(run.len).unwrap_or((chunk, ""));
-            self.core.emit_prose(self.stream, text, run.plain, out);
+            self.core.emit_first(self.stream, text, run.plain, out);
             if !run.at_lt {
                 self.core.offset += chunk.len();
                 return;
             }
             i = run.len;
+        } else if self.state == State::Call && self.tag.is_empty() {
+            if let Some(call) = self.call.as_mut() {
+                // A chunk of plain argument content skips the loop, and the delta is the chunk
+                // itself (every feed ends with the arguments fully reported). The scanner
+                // stops only before a `<` outside a string, changing nothing for it.
+                i = call.scan.scan(chunk);
+                if i == chunk.len() {
+                    debug_assert_eq!(call.sent + i, call.scan.raw.len());
+                    call.sent += i;
+                    out.push(Event::ArgumentsDelta {
+                        index: call.index,
+                        delta: TextChunk::from(chunk),
+                    });
+                    self.core.offset += chunk.len();
+                    return;
+                }
+            }
         }
         while i < chunk.len() {
             i = match self.state {
@@ -172,7 +194,7 @@ impl HarmonyParser {
     fn step_content(&mut self, chunk: &str, i: usize, out: &mut Vec<Event>) -> usize {
         let rest = chunk.get(i..).unwrap_or_default();
         if self.tag.is_empty() {
-            let p = memchr::memchr(b'<', rest.as_bytes()).unwrap_or(rest.len());
+            let p = prose::find(rest.as_bytes(), b'<');
             self.core
                 .emit(self.stream, rest.get(..p).unwrap_or_default(), out);
             if p == rest.len() {

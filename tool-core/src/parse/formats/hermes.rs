@@ -6,7 +6,7 @@
 
 use super::blocks::Body;
 use super::core::Parsed;
-use super::json::named_call;
+use super::json::{named_call, take_named_call};
 use super::FormatOptions;
 use crate::parse::json_scan::ArgScan;
 use crate::parse::repair;
@@ -55,6 +55,15 @@ impl Body for HermesBody {
         (n, false)
     }
 
+    #[inline]
+    fn scan_content(&mut self, s: &str) -> usize {
+        if !self.tag.is_empty() {
+            return 0;
+        }
+        // The scanner stops only before a `<` outside a string, changing nothing for it.
+        self.scan.scan(s)
+    }
+
     fn raw(&self) -> &str {
         &self.scan.raw
     }
@@ -63,16 +72,23 @@ impl Body for HermesBody {
         self.scan.value_complete()
     }
 
-    fn close(self: Box<Self>, _options: &FormatOptions) -> Vec<(Parsed, usize)> {
+    fn close(self, _options: &FormatOptions) -> Vec<(Parsed, usize)> {
         let end = self.scan.raw.len();
         if self.scan.is_blank() {
             let message = format!("The <tool_call> block is empty. Write it as {EXAMPLE}.");
             return vec![(Parsed::invalid(None, message), end)];
         }
-        let outcome = repair::finish(self.scan, "tool_call");
-        let parsed = match outcome.result {
-            Ok(body) => {
-                let mut parsed = named_call(&body.json, EXAMPLE);
+        // The body is parsed once, as the call; only when that fails is it checked as JSON,
+        // for the shared message saying why.
+        let outcome = repair::finish_unchecked(self.scan, "tool_call");
+        let result = outcome
+            .result
+            .and_then(|body| match take_named_call(body.json, EXAMPLE) {
+                Ok(parsed) => Ok(parsed),
+                Err(json) => repair::check(&json, "tool_call").map(|()| named_call(&json, EXAMPLE)),
+            });
+        let parsed = match result {
+            Ok(mut parsed) => {
                 let mut repairs = outcome.repairs;
                 repairs.append(&mut parsed.repairs);
                 parsed.repairs = repairs;

@@ -6,11 +6,12 @@ use serde_json::value::RawValue;
 
 use super::core::Parsed;
 use crate::parse::event::DiagnosticKind;
-use crate::parse::repair::Arguments;
+use crate::parse::json_scan::STRING_STOP;
+use crate::parse::repair::{cut_out, span_in, Arguments};
 use crate::response::{ToolErrorCode, ToolResponse};
 
 /// Where a streamed JSON object or array ends: depth and string state, carried across chunks.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone, Copy)]
 pub(crate) struct ValueEnd {
     depth: u32,
     in_str: bool,
@@ -21,7 +22,13 @@ impl ValueEnd {
     /// Scans `s` (the value's bytes, the first being its `{` or `[`, possibly split across
     /// calls); returns the length up to and including the byte that closes the value.
     pub(crate) fn scan(&mut self, s: &[u8]) -> Option<usize> {
-        for (i, &b) in s.iter().enumerate() {
+        if self.in_str && !self.escaped && !s.iter().any(|&c| STRING_STOP[usize::from(c)]) {
+            // The common case of a streamed chunk: string content that changes nothing.
+            return None;
+        }
+        let mut i = 0;
+        while let Some(&b) = s.get(i) {
+            i += 1;
             if self.in_str {
                 if self.escaped {
                     self.escaped = false;
@@ -29,6 +36,14 @@ impl ValueEnd {
                     self.escaped = true;
                 } else if b == b'"' {
                     self.in_str = false;
+                } else {
+                    // The bulk of a long value is string content: skip the run of bytes that
+                    // change nothing (the same table as the `<use_tool>` scanner's).
+                    let rest = s.get(i..).unwrap_or_default();
+                    i += rest
+                        .iter()
+                        .position(|&c| STRING_STOP[usize::from(c)])
+                        .unwrap_or(rest.len());
                 }
                 continue;
             }
@@ -38,7 +53,7 @@ impl ValueEnd {
                 b'}' | b']' => {
                     self.depth = self.depth.saturating_sub(1);
                     if self.depth == 0 {
-                        return Some(i + 1);
+                        return Some(i);
                     }
                 }
                 _ => {}
@@ -104,25 +119,101 @@ struct NamedCall<'a> {
 /// Reads `{"name": NAME, "arguments": {...}}` (Hermes, Qwen, Mistral's array form; `parameters`
 /// is accepted for `arguments`, as Llama writes it). `example` shows the format in messages.
 pub(crate) fn named_call(text: &str, example: &str) -> Parsed {
-    let call: NamedCall<'_> = match serde_json::from_str(text) {
-        Ok(c) => c,
-        Err(e) => {
-            return Parsed::invalid(
-                None,
-                format!(
-                    "The tool call is not a JSON object with \"name\" and \"arguments\": {e}. \
-                     Write it as {example}."
-                ),
-            )
-        }
+    match serde_json::from_str(text) {
+        Ok(call) => read_call(call, example).into_parsed(),
+        Err(e) => Parsed::invalid(
+            None,
+            format!(
+                "The tool call is not a JSON object with \"name\" and \"arguments\": {e}. \
+                 Write it as {example}."
+            ),
+        ),
+    }
+}
+
+/// [`named_call`] for a JSON object not yet checked, taking its text: `Err` gives the text back
+/// when it does not parse, so that the caller can say why in its own terms. The text is parsed
+/// once, and the arguments (most of a long call) are cut out of its buffer in place rather
+/// than copied.
+pub(crate) fn take_named_call(text: String, example: &str) -> Result<Parsed, String> {
+    let parsed = match text.starts_with('{').then(|| serde_json::from_str(&text)) {
+        Some(Ok(call)) => read_call(call, example),
+        _ => return Err(text),
     };
+    let Read {
+        name,
+        result,
+        repairs,
+    } = parsed;
+    // Where the arguments sit in `text`: a range does not borrow it.
+    let result = result.map(|args| match args {
+        ArgsOut::Slice(s) => span_in(&text, s).ok_or_else(|| object_text(s)),
+        ArgsOut::Args(args) => Err(args),
+    });
+    let result = result.map(|spot| match spot {
+        Ok(range) => Arguments {
+            json: cut_out(text, range),
+            raw: None,
+        },
+        Err(args) => args,
+    });
+    Ok(Parsed {
+        name,
+        result,
+        repairs,
+    })
+}
+
+/// Arguments read from a call: a slice of its text (copied out only when needed), or decoded.
+enum ArgsOut<'a> {
+    Slice(&'a str),
+    Args(Arguments),
+}
+
+impl ArgsOut<'_> {
+    fn into_arguments(self) -> Arguments {
+        match self {
+            ArgsOut::Slice(s) => object_text(s),
+            ArgsOut::Args(args) => args,
+        }
+    }
+}
+
+fn object_text(s: &str) -> Arguments {
+    Arguments {
+        json: s.to_string(),
+        raw: None,
+    }
+}
+
+/// A call read from its text, its arguments possibly still a slice of it.
+struct Read<'a> {
+    name: Option<String>,
+    result: Result<ArgsOut<'a>, ToolResponse>,
+    repairs: Vec<(DiagnosticKind, String)>,
+}
+
+impl Read<'_> {
+    fn into_parsed(self) -> Parsed {
+        Parsed {
+            name: self.name,
+            result: self.result.map(ArgsOut::into_arguments),
+            repairs: self.repairs,
+        }
+    }
+}
+
+fn read_call<'a>(call: NamedCall<'a>, example: &str) -> Read<'a> {
     let name = match call.name.map(|n| serde_json::from_str::<String>(n.get())) {
         Some(Ok(n)) => Some(n.trim().to_string()),
         Some(Err(_)) => {
-            return Parsed::invalid(
-                None,
-                format!("The tool call's \"name\" must be a string. Write it as {example}."),
-            )
+            let message =
+                format!("The tool call's \"name\" must be a string. Write it as {example}.");
+            return Read {
+                name: None,
+                result: Err(ToolResponse::error(ToolErrorCode::InvalidFormat, message)),
+                repairs: Vec::new(),
+            };
         }
         None => None,
     };
@@ -141,19 +232,17 @@ pub(crate) fn named_call(text: &str, example: &str) -> Parsed {
                 DiagnosticKind::EmptyArguments,
                 "no \"arguments\" given; calling with {}".to_string(),
             ));
-            return Parsed {
+            return Read {
                 name,
-                result: Ok(Arguments {
-                    json: "{}".to_string(),
-                    raw: None,
-                }),
+                result: Ok(ArgsOut::Slice("{}")),
                 repairs,
             };
         }
     };
     let tool = name.clone().unwrap_or_default();
-    let result = arguments_object(args.get(), &tool, &mut repairs);
-    Parsed {
+    // `args` was read as JSON with the call: the object need not be parsed again.
+    let result = read_arguments(args.get(), &tool, true, &mut repairs);
+    Read {
         name,
         result,
         repairs,
@@ -167,13 +256,25 @@ pub(crate) fn arguments_object(
     tool: &str,
     repairs: &mut Vec<(DiagnosticKind, String)>,
 ) -> Result<Arguments, ToolResponse> {
+    read_arguments(text, tool, false, repairs).map(ArgsOut::into_arguments)
+}
+
+/// [`arguments_object`], told whether `text` is already known to be valid JSON.
+fn read_arguments<'a>(
+    text: &'a str,
+    tool: &str,
+    valid: bool,
+    repairs: &mut Vec<(DiagnosticKind, String)>,
+) -> Result<ArgsOut<'a>, ToolResponse> {
     let trimmed = text.trim();
     if trimmed.starts_with('{') {
-        return match serde_json::from_str::<&RawValue>(trimmed) {
-            Ok(_) => Ok(Arguments {
-                json: trimmed.to_string(),
-                raw: None,
-            }),
+        let checked = if valid {
+            Ok(())
+        } else {
+            serde_json::from_str::<&RawValue>(trimmed).map(|_| ())
+        };
+        return match checked {
+            Ok(()) => Ok(ArgsOut::Slice(trimmed)),
             Err(e) => Err(ToolResponse::error(
                 ToolErrorCode::InvalidFormat,
                 format!(
@@ -191,10 +292,10 @@ pub(crate) fn arguments_object(
                 DiagnosticKind::DoubleEncodedArguments,
                 "the arguments were a JSON string holding an object; decoded it once".to_string(),
             ));
-            return Ok(Arguments {
+            return Ok(ArgsOut::Args(Arguments {
                 json: inner.trim().to_string(),
                 raw: Some(trimmed.to_string()),
-            });
+            }));
         }
     }
     let kind = match trimmed.as_bytes().first() {

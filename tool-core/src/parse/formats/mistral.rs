@@ -10,6 +10,7 @@ use super::core::Parsed;
 use super::json::{arguments_object, array_elements, named_call, ValueEnd};
 use super::FormatOptions;
 use crate::parse::tag::{Step, TagBuf};
+use crate::parse::text_chunk::push_small;
 
 pub(crate) const OPEN: &[u8] = b"[TOOL_CALLS]";
 const NAME_END: &[&[u8]] = &[b"[ARGS]", b"[CALL_ID]"];
@@ -154,17 +155,32 @@ impl Body for MistralBody {
             }
             Phase::Value => match self.value.scan(bytes) {
                 Some(n) => {
-                    self.raw.push_str(s.get(..n).unwrap_or_default());
+                    push_small(&mut self.raw, s.get(..n).unwrap_or_default());
                     self.done = true;
                     (n, true)
                 }
                 None => {
-                    self.raw.push_str(s);
+                    push_small(&mut self.raw, s);
                     (s.len(), false)
                 }
             },
             Phase::Broken => (0, true),
         }
+    }
+
+    #[inline]
+    fn scan_content(&mut self, s: &str) -> usize {
+        if self.phase != Phase::Value {
+            return 0;
+        }
+        // On a copy, so that a chunk holding the value's end leaves the state to `feed`.
+        let mut value = self.value;
+        if value.scan(s.as_bytes()).is_some() {
+            return 0;
+        }
+        self.value = value;
+        push_small(&mut self.raw, s);
+        s.len()
     }
 
     fn raw(&self) -> &str {
@@ -175,7 +191,7 @@ impl Body for MistralBody {
         self.done
     }
 
-    fn close(self: Box<Self>, _options: &FormatOptions) -> Vec<(Parsed, usize)> {
+    fn close(self, _options: &FormatOptions) -> Vec<(Parsed, usize)> {
         let end = self.raw.len();
         if let Some(problem) = self.problem {
             let name = Some(self.raw.get(..self.name_end).unwrap_or_default().trim())

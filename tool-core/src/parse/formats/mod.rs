@@ -30,10 +30,12 @@
 //! assert_eq!((call.name.as_str(), call.arguments.as_str()), ("get_weather", r#"{"city": "</tool_call>"}"#));
 //! ```
 
+mod any_body;
 mod blocks;
 mod convert;
 mod core;
 mod dispatch;
+mod escape;
 mod harmony;
 mod hermes;
 mod json;
@@ -46,7 +48,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::{EndReason, Event, ParserOptions, XmlParser};
-use blocks::{BlockParser, Body};
+use blocks::BlockParser;
 use harmony::HarmonyParser;
 
 /// A tool-call text format: how a model family writes calls in its reply.
@@ -137,14 +139,6 @@ impl ToolFormat {
             ToolFormat::Mistral => mistral::OPEN,
             ToolFormat::QwenXml => qwen_xml::OPEN,
             _ => hermes::OPEN,
-        }
-    }
-
-    fn body(self) -> Box<dyn Body> {
-        match self {
-            ToolFormat::Mistral => Box::new(mistral::MistralBody::new()),
-            ToolFormat::QwenXml => Box::new(qwen_xml::QwenXmlBody::new()),
-            _ => Box::new(hermes::HermesBody::new()),
         }
     }
 
@@ -394,5 +388,51 @@ impl TextCallParser for FormatParser {
 
     fn finish(&mut self, reason: EndReason, out: &mut Vec<Event>) {
         FormatParser::finish(self, reason, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The byte front end feeds empty text around an invalid sequence: inside a call that must
+    /// not be reported as an empty argument delta (a chunked parse then differed from a whole
+    /// one; found by the fuzz targets).
+    #[test]
+    fn an_invalid_byte_inside_a_call_reports_no_empty_delta() {
+        let calls = [
+            (
+                ToolFormat::Hermes,
+                "<tool_call>{\"name\": \"a\", \"arguments\": {\"x\": \"",
+                "\"}}</tool_call>",
+            ),
+            (
+                ToolFormat::QwenXml,
+                "<tool_call><function=a><parameter=x>",
+                "</parameter></function></tool_call>",
+            ),
+            (ToolFormat::Mistral, "[TOOL_CALLS]a[ARGS]{\"x\": \"", "\"}"),
+            (
+                ToolFormat::Harmony,
+                "<|channel|>commentary to=functions.a <|constrain|>json<|message|>{\"x\": \"",
+                "\"}<|call|>",
+            ),
+        ];
+        for (format, head, tail) in calls {
+            let mut parser = FormatParser::new(format);
+            let mut out = Vec::new();
+            for piece in [head.as_bytes(), b"v\xff", b"\xfe", tail.as_bytes()] {
+                parser.feed_bytes(piece, &mut out);
+            }
+            parser.finish(EndReason::Stop, &mut out);
+            let empty = out
+                .iter()
+                .any(|e| matches!(e, Event::ArgumentsDelta { delta, .. } if delta.is_empty()));
+            assert!(!empty, "{format:?}: {out:?}");
+            assert!(
+                out.iter().any(|e| matches!(e, Event::CallComplete { .. })),
+                "{format:?}: {out:?}"
+            );
+        }
     }
 }

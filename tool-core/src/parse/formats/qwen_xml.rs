@@ -5,14 +5,15 @@
 //! `</function>` (so `</tool_call>` inside a value is data). When the block closes each value
 //! is converted with the tool's schema (see `convert`).
 
-use serde_json::{Map, Value};
-
 use super::blocks::{object, Body};
-use super::convert::convert;
+use super::convert::{convert, Converted};
 use super::core::Parsed;
+use super::escape::object_json;
 use super::FormatOptions;
 use crate::parse::event::DiagnosticKind;
+use crate::parse::prose;
 use crate::parse::tag::{Step, TagBuf};
+use crate::parse::text_chunk::push_small;
 
 pub(crate) const OPEN: &[u8] = b"<tool_call>";
 pub(crate) const EXAMPLE: &str =
@@ -72,14 +73,23 @@ impl Body for QwenXmlBody {
                 }
             }
         }
-        let bytes = s.as_bytes();
-        let p = memchr::memchr(b'<', bytes).unwrap_or(bytes.len());
-        self.raw.push_str(s.get(..p).unwrap_or_default());
-        if p < bytes.len() {
+        let p = self.scan_content(s);
+        if p < s.len() {
             self.tag.push(b'<', self.markers());
             return (p + 1, false);
         }
         (p, false)
+    }
+
+    #[inline]
+    fn scan_content(&mut self, s: &str) -> usize {
+        if !self.tag.is_empty() {
+            return 0;
+        }
+        // Only a `<` can begin a marker, in a value or between parameters.
+        let p = prose::find(s.as_bytes(), b'<');
+        push_small(&mut self.raw, s.get(..p).unwrap_or_default());
+        p
     }
 
     fn raw(&self) -> &str {
@@ -90,14 +100,14 @@ impl Body for QwenXmlBody {
         self.function_closed && !self.in_value
     }
 
-    fn close(self: Box<Self>, options: &FormatOptions) -> Vec<(Parsed, usize)> {
+    fn close(self, options: &FormatOptions) -> Vec<(Parsed, usize)> {
         let mut calls = Vec::new();
         let mut rest = self.raw.as_str();
         let mut consumed = 0;
-        while let Some(at) = rest.find("<function=") {
+        while let Some(at) = find(rest, "<function=") {
             let stray = rest.get(..at).unwrap_or_default().trim();
             let after = rest.get(at + "<function=".len()..).unwrap_or_default();
-            let (function, used) = match after.find("</function>") {
+            let (function, used) = match find(after, "</function>") {
                 Some(e) => (
                     after.get(..e).unwrap_or_default(),
                     at + "<function=".len() + e + "</function>".len(),
@@ -150,10 +160,10 @@ fn read_function(text: &str, options: &FormatOptions) -> Parsed {
     };
     let name = text.get(..gt).unwrap_or_default().trim().to_string();
     let schema = options.schema(&name);
-    let mut args = Map::new();
+    let mut args: Vec<(String, Converted<'_>)> = Vec::new();
     let mut repairs = Vec::new();
     let mut rest = text.get(gt + 1..).unwrap_or_default();
-    while let Some(at) = rest.find("<parameter=") {
+    while let Some(at) = find(rest, "<parameter=") {
         let after = rest.get(at + "<parameter=".len()..).unwrap_or_default();
         let Some(gt) = after.find('>') else {
             return Parsed::invalid(
@@ -163,12 +173,16 @@ fn read_function(text: &str, options: &FormatOptions) -> Parsed {
         };
         let key = after.get(..gt).unwrap_or_default().trim().to_string();
         let body = after.get(gt + 1..).unwrap_or_default();
-        let (value, next) = match body.find("</parameter>") {
-            Some(e) if body.get(..e).is_some_and(|v| !v.contains("<parameter=")) => {
+        let (value, next) = match find(body, "</parameter>") {
+            Some(e)
+                if body
+                    .get(..e)
+                    .is_some_and(|v| find(v, "<parameter=").is_none()) =>
+            {
                 (body.get(..e).unwrap_or_default(), e + "</parameter>".len())
             }
             _ => {
-                let e = body.find("<parameter=").unwrap_or(body.len());
+                let e = find(body, "<parameter=").unwrap_or(body.len());
                 repairs.push((
                     DiagnosticKind::MissingParameterClose,
                     format!("<parameter={key}> was not closed with </parameter>"),
@@ -179,7 +193,11 @@ fn read_function(text: &str, options: &FormatOptions) -> Parsed {
         let value = strip_framing(value);
         match convert(&name, &key, value, schema) {
             Ok(v) => {
-                args.insert(key, v);
+                // A repeated key keeps its place and takes the last value, as in a JSON map.
+                match args.iter_mut().find(|(k, _)| *k == key) {
+                    Some(slot) => slot.1 = v,
+                    None => args.push((key, v)),
+                }
             }
             Err(response) => {
                 return Parsed {
@@ -191,7 +209,7 @@ fn read_function(text: &str, options: &FormatOptions) -> Parsed {
         }
         rest = body.get(next..).unwrap_or_default();
     }
-    let json = Value::Object(args).to_string();
+    let json = object_json(&args);
     Parsed {
         name: Some(name),
         result: Ok(object(json)),
@@ -212,7 +230,26 @@ fn strip_framing(value: &str) -> &str {
         .unwrap_or(value)
 }
 
+/// `haystack.find(needle)` with `memchr`'s vectorized search: a value may be megabytes long,
+/// and `str::find` is several times slower on it.
+fn find(haystack: &str, needle: &str) -> Option<usize> {
+    memchr::memmem::find(haystack.as_bytes(), needle.as_bytes())
+}
+
 fn preview(s: &str) -> &str {
     let end = s.char_indices().nth(40).map_or(s.len(), |(i, _)| i);
     s.get(..end).unwrap_or(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_repeated_parameter_keeps_its_place_and_takes_the_last_value() {
+        let text = "f>\n<parameter=a>\n1\n</parameter>\n<parameter=b>\n\"x\"\n</parameter>\n<parameter=a>\n3\n</parameter>\n";
+        let parsed = read_function(text, &FormatOptions::default());
+        let args = parsed.result.map(|a| a.json).unwrap_or_default();
+        assert_eq!(args, r#"{"a":"3","b":"\"x\""}"#);
+    }
 }
