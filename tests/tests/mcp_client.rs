@@ -4,7 +4,6 @@
 
 #![cfg(feature = "mcp")]
 
-use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -16,15 +15,8 @@ use tool_core::{
     tool, CallContext, CancelFlag, ProgressReporter, RegistryError, ToolCall, ToolErrorCode,
     ToolRegistry,
 };
+use tool_tests::mcp::harness::bounded;
 use tool_tests::mcp::{theirs::RmcpServer, CancelProbe};
-
-const LIMIT: Duration = Duration::from_secs(20);
-
-async fn bounded<T>(test: impl Future<Output = T>) -> T {
-    tokio::time::timeout(LIMIT, test)
-        .await
-        .expect("the test did not finish in time")
-}
 
 async fn in_process(probe: Arc<CancelProbe>) -> McpClient {
     let (near, far) = tokio::io::duplex(1 << 16);

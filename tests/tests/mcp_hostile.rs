@@ -7,7 +7,6 @@
 
 #![cfg(feature = "mcp")]
 
-use std::future::Future;
 use std::time::Duration;
 
 use serde_json::{json, Value};
@@ -15,16 +14,9 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader
 use tool_core::mcp::McpClient;
 use tool_core::mcp::McpServer;
 use tool_core::{ToolCall, ToolErrorCode, ToolRegistry, ToolResponse};
+use tool_tests::mcp::harness::bounded;
 use tool_tests::mcp::hostile::{self, Misbehaviour};
 use tool_tests::mcp::ours;
-
-const LIMIT: Duration = Duration::from_secs(20);
-
-async fn bounded<T>(test: impl Future<Output = T>) -> T {
-    tokio::time::timeout(LIMIT, test)
-        .await
-        .expect("the test did not finish in time")
-}
 
 /// A raw JSON-RPC line peer of our server.
 struct Raw {

@@ -4,11 +4,10 @@
 
 #![cfg(feature = "mcp-http")]
 
-use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use rmcp::model::{CallToolRequestParams, CallToolResult, ErrorCode, JsonObject};
+use rmcp::model::ErrorCode;
 use rmcp::service::{RunningService, ServiceError};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -19,16 +18,8 @@ use rmcp::{RoleClient, ServiceExt};
 use serde_json::{json, Value};
 use tool_core::mcp::{McpClient, McpServer, DEFAULT_HTTP_PATH};
 use tool_core::{ToolCall, ToolErrorCode, ToolRegistry};
+use tool_tests::mcp::harness::{bounded, call, text};
 use tool_tests::mcp::{ours, theirs::RmcpServer, CancelProbe};
-
-/// Every test ends within this, whatever the peer does.
-const LIMIT: Duration = Duration::from_secs(20);
-
-async fn bounded<T>(test: impl Future<Output = T>) -> T {
-    tokio::time::timeout(LIMIT, test)
-        .await
-        .expect("the test did not finish in time")
-}
 
 /// rmcp's own streamable HTTP client, on a reqwest client with the ring provider.
 async fn rmcp_client(url: String) -> RunningService<RoleClient, ()> {
@@ -38,24 +29,6 @@ async fn rmcp_client(url: String) -> RunningService<RoleClient, ()> {
         StreamableHttpClientTransportConfig::with_uri(url),
     );
     ().serve(transport).await.unwrap()
-}
-
-fn call(name: &str, arguments: Value) -> CallToolRequestParams {
-    let mut params = CallToolRequestParams::new(name.to_owned());
-    params.arguments = match arguments {
-        Value::Object(map) => Some::<JsonObject>(map),
-        _ => unreachable!("test arguments are objects"),
-    };
-    params
-}
-
-fn text(result: &CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 #[tokio::test]

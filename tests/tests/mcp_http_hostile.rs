@@ -4,24 +4,14 @@
 
 #![cfg(feature = "mcp-http")]
 
-use std::future::Future;
-use std::time::Duration;
-
 use rmcp::model::{CallToolRequestParams, JsonObject};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::ServiceExt;
 use serde_json::{json, Value};
 use tool_core::mcp::{HttpServing, McpServer};
+use tool_tests::mcp::harness::bounded;
 use tool_tests::mcp::ours;
-
-const LIMIT: Duration = Duration::from_secs(20);
-
-async fn bounded<T>(test: impl Future<Output = T>) -> T {
-    tokio::time::timeout(LIMIT, test)
-        .await
-        .expect("the test did not finish in time")
-}
 
 /// Our server with a 64 KiB message limit.
 async fn serve() -> HttpServing {

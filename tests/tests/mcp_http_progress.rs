@@ -7,50 +7,22 @@
 
 #![cfg(feature = "mcp-http")]
 
-use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use rmcp::model::{
-    CallToolRequestParams, CallToolResult, ClientRequest, JsonObject, ProgressNotificationParam,
-    Request,
-};
-use rmcp::service::{NotificationContext, PeerRequestOptions, RunningService};
+use rmcp::model::{ClientRequest, Request};
+use rmcp::service::{PeerRequestOptions, RunningService};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{
     StreamableHttpClientTransport, StreamableHttpServerConfig, StreamableHttpService,
 };
-use rmcp::{ClientHandler, RoleClient, ServiceExt};
-use serde_json::{json, Value};
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::json;
 use tool_core::mcp::{HttpServing, McpClient, McpServer};
 use tool_core::{CallContext, CancelFlag, ProgressReporter, ToolCall, ToolErrorCode, ToolRegistry};
+use tool_tests::mcp::harness::{bounded, call, text, Recorder};
 use tool_tests::mcp::{ours, theirs::RmcpServer, CancelProbe};
-
-/// Every test ends within this, whatever the peer does.
-const LIMIT: Duration = Duration::from_secs(20);
-
-async fn bounded<T>(test: impl Future<Output = T>) -> T {
-    tokio::time::timeout(LIMIT, test)
-        .await
-        .expect("the test did not finish in time")
-}
-
-/// rmcp's client, keeping the progress notifications it receives.
-#[derive(Clone, Default)]
-struct Recorder {
-    progress: Arc<Mutex<Vec<ProgressNotificationParam>>>,
-}
-
-impl ClientHandler for Recorder {
-    async fn on_progress(
-        &self,
-        params: ProgressNotificationParam,
-        _context: NotificationContext<RoleClient>,
-    ) {
-        self.progress.lock().unwrap().push(params);
-    }
-}
 
 /// Our server on a free loopback port, its `slow` tool reporting to `probe`.
 async fn our_server(probe: Arc<CancelProbe>) -> HttpServing {
@@ -68,24 +40,6 @@ async fn rmcp_client(url: String) -> RunningService<RoleClient, Recorder> {
         StreamableHttpClientTransportConfig::with_uri(url),
     );
     Recorder::default().serve(transport).await.unwrap()
-}
-
-fn call(name: &str, arguments: Value) -> CallToolRequestParams {
-    let mut params = CallToolRequestParams::new(name.to_owned());
-    params.arguments = match arguments {
-        Value::Object(map) => Some::<JsonObject>(map),
-        _ => unreachable!("test arguments are objects"),
-    };
-    params
-}
-
-fn text(result: &CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// Waits (bounded) until `seen` holds at least `n` entries.

@@ -4,46 +4,18 @@
 
 #![cfg(feature = "mcp")]
 
-use std::future::Future;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
-use rmcp::model::{
-    CallToolRequestParams, ClientRequest, ErrorCode, JsonObject, PaginatedRequestParams,
-    ProgressNotificationParam, Request,
-};
-use rmcp::service::{NotificationContext, PeerRequestOptions, RunningService, ServiceError};
+use rmcp::model::{ClientRequest, ErrorCode, PaginatedRequestParams, Request};
+use rmcp::service::{PeerRequestOptions, RunningService, ServiceError};
 use rmcp::transport::TokioChildProcess;
-use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use rmcp::{RoleClient, ServiceExt};
 use serde_json::{json, Value};
 use tool_core::mcp::McpServer;
 use tool_core::{CallFuture, Tool, ToolContext, ToolRegistry, ToolResponse};
+use tool_tests::mcp::harness::{bounded, call, text, Recorder};
 use tool_tests::mcp::{ours, CancelProbe};
-
-/// Every test ends within this, whatever the peer does.
-const LIMIT: Duration = Duration::from_secs(20);
-
-async fn bounded<T>(test: impl Future<Output = T>) -> T {
-    tokio::time::timeout(LIMIT, test)
-        .await
-        .expect("the test did not finish in time")
-}
-
-/// rmcp's client, keeping the progress notifications it receives.
-#[derive(Clone, Default)]
-struct Recorder {
-    progress: Arc<Mutex<Vec<ProgressNotificationParam>>>,
-}
-
-impl ClientHandler for Recorder {
-    async fn on_progress(
-        &self,
-        params: ProgressNotificationParam,
-        _context: NotificationContext<RoleClient>,
-    ) {
-        self.progress.lock().unwrap().push(params);
-    }
-}
 
 type Client = RunningService<RoleClient, Recorder>;
 
@@ -62,28 +34,6 @@ async fn child() -> Client {
     command.arg("ours");
     let transport = TokioChildProcess::new(command).unwrap();
     Recorder::default().serve(transport).await.unwrap()
-}
-
-fn args(value: Value) -> JsonObject {
-    match value {
-        Value::Object(map) => map,
-        _ => unreachable!("test arguments are objects"),
-    }
-}
-
-fn call(name: &str, arguments: Value) -> CallToolRequestParams {
-    let mut params = CallToolRequestParams::new(name.to_owned());
-    params.arguments = Some(args(arguments));
-    params
-}
-
-fn text(result: &rmcp::model::CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 async fn lists_every_tool_with_schemas_and_hints(client: &Client) {
