@@ -15,7 +15,7 @@ use tool_core::{
     tool, CallContext, CancelFlag, ProgressReporter, RegistryError, ToolCall, ToolErrorCode,
     ToolRegistry,
 };
-use tool_tests::mcp::harness::bounded;
+use tool_tests::mcp::harness::{bounded, until_len, working_steps};
 use tool_tests::mcp::{theirs::RmcpServer, CancelProbe};
 
 async fn in_process(probe: Arc<CancelProbe>) -> McpClient {
@@ -125,21 +125,8 @@ async fn progress_reaches_the_callers_reporter(client: &McpClient) {
         .call_in(&ToolCall::new("1", "r_slow", r#"{"steps":3}"#), &ctx)
         .await;
     assert_eq!(reply.model_text(), "3 steps done");
-    for _ in 0..100 {
-        if seen.lock().unwrap().len() >= 3 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    let working = Some("working".to_owned());
-    assert_eq!(
-        *seen.lock().unwrap(),
-        [
-            (1.0, Some(3.0), working.clone()),
-            (2.0, Some(3.0), working.clone()),
-            (3.0, Some(3.0), working)
-        ]
-    );
+    until_len(&seen, 3).await;
+    assert_eq!(*seen.lock().unwrap(), working_steps(3));
 }
 
 /// Cancels a long remote call through the caller's flag; returns the call's response.

@@ -21,7 +21,7 @@ use rmcp::{RoleClient, ServiceExt};
 use serde_json::json;
 use tool_core::mcp::{HttpServing, McpClient, McpServer};
 use tool_core::{CallContext, CancelFlag, ProgressReporter, ToolCall, ToolErrorCode, ToolRegistry};
-use tool_tests::mcp::harness::{bounded, call, text, Recorder};
+use tool_tests::mcp::harness::{bounded, call, text, until_len, working_steps, Recorder};
 use tool_tests::mcp::{ours, theirs::RmcpServer, CancelProbe};
 
 /// Our server on a free loopback port, its `slow` tool reporting to `probe`.
@@ -40,16 +40,6 @@ async fn rmcp_client(url: String) -> RunningService<RoleClient, Recorder> {
         StreamableHttpClientTransportConfig::with_uri(url),
     );
     Recorder::default().serve(transport).await.unwrap()
-}
-
-/// Waits (bounded) until `seen` holds at least `n` entries.
-async fn until_len<T>(seen: &Mutex<Vec<T>>, n: usize) {
-    for _ in 0..100 {
-        if seen.lock().unwrap().len() >= n {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
 }
 
 #[tokio::test]
@@ -72,15 +62,7 @@ async fn rmcp_client_gets_our_progress_over_http() {
             .iter()
             .map(|p| (p.progress, p.total, p.message.clone()))
             .collect();
-        let working = Some("working".to_owned());
-        assert_eq!(
-            seen,
-            [
-                (1.0, Some(3.0), working.clone()),
-                (2.0, Some(3.0), working.clone()),
-                (3.0, Some(3.0), working)
-            ]
-        );
+        assert_eq!(seen, working_steps(3));
         let _ = client.cancel().await;
         serving.shutdown().await;
     })
@@ -165,15 +147,7 @@ async fn rmcp_servers_progress_reaches_our_callers_reporter_over_http() {
             .await;
         assert_eq!(reply.model_text(), "3 steps done");
         until_len(&seen, 3).await;
-        let working = Some("working".to_owned());
-        assert_eq!(
-            *seen.lock().unwrap(),
-            [
-                (1.0, Some(3.0), working.clone()),
-                (2.0, Some(3.0), working.clone()),
-                (3.0, Some(3.0), working)
-            ]
-        );
+        assert_eq!(*seen.lock().unwrap(), working_steps(3));
         client.close().await;
         server.abort();
     })

@@ -14,7 +14,7 @@ use rmcp::{RoleClient, ServiceExt};
 use serde_json::{json, Value};
 use tool_core::mcp::McpServer;
 use tool_core::{CallFuture, Tool, ToolContext, ToolRegistry, ToolResponse};
-use tool_tests::mcp::harness::{bounded, call, text, Recorder};
+use tool_tests::mcp::harness::{bounded, call, text, until_len, working_steps, Recorder};
 use tool_tests::mcp::{ours, CancelProbe};
 
 type Client = RunningService<RoleClient, Recorder>;
@@ -128,27 +128,14 @@ async fn progress_reaches_the_client_in_order(client: &Client) {
     // The server sends every report before the result; give the client's notification
     // handler the moment it needs to record them.
     let recorded = client.service().progress.clone();
-    for _ in 0..100 {
-        if recorded.lock().unwrap().len() >= 3 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    until_len(&recorded, 3).await;
     let seen: Vec<_> = recorded
         .lock()
         .unwrap()
         .iter()
         .map(|p| (p.progress, p.total, p.message.clone()))
         .collect();
-    let working = Some("working".to_owned());
-    assert_eq!(
-        seen,
-        [
-            (1.0, Some(3.0), working.clone()),
-            (2.0, Some(3.0), working.clone()),
-            (3.0, Some(3.0), working)
-        ]
-    );
+    assert_eq!(seen, working_steps(3));
 }
 
 /// Starts a long `slow` call and cancels it; returns when the cancellation was sent.

@@ -62,3 +62,23 @@ pub fn text(result: &CallToolResult) -> String {
         .collect::<Vec<_>>()
         .join("\n")
 }
+
+/// Waits (at most a second) until `seen` holds at least `n` entries: notifications may
+/// arrive just after the reply they belong to.
+pub async fn until_len<T>(seen: &Mutex<Vec<T>>, n: usize) {
+    for _ in 0..100 {
+        if seen.lock().unwrap().len() >= n {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// The progress the fixtures' `slow` tool reports for `steps` steps, as
+/// `(progress, total, message)`.
+pub fn working_steps(steps: u32) -> Vec<(f64, Option<f64>, Option<String>)> {
+    let total = f64::from(steps);
+    (1..=steps)
+        .map(|i| (f64::from(i), Some(total), Some("working".to_owned())))
+        .collect()
+}
