@@ -286,6 +286,7 @@ pub struct ToolResponse {
 }
 
 impl ToolResponse {
+    #[inline]
     fn with_status(status: ToolStatus, text: String) -> Self {
         ToolResponse {
             status,
@@ -361,17 +362,8 @@ impl ToolResponse {
     #[inline]
     pub(crate) fn success_with_data(data: RawJson) -> Self {
         ToolResponse {
-            status: ToolStatus::Success,
-            text: String::new(),
             data: Some(data),
-            reason: None,
-            error_info: None,
-            stats: Stats {
-                time_ms: None,
-                extra: None,
-            },
-            context: None,
-            events: Box::default(),
+            ..Self::with_status(ToolStatus::Success, String::new())
         }
     }
 

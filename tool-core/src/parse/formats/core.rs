@@ -99,13 +99,7 @@ impl Core {
         if text.is_empty() {
             return;
         }
-        if stream == Stream::Text {
-            if plain {
-                self.fence.observe_plain(text);
-            } else {
-                self.fence.observe(text);
-            }
-        }
+        self.observe_fence(stream, text, plain);
         if out.len() > self.out_start {
             match (out.last_mut(), stream) {
                 (Some(Event::Text(last)), Stream::Text)
@@ -118,6 +112,19 @@ impl Core {
             }
         }
         out.push(event(stream, text));
+    }
+
+    /// Only the user's text moves the code-fence state; `plain` text (no backtick or newline)
+    /// is only counted.
+    #[inline(always)]
+    fn observe_fence(&mut self, stream: Stream, text: &str, plain: bool) {
+        if stream == Stream::Text {
+            if plain {
+                self.fence.observe_plain(text);
+            } else {
+                self.fence.observe(text);
+            }
+        }
     }
 
     /// [`emit_prose`](Self::emit_prose) for the first output of a feed, which has nothing to
@@ -135,13 +142,7 @@ impl Core {
         if text.is_empty() {
             return;
         }
-        if stream == Stream::Text {
-            if plain {
-                self.fence.observe_plain(text);
-            } else {
-                self.fence.observe(text);
-            }
-        }
+        self.observe_fence(stream, text, plain);
         out.push(event(stream, text));
     }
 
