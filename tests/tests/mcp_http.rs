@@ -7,8 +7,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use rmcp::model::ErrorCode;
-use rmcp::service::{RunningService, ServiceError};
+use rmcp::service::RunningService;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{
@@ -18,7 +17,7 @@ use rmcp::{RoleClient, ServiceExt};
 use serde_json::{json, Value};
 use tool_core::mcp::{McpClient, McpServer, DEFAULT_HTTP_PATH};
 use tool_core::{ToolCall, ToolErrorCode, ToolRegistry};
-use tool_tests::mcp::harness::{bounded, call, text};
+use tool_tests::mcp::harness::{bounded, calls_answer_text_structured_content_and_errors};
 use tool_tests::mcp::{ours, theirs::RmcpServer, CancelProbe};
 
 /// rmcp's own streamable HTTP client, on a reqwest client with the ring provider.
@@ -57,37 +56,7 @@ async fn rmcp_client_lists_and_calls_our_server_over_http() {
             json!(["city", "temp_c"])
         );
 
-        let peer = client.peer();
-        let sum = peer
-            .call_tool(call("add", json!({"a": 2, "b": 40})))
-            .await
-            .unwrap();
-        assert_eq!((text(&sum).as_str(), sum.is_error), ("42", Some(false)));
-        assert!(sum.structured_content.is_none());
-
-        let forecast = peer
-            .call_tool(call("forecast", json!({"city": "Paris"})))
-            .await
-            .unwrap();
-        assert_eq!(
-            forecast.structured_content,
-            Some(json!({"city": "Paris", "temp_c": 21.5}))
-        );
-
-        let failed = peer
-            .call_tool(call("fail", json!({"reason": "no such city"})))
-            .await
-            .unwrap();
-        assert_eq!(failed.is_error, Some(true));
-        assert_eq!(text(&failed), "Error [NOT_FOUND]: no such city");
-
-        match peer.call_tool(call("ad", json!({}))).await {
-            Err(ServiceError::McpError(e)) => {
-                assert_eq!(e.code, ErrorCode::INVALID_PARAMS);
-                assert!(e.message.contains("Did you mean 'add'?"), "{}", e.message);
-            }
-            other => panic!("expected a JSON-RPC error, got {other:?}"),
-        }
+        calls_answer_text_structured_content_and_errors(&client).await;
 
         let _ = client.cancel().await;
         serving.shutdown().await;

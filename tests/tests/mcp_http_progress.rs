@@ -21,7 +21,9 @@ use rmcp::{RoleClient, ServiceExt};
 use serde_json::json;
 use tool_core::mcp::{HttpServing, McpClient, McpServer};
 use tool_core::{CallContext, CancelFlag, ProgressReporter, ToolCall, ToolErrorCode, ToolRegistry};
-use tool_tests::mcp::harness::{bounded, call, text, until_len, working_steps, Recorder};
+use tool_tests::mcp::harness::{
+    bounded, call, progress_reaches_the_client_in_order, text, until_len, working_steps, Recorder,
+};
 use tool_tests::mcp::{ours, theirs::RmcpServer, CancelProbe};
 
 /// Our server on a free loopback port, its `slow` tool reporting to `probe`.
@@ -48,21 +50,7 @@ async fn rmcp_client_gets_our_progress_over_http() {
         let serving = our_server(Default::default()).await;
         let client = rmcp_client(serving.url()).await;
         // rmcp's client sends a progress token with every request.
-        let result = client
-            .peer()
-            .call_tool(call("slow", json!({"steps": 3})))
-            .await
-            .unwrap();
-        assert_eq!(text(&result), "3 steps done");
-        let recorded = client.service().progress.clone();
-        until_len(&recorded, 3).await;
-        let seen: Vec<_> = recorded
-            .lock()
-            .unwrap()
-            .iter()
-            .map(|p| (p.progress, p.total, p.message.clone()))
-            .collect();
-        assert_eq!(seen, working_steps(3));
+        progress_reaches_the_client_in_order(&client).await;
         let _ = client.cancel().await;
         serving.shutdown().await;
     })

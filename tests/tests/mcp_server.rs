@@ -14,7 +14,10 @@ use rmcp::{RoleClient, ServiceExt};
 use serde_json::{json, Value};
 use tool_core::mcp::McpServer;
 use tool_core::{CallFuture, Tool, ToolContext, ToolRegistry, ToolResponse};
-use tool_tests::mcp::harness::{bounded, call, text, until_len, working_steps, Recorder};
+use tool_tests::mcp::harness::{
+    bounded, call, calls_answer_text_structured_content_and_errors,
+    progress_reaches_the_client_in_order, text, Recorder,
+};
 use tool_tests::mcp::{ours, CancelProbe};
 
 type Client = RunningService<RoleClient, Recorder>;
@@ -66,76 +69,6 @@ async fn lists_every_tool_with_schemas_and_hints(client: &Client) {
             .collect::<Vec<_>>(),
         ["steps"]
     );
-}
-
-async fn calls_answer_text_structured_content_and_errors(client: &Client) {
-    let peer = client.peer();
-    let sum = peer
-        .call_tool(call("add", json!({"a": 2, "b": 40})))
-        .await
-        .unwrap();
-    assert_eq!((text(&sum).as_str(), sum.is_error), ("42", Some(false)));
-    assert!(sum.structured_content.is_none());
-
-    let forecast = peer
-        .call_tool(call("forecast", json!({"city": "Paris"})))
-        .await
-        .unwrap();
-    assert_eq!(
-        forecast.structured_content,
-        Some(json!({"city": "Paris", "temp_c": 21.5}))
-    );
-    // The text block carries the same JSON for clients that ignore structured content.
-    assert_eq!(
-        serde_json::from_str::<Value>(&text(&forecast)).unwrap(),
-        json!({"city": "Paris", "temp_c": 21.5})
-    );
-
-    let failed = peer
-        .call_tool(call("fail", json!({"reason": "no such city"})))
-        .await
-        .unwrap();
-    assert_eq!(failed.is_error, Some(true));
-    assert_eq!(text(&failed), "Error [NOT_FOUND]: no such city");
-
-    // Bad arguments are a result the model can read and correct (SEP-1303), not a protocol
-    // error.
-    let bad = peer
-        .call_tool(call("add", json!({"a": "two", "b": 1})))
-        .await
-        .unwrap();
-    assert_eq!(bad.is_error, Some(true));
-    assert!(text(&bad).contains("INVALID_PARAM"), "{}", text(&bad));
-    assert!(text(&bad).contains('a'), "{}", text(&bad));
-
-    // An unknown tool is a JSON-RPC error, with the registry's did-you-mean text.
-    match peer.call_tool(call("ad", json!({}))).await {
-        Err(ServiceError::McpError(e)) => {
-            assert_eq!(e.code, ErrorCode::INVALID_PARAMS);
-            assert!(e.message.contains("Did you mean 'add'?"), "{}", e.message);
-        }
-        other => panic!("expected a JSON-RPC error, got {other:?}"),
-    }
-}
-
-async fn progress_reaches_the_client_in_order(client: &Client) {
-    let result = client
-        .peer()
-        .call_tool(call("slow", json!({"steps": 3})))
-        .await
-        .unwrap();
-    assert_eq!(text(&result), "3 steps done");
-    // The server sends every report before the result; give the client's notification
-    // handler the moment it needs to record them.
-    let recorded = client.service().progress.clone();
-    until_len(&recorded, 3).await;
-    let seen: Vec<_> = recorded
-        .lock()
-        .unwrap()
-        .iter()
-        .map(|p| (p.progress, p.total, p.message.clone()))
-        .collect();
-    assert_eq!(seen, working_steps(3));
 }
 
 /// Starts a long `slow` call and cancels it; returns when the cancellation was sent.

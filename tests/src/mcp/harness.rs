@@ -6,10 +6,12 @@ use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use rmcp::model::{CallToolRequestParams, CallToolResult, JsonObject, ProgressNotificationParam};
-use rmcp::service::NotificationContext;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, ErrorCode, JsonObject, ProgressNotificationParam,
+};
+use rmcp::service::{NotificationContext, RunningService, ServiceError};
 use rmcp::{ClientHandler, RoleClient};
-use serde_json::Value;
+use serde_json::{json, Value};
 
 /// Every test ends within this, whatever the peer does.
 pub const LIMIT: Duration = Duration::from_secs(20);
@@ -81,4 +83,79 @@ pub fn working_steps(steps: u32) -> Vec<(f64, Option<f64>, Option<String>)> {
     (1..=steps)
         .map(|i| (f64::from(i), Some(total), Some("working".to_owned())))
         .collect()
+}
+
+/// `tools/call` against the fixtures' tools (`ours` or `theirs`): text, structured content, an
+/// error result, bad arguments as a readable result, and an unknown tool as a JSON-RPC error.
+pub async fn calls_answer_text_structured_content_and_errors<H: ClientHandler>(
+    client: &RunningService<RoleClient, H>,
+) {
+    let peer = client.peer();
+    let sum = peer
+        .call_tool(call("add", json!({"a": 2, "b": 40})))
+        .await
+        .unwrap();
+    assert_eq!((text(&sum).as_str(), sum.is_error), ("42", Some(false)));
+    assert!(sum.structured_content.is_none());
+
+    let forecast = peer
+        .call_tool(call("forecast", json!({"city": "Paris"})))
+        .await
+        .unwrap();
+    assert_eq!(
+        forecast.structured_content,
+        Some(json!({"city": "Paris", "temp_c": 21.5}))
+    );
+    // The text block carries the same JSON for clients that ignore structured content.
+    assert_eq!(
+        serde_json::from_str::<Value>(&text(&forecast)).unwrap(),
+        json!({"city": "Paris", "temp_c": 21.5})
+    );
+
+    let failed = peer
+        .call_tool(call("fail", json!({"reason": "no such city"})))
+        .await
+        .unwrap();
+    assert_eq!(failed.is_error, Some(true));
+    assert_eq!(text(&failed), "Error [NOT_FOUND]: no such city");
+
+    // Bad arguments are a result the model can read and correct (SEP-1303), not a protocol
+    // error.
+    let bad = peer
+        .call_tool(call("add", json!({"a": "two", "b": 1})))
+        .await
+        .unwrap();
+    assert_eq!(bad.is_error, Some(true));
+    assert!(text(&bad).contains("INVALID_PARAM"), "{}", text(&bad));
+    assert!(text(&bad).contains('a'), "{}", text(&bad));
+
+    // An unknown tool is a JSON-RPC error, with the registry's did-you-mean text.
+    match peer.call_tool(call("ad", json!({}))).await {
+        Err(ServiceError::McpError(e)) => {
+            assert_eq!(e.code, ErrorCode::INVALID_PARAMS);
+            assert!(e.message.contains("Did you mean 'add'?"), "{}", e.message);
+        }
+        other => panic!("expected a JSON-RPC error, got {other:?}"),
+    }
+}
+
+/// The fixtures' `slow` tool, called with a progress token, reports three steps in order.
+pub async fn progress_reaches_the_client_in_order(client: &RunningService<RoleClient, Recorder>) {
+    let result = client
+        .peer()
+        .call_tool(call("slow", json!({"steps": 3})))
+        .await
+        .unwrap();
+    assert_eq!(text(&result), "3 steps done");
+    // The server sends every report before the result; give the client's notification
+    // handler the moment it needs to record them.
+    let recorded = client.service().progress.clone();
+    until_len(&recorded, 3).await;
+    let seen: Vec<_> = recorded
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|p| (p.progress, p.total, p.message.clone()))
+        .collect();
+    assert_eq!(seen, working_steps(3));
 }
