@@ -7,7 +7,7 @@
 //! ```
 //! use tool_core::{tool, tools, Json, ToolCall};
 //!
-//! #[derive(serde::Serialize)]
+//! #[tool_core::tool_type]
 //! struct Weather { city: String, temp_c: f32 }
 //!
 //! /// Current weather for a city.
@@ -109,12 +109,17 @@ pub use registry::{is_valid_tool_name, RegistryError, ToolList, ToolListFormat, 
 pub use response::{ErrorInfo, Stats, ToolErrorCode, ToolEvent, ToolResponse, ToolStatus};
 pub use struct_tool::{StructTool, ToolHandler, ToolOf};
 pub use tool::{CallFuture, Tool, ToolSet};
-pub use tool_derive::{tool, tool_type, toolbox, Tool};
+pub use tool_core_derive::{tool, tool_type, toolbox, Tool};
 
 // The README's and the guide's examples compile and pass as doc tests.
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 mod readme {}
+
+// The crate's own README, the page crates.io shows.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+mod crate_readme {}
 
 #[cfg(doctest)]
 mod guide {

@@ -1,4 +1,4 @@
-//! The incremental `<use_tool>` parser for models that call tools in text (seed 000).
+//! The incremental `<use_tool>` parser for models that call tools in text.
 //!
 //! [`XmlParser`] is a byte-level state machine: [`XmlParser::feed`] takes each chunk as it
 //! streams in and appends [`Event`]s; [`XmlParser::finish`] ends the reply. A complete parse is

@@ -1,4 +1,4 @@
-//! The per-tool circuit breaker of seed 004: after `failure_threshold` consecutive transient
+//! The per-tool circuit breaker: after `failure_threshold` consecutive transient
 //! failures (codes for which [`ToolErrorCode::is_retryable`] is true) a tool answers
 //! `CIRCUIT_OPEN` without running for `cooldown`; then one probe call is let through
 //! (half-open): its success closes the circuit, another transient failure opens it again.

@@ -1,4 +1,4 @@
-//! The XML system-prompt section that tells a model about tools (seed 000), and the XML
+//! The XML system-prompt section that tells a model about tools, and the XML
 //! message that carries tool results back.
 //!
 //! Each tool renders as one fragment:
@@ -45,7 +45,7 @@ pub use section::{parse_tools_section, ParsedTool};
 use crate::definition::ToolDefinition;
 use crate::registry::ToolRegistry;
 
-/// The TOOLS section text of seed 000, up to and including `# Available Tools`.
+/// The TOOLS section text, up to and including `# Available Tools`.
 ///
 /// ```
 /// assert!(tool_core::prompt::DEFAULT_TOOLS_HEADER.ends_with("# Available Tools\n"));

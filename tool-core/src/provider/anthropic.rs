@@ -1,7 +1,7 @@
 //! Anthropic Messages: `tools`, `tool_choice`, reading `tool_use` blocks, and the `user`
 //! message of `tool_result` blocks that answers them.
 //!
-//! Rules from seed 001 (Anthropic's "handling tool calls" page): calls are `tool_use` blocks
+//! Rules from Anthropic's "handling tool calls" page: calls are `tool_use` blocks
 //! `{"id", "name", "input"}` with `stop_reason: "tool_use"`; the answer is one `user` message
 //! right after, whose `tool_result` blocks (`tool_use_id`, `content`, `is_error`) come first,
 //! with any text after all of them; content is a string or a list of blocks. `tool_choice`

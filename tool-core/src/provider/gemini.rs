@@ -1,7 +1,7 @@
 //! Gemini `generateContent`: `function_declarations`, `tool_config`, reading `functionCall`
 //! parts (whole or streamed) and the `functionResponse` parts that answer them.
 //!
-//! From seed 002 and the Gemini API reference: calls are `functionCall` parts
+//! From Gemini's function-calling guide and the Gemini API reference: calls are `functionCall` parts
 //! `{"name", "args"}` with an object `args` and usually no id (newer models may send `id`);
 //! `finishReason` is `STOP` even when there are calls; a part may carry a `thoughtSignature`
 //! that must be sent back unchanged with that part; answers are `functionResponse` parts

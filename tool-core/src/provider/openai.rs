@@ -1,7 +1,7 @@
 //! OpenAI Chat Completions: `tools`, `tool_choice`, `parallel_tool_calls`, reading
 //! `message.tool_calls`, and the `role: "tool"` messages that answer them.
 //!
-//! Shapes from seed 003 and the Chat Completions API reference: a tool is
+//! Shapes from OpenAI's function-calling guide and the Chat Completions API reference: a tool is
 //! `{"type": "function", "function": {"name", "description", "parameters", "strict"}}`; a call
 //! is `{"id", "type": "function", "function": {"name", "arguments": "<JSON text>"}}`; each
 //! call is answered by its own `{"role": "tool", "tool_call_id", "content"}` message, right

@@ -1,6 +1,6 @@
 //! Anthropic Messages `input_schema`.
 //!
-//! Rules, from Anthropic's tool use guide ("Specifying client tools") and seed 001: the
+//! Rules, from Anthropic's tool use guide ("Specifying client tools") and its tool-use rules: the
 //! `input_schema` is a JSON Schema object whose root is `type: object`; the API rejects
 //! `oneOf`/`anyOf`/`allOf` at the root. `$defs`/`$ref` are accepted. `strict: true`
 //! (strict tool use, Anthropic's structured outputs guide) additionally needs every object

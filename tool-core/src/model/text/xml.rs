@@ -8,7 +8,7 @@ use crate::parse::ToolFormat;
 /// turns (`native_provider(ToolFormat::UseTool)`); the content is the reply's raw text.
 pub const XML_PROVIDER: &str = "xml";
 
-/// Runs the tool loop on any plain-text streaming model (seed 000) in the `<use_tool>`
+/// Runs the tool loop on any plain-text streaming model in the `<use_tool>`
 /// format: the tools go into the instructions as the TOOLS section, the model's reply is
 /// parsed as it streams with the `<use_tool>` parser (prose is handed out at once, a call only
 /// once complete), and results go back as a `<tool_results>` user message. The runner sees an

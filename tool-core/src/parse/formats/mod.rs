@@ -60,7 +60,7 @@ use harmony::HarmonyParser;
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ToolFormat {
-    /// `<use_tool>` (this crate's XML prompt, seed 000).
+    /// `<use_tool>` (this crate's XML prompt format).
     UseTool,
     /// Hermes / Qwen2.5 / Qwen3: `<tool_call>{"name": ..., "arguments": {...}}</tool_call>`.
     Hermes,
