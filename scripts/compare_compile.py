@@ -114,7 +114,7 @@ fn tool_{i}(
     count: i64,
     /// Whether to include details.
     detailed: Option<bool>,
-) -> Result<String, rig_core::tool::ToolError> {{
+) -> Result<String, rig_core::tool::ToolExecutionError> {{
     Ok(format!("{i}:{{name}}:{{count}}:{{detailed:?}}"))
 }}
 """

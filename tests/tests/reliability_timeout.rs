@@ -1,5 +1,5 @@
 //! Timeouts for async tools: the tool's own `timeout_ms`, else the registry default; both
-//! answer TIMEOUT. Needs the `tokio` feature (enabled for this package's tests).
+//! answer TIMEOUT, on tokio's timer inside a runtime and on the crate's own timer elsewhere.
 
 use std::time::Duration;
 
@@ -82,9 +82,9 @@ async fn timeouts_work_on_a_multi_thread_runtime_with_concurrent_calls() {
 }
 
 #[test]
-fn outside_a_tokio_runtime_limits_are_not_enforced_and_nothing_panics() {
-    // No tokio runtime here: `block_on` is the core's own executor. A tool that needs no
-    // tokio timer still completes; the limit is simply not applied.
+fn outside_a_tokio_runtime_a_quick_tool_completes_and_nothing_panics() {
+    // No tokio runtime here: `block_on` is the core's own executor. A tool that finishes at
+    // once is not cut off by its 1 ms limit, and the crate's timer thread does not panic.
     /// Yields once.
     #[tool(timeout_ms = 1)]
     async fn yields() -> String {
@@ -93,4 +93,41 @@ fn outside_a_tokio_runtime_limits_are_not_enforced_and_nothing_panics() {
     }
     let r = tools![yields].call_blocking(&ToolCall::new("1", "yields", "{}"));
     assert_eq!(r.model_text(), "done");
+}
+
+#[test]
+fn outside_a_tokio_runtime_a_hanging_tool_is_cut_off_all_the_same() {
+    // `call_blocking` runs on the core's own executor, with no tokio timer: the limit is
+    // enforced on the crate's timer thread.
+    /// Never finishes.
+    #[tool(timeout_ms = 30)]
+    async fn stuck() -> String {
+        std::future::pending::<()>().await;
+        "never".into()
+    }
+    let started = std::time::Instant::now();
+    let r = tools![stuck].call_blocking(&ToolCall::new("1", "stuck", "{}"));
+    assert_eq!(r.error_code(), Some(ToolErrorCode::Timeout));
+    assert!(r.error_message().unwrap().contains("within 30 ms"));
+    assert!(started.elapsed() >= Duration::from_millis(30));
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn outside_a_tokio_runtime_the_registry_default_applies_too() {
+    /// Never finishes, and declares no limit of its own.
+    #[tool]
+    async fn stuck() -> String {
+        std::future::pending::<()>().await;
+        "never".into()
+    }
+    let registry = tools![stuck].with_default_timeout(Duration::from_millis(20));
+    let calls = [
+        ToolCall::new("a", "stuck", "{}"),
+        ToolCall::new("b", "stuck", "{}"),
+    ];
+    let out = tool_core::block_on(registry.call_all(&calls));
+    assert!(out
+        .iter()
+        .all(|r| r.error_code() == Some(ToolErrorCode::Timeout)));
 }

@@ -49,9 +49,10 @@
 //!
 //! # Cargo features
 //!
-//! - `tokio` (off): enforces `#[tool(timeout_ms = N)]` and
-//!   [`ToolRegistry::with_default_timeout`] on tokio's timer; without it the core is
-//!   executor-agnostic and time limits are not enforced.
+//! - `tokio` (off): time limits (`#[tool(timeout_ms = N)]`,
+//!   [`ToolRegistry::with_default_timeout`]) and retry back-offs use tokio's timer inside a
+//!   tokio runtime. Without it, or outside a runtime, they are enforced all the same on one
+//!   timer thread of the crate's own, so the core works under any executor.
 //! - `tracing` (off): one `tool_call` span per call with tool, call id, status, code, duration.
 //! - `http` (off; implies `tokio`): model adapters over HTTP for OpenAI Chat Completions,
 //!   OpenAI Responses, Anthropic Messages and Gemini (`model::OpenAiChat`, ...;
@@ -91,6 +92,7 @@ pub mod schema;
 mod struct_tool;
 pub mod suggest;
 pub mod testing;
+mod timer;
 mod tool;
 
 pub use call::{ToolCall, ToolCallRef};

@@ -9,7 +9,7 @@
 //! 4. the tool's circuit is not open (`CIRCUIT_OPEN`), if a breaker is configured.
 //!
 //! Then the tool runs with panics contained (`EXECUTION_ERROR`), async tools under their time
-//! limit (`TIMEOUT`, `tokio` feature), retried on transient codes if it has a retry policy; the
+//! limit (`TIMEOUT`), retried on transient codes if it has a retry policy; the
 //! outcome is reported to the breaker, the output capped if configured, and `stats.time_ms`
 //! filled. With nothing configured the added cost is a few predictable branches: no
 //! allocation, no lock, no timer.
@@ -21,14 +21,12 @@
 mod future;
 mod panic;
 mod scope;
-#[cfg(feature = "tokio")]
 mod timeout;
 #[cfg(feature = "tracing")]
 mod trace;
 
 use std::future::Future;
 use std::mem::MaybeUninit;
-#[cfg(feature = "tokio")]
 use std::time::Duration;
 
 pub use scope::CallOptions;
@@ -393,10 +391,7 @@ impl ToolRegistry {
             slot.write(entry.tool.call(call.arguments, ctx));
         });
         match outcome {
-            #[cfg(feature = "tokio")]
             Ok(()) => self.limit_time(entry, call.name, slot),
-            #[cfg(not(feature = "tokio"))]
-            Ok(()) => {}
             // The tool panicked before the slot was written.
             Err(panicked) => {
                 slot.write(CallFuture::ready(panicked));
@@ -406,7 +401,6 @@ impl ToolRegistry {
 
     /// Puts an async tool's future under its time limit, if one is enforced: the tool's own,
     /// else the registry's default. `slot` holds the tool's `CallFuture`.
-    #[cfg(feature = "tokio")]
     fn limit_time<'a>(
         &'a self,
         entry: &Entry,
@@ -422,11 +416,7 @@ impl ToolRegistry {
             .timeout_ms()
             .map(Duration::from_millis)
             .or(self.policy.default_timeout);
-        // tokio's timer panics outside a runtime (e.g. under `call_blocking`): check first.
         let Some(limit) = limit else { return };
-        if tokio::runtime::Handle::try_current().is_err() {
-            return;
-        }
         // SAFETY: initialized (above); read once, and written again at once.
         let future = unsafe { slot.assume_init_read() };
         slot.write(match future.into_parts() {

@@ -1,11 +1,14 @@
-//! Time limits for async tools (`tokio` feature): a tool's own `#[tool(timeout_ms = N)]`, else
-//! the registry's default, enforced on tokio's timer when the call runs inside a tokio runtime.
-//! Without the feature, or outside a runtime, limits are not enforced and the core stays
-//! executor-agnostic. Synchronous tools are never timed out: they have already finished by the
-//! time a timer could fire.
+//! Time limits for async tools: a tool's own `#[tool(timeout_ms = N)]`, else the registry's
+//! default. Enforced on tokio's timer inside a tokio runtime (`tokio` feature), and on the
+//! process's timer thread everywhere else, so a limit holds under any executor. Synchronous
+//! tools are never timed out: they have already finished by the time a timer could fire.
 
-use std::future::Future;
+use std::future::{poll_fn, Future};
+use std::pin::pin;
+use std::task::Poll;
 use std::time::Duration;
+
+use crate::timer::Sleep;
 
 use crate::response::{ToolErrorCode, ToolResponse};
 
@@ -21,13 +24,31 @@ pub(crate) fn timed_out(tool: &str, limit: Duration) -> ToolResponse {
     )
 }
 
-/// Awaits `future`, cutting it off after `limit`. Call only inside a tokio runtime.
+/// Awaits `future`, cutting it off after `limit`.
 pub(crate) async fn with_limit<F>(future: F, limit: Duration, tool: &str) -> ToolResponse
 where
     F: Future<Output = ToolResponse>,
 {
-    match tokio::time::timeout(limit, future).await {
-        Ok(response) => response,
-        Err(_) => timed_out(tool, limit),
+    #[cfg(feature = "tokio")]
+    if tokio::runtime::Handle::try_current().is_ok() {
+        return match tokio::time::timeout(limit, future).await {
+            Ok(response) => response,
+            Err(_) => timed_out(tool, limit),
+        };
     }
+    let Some(mut deadline) = Sleep::new(limit) else {
+        // No timer thread could be started: the call runs without a limit rather than fail.
+        return future.await;
+    };
+    let mut future = pin!(future);
+    poll_fn(|cx| {
+        if let Poll::Ready(response) = future.as_mut().poll(cx) {
+            return Poll::Ready(response);
+        }
+        match std::pin::Pin::new(&mut deadline).poll(cx) {
+            Poll::Ready(()) => Poll::Ready(timed_out(tool, limit)),
+            Poll::Pending => Poll::Pending,
+        }
+    })
+    .await
 }

@@ -4,12 +4,10 @@
 //! ([`Stats::attempts`](crate::Stats::attempts)).
 
 use std::future::Future;
-use std::pin::Pin;
-use std::sync::{Arc, Mutex};
-use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
 use crate::response::{ToolErrorCode, ToolResponse};
+use crate::timer::sleep;
 
 /// How often and how patiently to retry a tool whose call failed with a transient code.
 ///
@@ -101,90 +99,9 @@ fn is_transient(response: &ToolResponse) -> bool {
         .is_some_and(ToolErrorCode::is_retryable)
 }
 
-/// Waits `duration`: on tokio's timer inside a tokio runtime, otherwise on a helper thread
-/// that wakes the task, which works under any executor.
-async fn sleep(duration: Duration) {
-    if duration.is_zero() {
-        return;
-    }
-    #[cfg(feature = "tokio")]
-    if tokio::runtime::Handle::try_current().is_ok() {
-        tokio::time::sleep(duration).await;
-        return;
-    }
-    ThreadSleep::new(duration).await;
-}
-
-struct ThreadSleep {
-    duration: Duration,
-    shared: Option<Arc<Mutex<SleepState>>>,
-}
-
-struct SleepState {
-    done: bool,
-    waker: Option<Waker>,
-}
-
-impl ThreadSleep {
-    fn new(duration: Duration) -> Self {
-        ThreadSleep {
-            duration,
-            shared: None,
-        }
-    }
-}
-
-impl Future for ThreadSleep {
-    type Output = ();
-
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
-        let this = self.get_mut();
-        let shared = match &this.shared {
-            Some(shared) => shared,
-            None => {
-                let shared = Arc::new(Mutex::new(SleepState {
-                    done: false,
-                    waker: Some(cx.waker().clone()),
-                }));
-                let theirs = Arc::clone(&shared);
-                let duration = this.duration;
-                let spawned = std::thread::Builder::new()
-                    .name("tool-core-backoff".into())
-                    .spawn(move || {
-                        std::thread::sleep(duration);
-                        let mut state = theirs.lock().unwrap_or_else(|e| e.into_inner());
-                        state.done = true;
-                        if let Some(waker) = state.waker.take() {
-                            waker.wake();
-                        }
-                    });
-                if spawned.is_err() {
-                    // No thread, no timer: retry at once rather than never.
-                    return Poll::Ready(());
-                }
-                this.shared.insert(shared)
-            }
-        };
-        let mut state = shared.lock().unwrap_or_else(|e| e.into_inner());
-        if state.done {
-            Poll::Ready(())
-        } else {
-            state.waker = Some(cx.waker().clone());
-            Poll::Pending
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn thread_sleep_waits_and_wakes_a_plain_executor() {
-        let started = std::time::Instant::now();
-        crate::block_on(sleep(Duration::from_millis(20)));
-        assert!(started.elapsed() >= Duration::from_millis(20));
-    }
 
     #[test]
     fn backoff_doubles_and_is_capped() {

@@ -33,8 +33,8 @@ impl ToolRegistry {
         &self.policy.limits
     }
 
-    /// A time limit for async tools that declare none with `#[tool(timeout_ms = N)]`. Needs
-    /// the `tokio` feature and a tokio runtime to be enforced; exceeding it is `TIMEOUT`.
+    /// A time limit for async tools that declare none with `#[tool(timeout_ms = N)]`; exceeding
+    /// it is `TIMEOUT`. Enforced under any executor (on tokio's timer inside a tokio runtime).
     ///
     /// ```
     /// # use std::time::Duration;
