@@ -116,16 +116,16 @@ pub struct ToolOf<T>(PhantomData<fn() -> T>);
 
 impl<T> ToolOf<T> {
     /// The tool value.
-///
-/// ```
-/// use tool_core::{Tool, ToolOf};
-/// /// Shows a chart.
-/// #[derive(Tool)]
-/// #[tool_def(event = "chart")]
-/// struct ShowChart { series: Vec<f64> }
-/// let tool = ToolOf::<ShowChart>::new();
-/// assert_eq!(tool.name(), "show_chart");
-/// ```
+    ///
+    /// ```
+    /// use tool_core::{Tool, ToolOf};
+    /// /// Shows a chart.
+    /// #[derive(Tool)]
+    /// #[tool_def(event = "chart")]
+    /// struct ShowChart { series: Vec<f64> }
+    /// let tool = ToolOf::<ShowChart>::new();
+    /// assert_eq!(tool.name(), "show_chart");
+    /// ```
     pub const fn new() -> Self {
         ToolOf(PhantomData)
     }

@@ -77,12 +77,12 @@ impl<'a> CallOptions<'a> {
     }
 
     /// The offered subset, if one was set.
-///
-/// ```
-/// use tool_core::CallOptions;
-/// assert_eq!(CallOptions::new().offer(&["a", "b"]).offered(), Some(&["a", "b"][..]));
-/// assert_eq!(CallOptions::new().offered(), None);
-/// ```
+    ///
+    /// ```
+    /// use tool_core::CallOptions;
+    /// assert_eq!(CallOptions::new().offer(&["a", "b"]).offered(), Some(&["a", "b"][..]));
+    /// assert_eq!(CallOptions::new().offered(), None);
+    /// ```
     pub const fn offered(&self) -> Option<&'a [&'a str]> {
         self.offered
     }

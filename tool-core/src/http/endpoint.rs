@@ -48,12 +48,12 @@ impl Default for RetryConfig {
 
 impl RetryConfig {
     /// No retries at all.
-///
-/// ```
-/// use tool_core::http::{Endpoint, RetryConfig};
-/// let endpoint = Endpoint::new("http://127.0.0.1:8000/v1").with_retry(RetryConfig::none());
-/// assert_eq!(endpoint.retry.max_retries, 0);
-/// ```
+    ///
+    /// ```
+    /// use tool_core::http::{Endpoint, RetryConfig};
+    /// let endpoint = Endpoint::new("http://127.0.0.1:8000/v1").with_retry(RetryConfig::none());
+    /// assert_eq!(endpoint.retry.max_retries, 0);
+    /// ```
     pub fn none() -> Self {
         RetryConfig {
             max_retries: 0,

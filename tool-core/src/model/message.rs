@@ -78,13 +78,13 @@ pub struct ToolResult {
 
 impl ToolResult {
     /// Creates a result.
-///
-/// ```
-/// use tool_core::{model::ToolResult, ToolErrorCode, ToolResponse};
-/// let r = ToolResult::new("c1", "get_weather", ToolResponse::error(ToolErrorCode::NotFound, "no such city"));
-/// assert_eq!((r.call_id.as_str(), r.name.as_str()), ("c1", "get_weather"));
-/// assert!(!r.response.is_success());
-/// ```
+    ///
+    /// ```
+    /// use tool_core::{model::ToolResult, ToolErrorCode, ToolResponse};
+    /// let r = ToolResult::new("c1", "get_weather", ToolResponse::error(ToolErrorCode::NotFound, "no such city"));
+    /// assert_eq!((r.call_id.as_str(), r.name.as_str()), ("c1", "get_weather"));
+    /// assert!(!r.response.is_success());
+    /// ```
     pub fn new(
         call_id: impl Into<String>,
         name: impl Into<String>,

@@ -174,11 +174,11 @@ impl<'a> OfferedTools<'a> {
     }
 
     /// No tools.
-///
-/// ```
-/// let tools = tool_core::model::OfferedTools::none();
-/// assert!(tools.is_empty() && tools.definitions().is_empty());
-/// ```
+    ///
+    /// ```
+    /// let tools = tool_core::model::OfferedTools::none();
+    /// assert!(tools.is_empty() && tools.definitions().is_empty());
+    /// ```
     pub fn none() -> Self {
         OfferedTools::from_definitions(&[])
     }
@@ -198,15 +198,15 @@ impl<'a> OfferedTools<'a> {
     }
 
     /// Whether no tool is offered.
-///
-/// ```
-/// use tool_core::{model::OfferedTools, tool, tools};
-/// /// Says hi.
-/// #[tool]
-/// fn hi() -> &'static str { "hi" }
-/// assert!(!OfferedTools::all(&tools![hi]).is_empty());
-/// assert!(OfferedTools::all(&tool_core::ToolRegistry::new()).is_empty());
-/// ```
+    ///
+    /// ```
+    /// use tool_core::{model::OfferedTools, tool, tools};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// assert!(!OfferedTools::all(&tools![hi]).is_empty());
+    /// assert!(OfferedTools::all(&tool_core::ToolRegistry::new()).is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.definitions.is_empty()
     }

@@ -80,13 +80,13 @@ impl Default for RunOptions {
 
 impl RunOptions {
     /// The defaults.
-///
-/// ```
-/// use tool_core::runner::{ApprovalPolicy, RunOptions};
-/// let options = RunOptions::new();
-/// assert_eq!(options.approval, ApprovalPolicy::Destructive);
-/// assert!(options.parallel_tool_calls && options.reset_tool_choice && options.offered.is_none());
-/// ```
+    ///
+    /// ```
+    /// use tool_core::runner::{ApprovalPolicy, RunOptions};
+    /// let options = RunOptions::new();
+    /// assert_eq!(options.approval, ApprovalPolicy::Destructive);
+    /// assert!(options.parallel_tool_calls && options.reset_tool_choice && options.offered.is_none());
+    /// ```
     pub fn new() -> Self {
         Self::default()
     }
@@ -168,26 +168,26 @@ impl RunOptions {
     }
 
     /// Offers only these tools.
-///
-/// ```
-/// use tool_core::model::{ModelTurn, ScriptedModel};
-/// use tool_core::runner::{RunOptions, Runner};
-/// use tool_core::{tool, tools, ToolCall, ToolErrorCode};
-/// /// Says hi.
-/// #[tool]
-/// fn hi() -> &'static str { "hi" }
-/// /// Says bye.
-/// #[tool]
-/// fn bye() -> &'static str { "bye" }
-/// let model = ScriptedModel::new([
-///     ModelTurn::with_calls("", vec![ToolCall::new("c1", "bye", "{}")]),
-///     ModelTurn::text("ok"),
-/// ]);
-/// let runner = Runner::new(model, tools![hi, bye]).with_options(RunOptions::new().offer(["hi"]));
-/// let result = tool_core::block_on(runner.run("Hello")).unwrap();
-/// let tool_core::model::Message::Tool { results } = &result.messages()[2] else { panic!() };
-/// assert_eq!(results[0].response.error_code(), Some(ToolErrorCode::PermissionDenied));
-/// ```
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    /// use tool_core::runner::{RunOptions, Runner};
+    /// use tool_core::{tool, tools, ToolCall, ToolErrorCode};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// /// Says bye.
+    /// #[tool]
+    /// fn bye() -> &'static str { "bye" }
+    /// let model = ScriptedModel::new([
+    ///     ModelTurn::with_calls("", vec![ToolCall::new("c1", "bye", "{}")]),
+    ///     ModelTurn::text("ok"),
+    /// ]);
+    /// let runner = Runner::new(model, tools![hi, bye]).with_options(RunOptions::new().offer(["hi"]));
+    /// let result = tool_core::block_on(runner.run("Hello")).unwrap();
+    /// let tool_core::model::Message::Tool { results } = &result.messages()[2] else { panic!() };
+    /// assert_eq!(results[0].response.error_code(), Some(ToolErrorCode::PermissionDenied));
+    /// ```
     pub fn offer<I, S>(mut self, names: I) -> Self
     where
         I: IntoIterator<Item = S>,

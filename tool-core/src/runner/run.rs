@@ -292,22 +292,22 @@ impl Run {
     }
 
     /// Reports the model's finished turn (after [`Step::CallModel`]).
-///
-/// ```
-/// use tool_core::model::ModelTurn;
-/// use tool_core::runner::{Run, RunOptions, Step};
-/// use tool_core::{tool, tools, ToolCall};
-/// /// Says hi.
-/// #[tool]
-/// fn hi() -> &'static str { "hi" }
-/// let registry = tools![hi];
-/// let mut run = Run::new("Hello", RunOptions::default());
-/// run.record_turn(ModelTurn::with_calls("", vec![ToolCall::new("c1", "hi", "{}")]), &registry).unwrap();
-/// assert_eq!(run.turns(), 1);
-/// assert!(matches!(run.step(&registry).unwrap(), Step::RunTools(batch) if batch.calls[0].id == "c1"));
-/// // A second turn before the results is refused.
-/// assert!(run.record_turn(ModelTurn::text("?"), &registry).is_err());
-/// ```
+    ///
+    /// ```
+    /// use tool_core::model::ModelTurn;
+    /// use tool_core::runner::{Run, RunOptions, Step};
+    /// use tool_core::{tool, tools, ToolCall};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// let registry = tools![hi];
+    /// let mut run = Run::new("Hello", RunOptions::default());
+    /// run.record_turn(ModelTurn::with_calls("", vec![ToolCall::new("c1", "hi", "{}")]), &registry).unwrap();
+    /// assert_eq!(run.turns(), 1);
+    /// assert!(matches!(run.step(&registry).unwrap(), Step::RunTools(batch) if batch.calls[0].id == "c1"));
+    /// // A second turn before the results is refused.
+    /// assert!(run.record_turn(ModelTurn::text("?"), &registry).is_err());
+    /// ```
     pub fn record_turn(
         &mut self,
         turn: ModelTurn,
@@ -501,14 +501,14 @@ impl Run {
 
     /// Asks the run to stop: the step in progress completes (running tools finish and their
     /// results are recorded), then [`Run::step`] answers [`RunOutcome::Cancelled`].
-///
-/// ```
-/// use tool_core::runner::{Run, RunOptions, RunOutcome, Step};
-/// let registry = tool_core::ToolRegistry::new();
-/// let mut run = Run::new("Hello", RunOptions::default());
-/// run.cancel();
-/// assert!(matches!(run.step(&registry).unwrap(), Step::Done(RunOutcome::Cancelled)));
-/// ```
+    ///
+    /// ```
+    /// use tool_core::runner::{Run, RunOptions, RunOutcome, Step};
+    /// let registry = tool_core::ToolRegistry::new();
+    /// let mut run = Run::new("Hello", RunOptions::default());
+    /// run.cancel();
+    /// assert!(matches!(run.step(&registry).unwrap(), Step::Done(RunOutcome::Cancelled)));
+    /// ```
     pub fn cancel(&mut self) {
         self.cancelled = true;
     }
