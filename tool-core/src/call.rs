@@ -22,6 +22,11 @@ pub struct ToolCall {
 
 impl ToolCall {
     /// Creates a call.
+    ///
+    /// ```
+    /// let call = tool_core::ToolCall::new("call_1", "add", r#"{"a":1,"b":2}"#);
+    /// assert_eq!((call.id.as_str(), call.arguments.as_str()), ("call_1", r#"{"a":1,"b":2}"#));
+    /// ```
     pub fn new(
         id: impl Into<String>,
         name: impl Into<String>,
@@ -80,6 +85,12 @@ pub struct ToolCallRef<'a> {
 
 impl<'a> ToolCallRef<'a> {
     /// A call of `name` with `arguments` (JSON text), answered under `id`.
+    ///
+    /// ```
+    /// let arguments = String::from("{}");
+    /// let call = tool_core::ToolCallRef::new("call_1", "list_files", &arguments);
+    /// assert_eq!((call.id, call.name, call.arguments), ("call_1", "list_files", "{}"));
+    /// ```
     pub const fn new(id: &'a str, name: &'a str, arguments: &'a str) -> Self {
         ToolCallRef {
             id,

@@ -22,18 +22,33 @@ pub struct RawJson(String);
 
 impl RawJson {
     /// Serializes a value.
+    ///
+    /// ```
+    /// let raw = tool_core::RawJson::from_serialize(&vec!["a", "b"]).unwrap();
+    /// assert_eq!(raw.get(), r#"["a","b"]"#);
+    /// ```
     #[inline]
     pub fn from_serialize<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<Self> {
         serde_json::to_string(value).map(RawJson)
     }
 
     /// Checks that `text` is one JSON value and keeps it as is.
+    ///
+    /// ```
+    /// use tool_core::RawJson;
+    /// assert_eq!(RawJson::from_string("{ \"a\": 1 }".into()).unwrap().get(), "{ \"a\": 1 }"); // kept as written
+    /// assert!(RawJson::from_string("1 2".into()).is_err()); // two values
+    /// ```
     pub fn from_string(text: String) -> serde_json::Result<Self> {
         serde_json::from_str::<&RawValue>(&text)?;
         Ok(RawJson(text))
     }
 
     /// The JSON text.
+    ///
+    /// ```
+    /// assert_eq!(tool_core::RawJson::from_serialize(&true).unwrap().get(), "true");
+    /// ```
     pub fn get(&self) -> &str {
         &self.0
     }

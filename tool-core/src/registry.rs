@@ -171,6 +171,17 @@ impl ToolRegistry {
 
     /// Adds a tool, checking that its name is valid and unused. Builds and caches its
     /// definition (including the schema) now, so calls and `definitions()` never do.
+    ///
+    /// ```
+    /// use tool_core::{tool, RegistryError, ToolRegistry};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// let mut registry = ToolRegistry::new();
+    /// registry.register(hi {}).unwrap();
+    /// assert_eq!(registry.register(hi {}), Err(RegistryError::DuplicateName("hi".into())));
+    /// assert_eq!(registry.len(), 1);
+    /// ```
     pub fn register(&mut self, tool: impl Tool) -> Result<(), RegistryError> {
         self.register_arc(Arc::new(tool))
     }
@@ -273,6 +284,26 @@ impl ToolRegistry {
     /// # Panics
     ///
     /// On a duplicate or invalid name, as [`ToolRegistry::with`].
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use tool_core::{toolbox, ToolRegistry};
+    ///
+    /// struct Notes;
+    ///
+    /// #[toolbox]
+    /// impl Notes {
+    ///     /// Lists the notes.
+    ///     #[tool]
+    ///     fn list_notes(&self) -> String { String::new() }
+    ///     /// Counts the notes.
+    ///     #[tool]
+    ///     fn count_notes(&self) -> usize { 0 }
+    /// }
+    ///
+    /// let registry = ToolRegistry::new().with_all(Arc::new(Notes));
+    /// assert_eq!(registry.names().collect::<Vec<_>>(), ["list_notes", "count_notes"]);
+    /// ```
     #[track_caller]
     pub fn with_all<S: ToolSet>(mut self, set: Arc<S>) -> Self {
         if let Err(e) = self.register_all(set) {
@@ -293,21 +324,55 @@ impl ToolRegistry {
     }
 
     /// The values every tool may ask for.
+    ///
+    /// ```
+    /// let registry = tool_core::ToolRegistry::new().with_extension("db-url".to_string());
+    /// assert_eq!(registry.extensions().get::<String>().map(String::as_str), Some("db-url"));
+    /// assert!(registry.extensions().get::<u64>().is_none());
+    /// ```
     pub fn extensions(&self) -> &Extensions {
         &self.extensions
     }
 
     /// How many tools there are.
+    ///
+    /// ```
+    /// use tool_core::{tool, tools};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// assert_eq!(tools![hi].len(), 1);
+    /// ```
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
     /// Whether there are no tools.
+    ///
+    /// ```
+    /// use tool_core::{tool, tools};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// assert!(tool_core::ToolRegistry::new().is_empty());
+    /// assert!(!tools![hi].is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
 
     /// Tool names in registration order.
+    ///
+    /// ```
+    /// use tool_core::{tool, tools};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// /// Says bye.
+    /// #[tool]
+    /// fn bye() -> &'static str { "bye" }
+    /// assert_eq!(tools![bye, hi].names().collect::<Vec<_>>(), ["bye", "hi"]);
+    /// ```
     pub fn names(&self) -> impl Iterator<Item = &str> + '_ {
         self.definitions.iter().map(|d| d.name.as_str())
     }
@@ -326,11 +391,32 @@ impl ToolRegistry {
     }
 
     /// The cached definitions, in registration order.
+    ///
+    /// ```
+    /// use tool_core::{tool, tools};
+    /// /// Adds two integers.
+    /// #[tool]
+    /// fn add(a: i64, b: i64) -> i64 { a + b }
+    /// let registry = tools![add];
+    /// let definition = &registry.definitions()[0];
+    /// assert_eq!((definition.name.as_str(), definition.description.as_str()), ("add", "Adds two integers."));
+    /// assert_eq!(definition.input_schema["required"], serde_json::json!(["a", "b"]));
+    /// ```
     pub fn definitions(&self) -> &[ToolDefinition] {
         &self.definitions
     }
 
     /// The cached definition of one tool.
+    ///
+    /// ```
+    /// use tool_core::{tool, tools};
+    /// /// Reads a file.
+    /// #[tool(read_only)]
+    /// fn read_file(path: String) -> String { path }
+    /// let registry = tools![read_file];
+    /// assert_eq!(registry.definition("read_file").unwrap().annotations.read_only, Some(true));
+    /// assert!(registry.definition("write_file").is_none());
+    /// ```
     pub fn definition(&self, name: &str) -> Option<&ToolDefinition> {
         self.position(name).map(|i| &self.definitions[i])
     }

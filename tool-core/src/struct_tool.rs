@@ -14,6 +14,22 @@ use crate::tool::{CallFuture, Tool};
 
 /// What `#[derive(Tool)]` implements: the static facts of a struct tool and how to run it.
 /// Register the tool as [`ToolOf<T>`] (or list `T` in `tools![..]`).
+///
+/// ```
+/// use tool_core::{StructTool, Tool, ToolContext, ToolHandler};
+///
+/// /// Doubles a number.
+/// #[derive(Tool)]
+/// struct Double { n: i64 }
+///
+/// impl ToolHandler for Double {
+///     type Output = i64;
+///     async fn run(self, _ctx: ToolContext<'_>) -> i64 { self.n * 2 }
+/// }
+///
+/// assert_eq!((Double::NAME, Double::DESCRIPTION), ("double", "Doubles a number."));
+/// assert_eq!(Double::input_schema()["properties"]["n"]["type"], "integer");
+/// ```
 pub trait StructTool: Send + Sync + 'static {
     /// The tool's name.
     const NAME: &'static str;
@@ -100,6 +116,16 @@ pub struct ToolOf<T>(PhantomData<fn() -> T>);
 
 impl<T> ToolOf<T> {
     /// The tool value.
+    ///
+    /// ```
+    /// use tool_core::{Tool, ToolOf};
+    /// /// Shows a chart.
+    /// #[derive(Tool)]
+    /// #[tool_def(event = "chart")]
+    /// struct ShowChart { series: Vec<f64> }
+    /// let tool = ToolOf::<ShowChart>::new();
+    /// assert_eq!(tool.name(), "show_chart");
+    /// ```
     pub const fn new() -> Self {
         ToolOf(PhantomData)
     }

@@ -115,6 +115,12 @@ enum Inner<'a> {
 
 impl<'a> CallFuture<'a> {
     /// An already-computed response.
+    ///
+    /// ```
+    /// let future = tool_core::CallFuture::ready(tool_core::ToolResponse::success("ok"));
+    /// assert!(future.is_ready());
+    /// assert_eq!(tool_core::block_on(future).model_text(), "ok");
+    /// ```
     pub fn ready(response: ToolResponse) -> Self {
         CallFuture(Inner::Ready(Some(response)))
     }
@@ -130,6 +136,12 @@ impl<'a> CallFuture<'a> {
     }
 
     /// Whether the response is already there (a synchronous tool, or a decoding error).
+    ///
+    /// ```
+    /// use tool_core::{CallFuture, ToolResponse};
+    /// assert!(CallFuture::ready(ToolResponse::success("now")).is_ready());
+    /// assert!(!CallFuture::new(async { ToolResponse::success("later") }).is_ready());
+    /// ```
     pub fn is_ready(&self) -> bool {
         matches!(self.0, Inner::Ready(Some(_)))
     }

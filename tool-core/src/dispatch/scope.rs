@@ -77,6 +77,12 @@ impl<'a> CallOptions<'a> {
     }
 
     /// The offered subset, if one was set.
+    ///
+    /// ```
+    /// use tool_core::CallOptions;
+    /// assert_eq!(CallOptions::new().offer(&["a", "b"]).offered(), Some(&["a", "b"][..]));
+    /// assert_eq!(CallOptions::new().offered(), None);
+    /// ```
     pub const fn offered(&self) -> Option<&'a [&'a str]> {
         self.offered
     }
@@ -85,10 +91,17 @@ impl<'a> CallOptions<'a> {
     /// registry's hook.
     ///
     /// ```
-    /// use tool_core::{Approval, CallOptions, ToolCall, ToolDefinition};
+    /// use tool_core::{tool, tools, Approval, CallOptions, ToolCall, ToolDefinition, ToolErrorCode};
+    /// /// Deletes a file.
+    /// #[tool(destructive)]
+    /// fn delete_file(path: String) -> String { path }
+    /// let registry = tools![delete_file];
     /// let deny_all = |_: &ToolCall, _: &ToolDefinition| Approval::Denied("read-only session".into());
     /// let options = CallOptions::new().approval(&deny_all);
-    /// # let _ = options;
+    /// let call = ToolCall::new("1", "delete_file", r#"{"path":"a"}"#);
+    /// let reply = tool_core::block_on(registry.call_with(&call, &options));
+    /// assert_eq!(reply.error_code(), Some(ToolErrorCode::PermissionDenied));
+    /// assert!(reply.error_message().unwrap().contains("read-only session"));
     /// ```
     pub fn approval(mut self, hook: &'a dyn ApprovalHook) -> Self {
         self.approval = Some(hook);
@@ -99,9 +112,15 @@ impl<'a> CallOptions<'a> {
     /// (what [`ToolRegistry::call_in`](crate::ToolRegistry::call_in) does).
     ///
     /// ```
-    /// let ctx = tool_core::CallContext::new().with_extension(42_u32);
-    /// let options = tool_core::CallOptions::new().context(&ctx);
-    /// # let _ = options;
+    /// use tool_core::{tool, tools, CallContext, CallOptions, Extension, ToolCall};
+    /// /// The caller's account number.
+    /// #[tool]
+    /// fn whoami(account: Extension<u32>) -> u32 { account.0 }
+    /// let registry = tools![whoami];
+    /// let ctx = CallContext::new().with_extension(42_u32);
+    /// let options = CallOptions::new().context(&ctx);
+    /// let reply = tool_core::block_on(registry.call_with(&ToolCall::new("1", "whoami", "{}"), &options));
+    /// assert_eq!(reply.model_text(), "42");
     /// ```
     pub const fn context(mut self, context: &'a CallContext) -> Self {
         self.context = Some(context);

@@ -48,6 +48,12 @@ impl Default for RetryConfig {
 
 impl RetryConfig {
     /// No retries at all.
+    ///
+    /// ```
+    /// use tool_core::http::{Endpoint, RetryConfig};
+    /// let endpoint = Endpoint::new("http://127.0.0.1:8000/v1").with_retry(RetryConfig::none());
+    /// assert_eq!(endpoint.retry.max_retries, 0);
+    /// ```
     pub fn none() -> Self {
         RetryConfig {
             max_retries: 0,
@@ -56,12 +62,24 @@ impl RetryConfig {
     }
 
     /// Sets the number of retries after the first attempt.
+    ///
+    /// ```
+    /// let retry = tool_core::http::RetryConfig::default().with_max_retries(5);
+    /// assert_eq!(retry.max_retries, 5);
+    /// ```
     pub fn with_max_retries(mut self, max_retries: usize) -> Self {
         self.max_retries = max_retries;
         self
     }
 
     /// Sets the shortest and longest back-off delay.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// let retry = tool_core::http::RetryConfig::default().with_delays(Duration::from_secs(2), Duration::from_secs(1));
+    /// assert_eq!(retry.min_delay, Duration::from_secs(2));
+    /// assert_eq!(retry.max_delay, Duration::from_secs(2)); // never below the shortest
+    /// ```
     pub fn with_delays(mut self, min_delay: Duration, max_delay: Duration) -> Self {
         self.min_delay = min_delay;
         self.max_delay = max_delay.max(min_delay);
@@ -69,6 +87,12 @@ impl RetryConfig {
     }
 
     /// Sets the longest `Retry-After` that is honoured by waiting.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// let retry = tool_core::http::RetryConfig::default().with_max_retry_after(Duration::from_secs(5));
+    /// assert_eq!(retry.max_retry_after, Duration::from_secs(5));
+    /// ```
     pub fn with_max_retry_after(mut self, max_retry_after: Duration) -> Self {
         self.max_retry_after = max_retry_after;
         self
@@ -117,6 +141,13 @@ pub struct Endpoint {
 
 impl Endpoint {
     /// An endpoint at `base_url` with no headers and the default timeouts and retries.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// let endpoint = tool_core::http::Endpoint::new("https://api.example.com/v1");
+    /// assert!(endpoint.headers.is_empty() && endpoint.stream);
+    /// assert_eq!(endpoint.connect_timeout, Duration::from_secs(10));
+    /// ```
     pub fn new(base_url: impl Into<String>) -> Self {
         Endpoint {
             base_url: base_url.into(),
@@ -131,6 +162,11 @@ impl Endpoint {
     }
 
     /// The URL of `path` under the base URL.
+    ///
+    /// ```
+    /// let endpoint = tool_core::http::Endpoint::new("http://127.0.0.1:8000/v1/");
+    /// assert_eq!(endpoint.url("/models"), "http://127.0.0.1:8000/v1/models");
+    /// ```
     pub fn url(&self, path: &str) -> String {
         format!(
             "{}/{}",
@@ -140,6 +176,12 @@ impl Endpoint {
     }
 
     /// Sets the base URL (an OpenAI-compatible server: vLLM, llama.cpp, Ollama, a proxy).
+    ///
+    /// ```
+    /// let endpoint = tool_core::http::Endpoint::new("https://api.openai.com/v1")
+    ///     .with_base_url("http://127.0.0.1:11434/v1");
+    /// assert_eq!(endpoint.url("chat/completions"), "http://127.0.0.1:11434/v1/chat/completions");
+    /// ```
     pub fn with_base_url(mut self, base_url: impl Into<String>) -> Self {
         self.base_url = base_url.into();
         self
@@ -159,36 +201,70 @@ impl Endpoint {
     }
 
     /// Adds a field to every request body (e.g. `temperature`, `max_tokens`).
+    ///
+    /// ```
+    /// let endpoint = tool_core::http::Endpoint::new("http://x").with_field("max_tokens", serde_json::json!(256));
+    /// assert_eq!(endpoint.extra_fields["max_tokens"], 256);
+    /// ```
     pub fn with_field(mut self, name: impl Into<String>, value: Value) -> Self {
         self.extra_fields.insert(name.into(), value);
         self
     }
 
     /// Sets the connection timeout.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// let endpoint = tool_core::http::Endpoint::new("http://x").with_connect_timeout(Duration::from_secs(3));
+    /// assert_eq!(endpoint.connect_timeout, Duration::from_secs(3));
+    /// ```
     pub fn with_connect_timeout(mut self, timeout: Duration) -> Self {
         self.connect_timeout = timeout;
         self
     }
 
     /// Sets the time allowed until the response's status line.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// let endpoint = tool_core::http::Endpoint::new("http://x").with_response_timeout(Duration::from_secs(20));
+    /// assert_eq!(endpoint.response_timeout, Duration::from_secs(20));
+    /// ```
     pub fn with_response_timeout(mut self, timeout: Duration) -> Self {
         self.response_timeout = timeout;
         self
     }
 
     /// Sets the time allowed between two streamed events (or for a whole body).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// let endpoint = tool_core::http::Endpoint::new("http://x").with_idle_timeout(Duration::from_secs(30));
+    /// assert_eq!(endpoint.idle_timeout, Duration::from_secs(30));
+    /// ```
     pub fn with_idle_timeout(mut self, timeout: Duration) -> Self {
         self.idle_timeout = timeout;
         self
     }
 
     /// Sets the retry policy.
+    ///
+    /// ```
+    /// use tool_core::http::{Endpoint, RetryConfig};
+    /// let endpoint = Endpoint::new("http://x").with_retry(RetryConfig::default().with_max_retries(4));
+    /// assert_eq!(endpoint.retry.max_retries, 4);
+    /// ```
     pub fn with_retry(mut self, retry: RetryConfig) -> Self {
         self.retry = retry;
         self
     }
 
     /// Streams (SSE) or asks for the whole response at once.
+    ///
+    /// ```
+    /// let endpoint = tool_core::http::Endpoint::new("http://x").with_stream(false);
+    /// assert!(!endpoint.stream);
+    /// ```
     pub fn with_stream(mut self, stream: bool) -> Self {
         self.stream = stream;
         self

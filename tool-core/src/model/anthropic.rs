@@ -85,6 +85,11 @@ impl Anthropic {
     }
 
     /// The model name sent in every request.
+    ///
+    /// ```
+    /// let model = tool_core::model::Anthropic::new("claude-sonnet-4-5");
+    /// assert_eq!(model.model(), "claude-sonnet-4-5");
+    /// ```
     pub fn model(&self) -> &str {
         &self.model
     }

@@ -39,6 +39,12 @@ pub enum ModelErrorKind {
 
 impl ModelErrorKind {
     /// Whether sending the same request again may succeed.
+    ///
+    /// ```
+    /// use tool_core::model::ModelErrorKind;
+    /// assert!(ModelErrorKind::Server.is_retryable());
+    /// assert!(!ModelErrorKind::Auth.is_retryable());
+    /// ```
     pub const fn is_retryable(self) -> bool {
         matches!(
             self,
@@ -51,6 +57,10 @@ impl ModelErrorKind {
     }
 
     /// A short name for logs, e.g. `"rate_limited"`.
+    ///
+    /// ```
+    /// assert_eq!(tool_core::model::ModelErrorKind::RateLimited.as_str(), "rate_limited");
+    /// ```
     pub const fn as_str(self) -> &'static str {
         match self {
             ModelErrorKind::Transport => "transport",
@@ -141,6 +151,12 @@ impl ModelError {
     }
 
     /// Sets how long to wait before retrying.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// let e = tool_core::model::ModelError::from_status(429, "slow down").with_retry_after(Duration::from_secs(3));
+    /// assert_eq!(e.retry_after, Some(Duration::from_secs(3)));
+    /// ```
     pub fn with_retry_after(mut self, wait: Duration) -> Self {
         self.retry_after = Some(wait);
         self

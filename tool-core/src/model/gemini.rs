@@ -65,6 +65,11 @@ impl Gemini {
     }
 
     /// The model name in the URL.
+    ///
+    /// ```
+    /// let model = tool_core::model::Gemini::new("gemini-2.5-flash");
+    /// assert_eq!(model.model(), "gemini-2.5-flash");
+    /// ```
     pub fn model(&self) -> &str {
         &self.model
     }

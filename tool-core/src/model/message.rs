@@ -78,6 +78,13 @@ pub struct ToolResult {
 
 impl ToolResult {
     /// Creates a result.
+    ///
+    /// ```
+    /// use tool_core::{model::ToolResult, ToolErrorCode, ToolResponse};
+    /// let r = ToolResult::new("c1", "get_weather", ToolResponse::error(ToolErrorCode::NotFound, "no such city"));
+    /// assert_eq!((r.call_id.as_str(), r.name.as_str()), ("c1", "get_weather"));
+    /// assert!(!r.response.is_success());
+    /// ```
     pub fn new(
         call_id: impl Into<String>,
         name: impl Into<String>,
@@ -178,6 +185,11 @@ pub struct NativeContent {
 
 impl NativeContent {
     /// Creates native content.
+    ///
+    /// ```
+    /// let n = tool_core::model::NativeContent::new("gemini", serde_json::json!({"parts": []}));
+    /// assert_eq!(n.provider, "gemini");
+    /// ```
     pub fn new(provider: impl Into<String>, content: Value) -> Self {
         NativeContent {
             provider: provider.into(),
@@ -186,6 +198,11 @@ impl NativeContent {
     }
 
     /// Whether `provider` wrote this content.
+    ///
+    /// ```
+    /// let n = tool_core::model::NativeContent::new("anthropic", serde_json::json!([]));
+    /// assert!(n.is("anthropic") && !n.is("openai_chat"));
+    /// ```
     pub fn is(&self, provider: &str) -> bool {
         self.provider == provider
     }
@@ -219,6 +236,12 @@ pub enum StopReason {
 
 impl StopReason {
     /// Reads a provider's `finish_reason` / `stop_reason` / `finishReason` / status.
+    ///
+    /// ```
+    /// use tool_core::model::StopReason;
+    /// assert_eq!(StopReason::from_provider("end_turn"), StopReason::EndTurn);
+    /// assert_eq!(StopReason::from_provider("SAFETY"), StopReason::Refusal);
+    /// ```
     pub fn from_provider(reason: &str) -> Self {
         match reason {
             "stop" | "end_turn" | "stop_sequence" | "STOP" | "completed" => StopReason::EndTurn,
@@ -254,6 +277,11 @@ pub struct Usage {
 
 impl Usage {
     /// Usage with input and output counts.
+    ///
+    /// ```
+    /// let usage = tool_core::model::Usage::new(100, 20);
+    /// assert_eq!((usage.input_tokens, usage.output_tokens, usage.cached_input_tokens), (100, 20, 0));
+    /// ```
     pub const fn new(input_tokens: u64, output_tokens: u64) -> Self {
         Usage {
             input_tokens,
@@ -264,6 +292,11 @@ impl Usage {
     }
 
     /// Input plus output tokens (saturating: counts come from the provider).
+    ///
+    /// ```
+    /// assert_eq!(tool_core::model::Usage::new(100, 20).total(), 120);
+    /// assert_eq!(tool_core::model::Usage::new(u64::MAX, 1).total(), u64::MAX);
+    /// ```
     pub const fn total(&self) -> u64 {
         self.input_tokens.saturating_add(self.output_tokens)
     }

@@ -82,6 +82,15 @@ pub use {
 /// The stream a [`Model`] returns: events of one turn, ending with
 /// [`ModelEvent::Finished`] or an error. Boxed so `Model` stays object-safe; `Send` so a run
 /// can move between threads (axum handlers, spawned tasks).
+///
+/// ```
+/// use tool_core::model::{self, Model, ModelEvent, ModelRequest, ModelStream, ModelTurn, Message, OfferedTools, ScriptedModel};
+/// let model = ScriptedModel::new([ModelTurn::text("Hi!")]);
+/// let messages = [Message::user("Hello")];
+/// let stream: ModelStream<'_> = model.stream(ModelRequest::new(&messages, OfferedTools::none()));
+/// let turn = tool_core::block_on(model::collect_turn(stream)).unwrap();
+/// assert_eq!(turn.text, "Hi!");
+/// ```
 pub type ModelStream<'a> = Pin<Box<dyn Stream<Item = Result<ModelEvent, ModelError>> + Send + 'a>>;
 
 /// A language model that can be asked for one assistant turn.
@@ -97,6 +106,16 @@ pub type ModelStream<'a> = Pin<Box<dyn Stream<Item = Result<ModelEvent, ModelErr
 /// - Dropping the stream cancels the request.
 ///
 /// `Box<M>`, `Arc<M>` and `&M` are models when `M` is, including `dyn Model`.
+///
+/// ```
+/// use std::sync::Arc;
+/// use tool_core::model::{Model, ModelTurn, ScriptedModel};
+/// use tool_core::runner::Runner;
+/// // Pick the model at run time: any `Model` fits behind `Arc<dyn Model>`.
+/// let model: Arc<dyn Model> = Arc::new(ScriptedModel::new([ModelTurn::text("Hi!")]));
+/// let runner = Runner::new(model, tool_core::ToolRegistry::new());
+/// assert_eq!(tool_core::block_on(runner.run("Hello")).unwrap().text(), Some("Hi!"));
+/// ```
 pub trait Model: Send + Sync {
     /// Starts one request and returns its event stream. Work starts when the stream is first
     /// polled; the request's borrows live as long as the stream.

@@ -74,6 +74,12 @@ impl OpenAiChat {
     }
 
     /// The model name sent in every request.
+    ///
+    /// ```
+    /// let model = tool_core::model::OpenAiChat::new("qwen2.5-7b-instruct")
+    ///     .with_endpoint(|e| e.with_base_url("http://127.0.0.1:8000/v1"));
+    /// assert_eq!(model.model(), "qwen2.5-7b-instruct");
+    /// ```
     pub fn model(&self) -> &str {
         &self.model
     }

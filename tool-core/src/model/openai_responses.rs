@@ -63,6 +63,11 @@ impl OpenAiResponses {
     }
 
     /// The model name sent in every request.
+    ///
+    /// ```
+    /// let model = tool_core::model::OpenAiResponses::new("gpt-4.1-mini");
+    /// assert_eq!(model.model(), "gpt-4.1-mini");
+    /// ```
     pub fn model(&self) -> &str {
         &self.model
     }

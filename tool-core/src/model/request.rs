@@ -52,6 +52,15 @@ pub struct ModelRequest<'a> {
 
 impl<'a> ModelRequest<'a> {
     /// A request with no instructions, `tool_choice` auto and parallel calls allowed.
+    ///
+    /// ```
+    /// use tool_core::model::{Message, ModelRequest, OfferedTools};
+    /// use tool_core::provider::ToolChoice;
+    /// let messages = [Message::user("Hi")];
+    /// let request = ModelRequest::new(&messages, OfferedTools::none());
+    /// assert_eq!((request.instructions, request.tool_choice), (None, &ToolChoice::Auto));
+    /// assert!(request.parallel_tool_calls && request.tools.is_empty());
+    /// ```
     pub fn new(messages: &'a [Message], tools: OfferedTools<'a>) -> Self {
         ModelRequest {
             instructions: None,
@@ -63,18 +72,41 @@ impl<'a> ModelRequest<'a> {
     }
 
     /// Sets the instructions (system prompt).
+    ///
+    /// ```
+    /// use tool_core::model::{Message, ModelRequest, OfferedTools};
+    /// let messages = [Message::user("Hi")];
+    /// let request = ModelRequest::new(&messages, OfferedTools::none()).with_instructions("Be brief.");
+    /// assert_eq!(request.instructions, Some("Be brief."));
+    /// ```
     pub fn with_instructions(mut self, instructions: &'a str) -> Self {
         self.instructions = Some(instructions);
         self
     }
 
     /// Sets `tool_choice`.
+    ///
+    /// ```
+    /// use tool_core::model::{Message, ModelRequest, OfferedTools};
+    /// use tool_core::provider::ToolChoice;
+    /// let messages = [Message::user("Hi")];
+    /// let choice = ToolChoice::tool("search");
+    /// let request = ModelRequest::new(&messages, OfferedTools::none()).with_tool_choice(&choice);
+    /// assert_eq!(request.tool_choice, &ToolChoice::Tool("search".into()));
+    /// ```
     pub fn with_tool_choice(mut self, choice: &'a ToolChoice) -> Self {
         self.tool_choice = choice;
         self
     }
 
     /// Allows or forbids several calls in one turn.
+    ///
+    /// ```
+    /// use tool_core::model::{Message, ModelRequest, OfferedTools};
+    /// let messages = [Message::user("Hi")];
+    /// let request = ModelRequest::new(&messages, OfferedTools::none()).with_parallel_tool_calls(false);
+    /// assert!(!request.parallel_tool_calls);
+    /// ```
     pub fn with_parallel_tool_calls(mut self, parallel: bool) -> Self {
         self.parallel_tool_calls = parallel;
         self
@@ -103,6 +135,15 @@ pub struct OfferedTools<'a> {
 
 impl<'a> OfferedTools<'a> {
     /// Every tool of `registry`, in registry order.
+    ///
+    /// ```
+    /// use tool_core::{model::OfferedTools, tool, tools};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// let registry = tools![hi];
+    /// assert_eq!(OfferedTools::all(&registry).definitions()[0].name, "hi");
+    /// ```
     pub fn all(registry: &'a ToolRegistry) -> Self {
         OfferedTools {
             definitions: registry.definitions(),
@@ -111,6 +152,20 @@ impl<'a> OfferedTools<'a> {
     }
 
     /// These definitions (a subset of a registry, tools from elsewhere).
+    ///
+    /// ```
+    /// use tool_core::{model::OfferedTools, tool, tools};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// /// Says bye.
+    /// #[tool]
+    /// fn bye() -> &'static str { "bye" }
+    /// let registry = tools![hi, bye];
+    /// let only_bye = OfferedTools::from_definitions(&registry.definitions()[1..]);
+    /// assert_eq!(only_bye.definitions().len(), 1);
+    /// assert!(only_bye.tools_prompt().contains("bye"));
+    /// ```
     pub fn from_definitions(definitions: &'a [ToolDefinition]) -> Self {
         OfferedTools {
             definitions,
@@ -119,22 +174,55 @@ impl<'a> OfferedTools<'a> {
     }
 
     /// No tools.
+    ///
+    /// ```
+    /// let tools = tool_core::model::OfferedTools::none();
+    /// assert!(tools.is_empty() && tools.definitions().is_empty());
+    /// ```
     pub fn none() -> Self {
         OfferedTools::from_definitions(&[])
     }
 
     /// The definitions, in order.
+    ///
+    /// ```
+    /// use tool_core::{model::OfferedTools, tool, tools};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// let registry = tools![hi];
+    /// assert_eq!(OfferedTools::all(&registry).definitions()[0].description, "Says hi.");
+    /// ```
     pub fn definitions(&self) -> &'a [ToolDefinition] {
         self.definitions
     }
 
     /// Whether no tool is offered.
+    ///
+    /// ```
+    /// use tool_core::{model::OfferedTools, tool, tools};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// assert!(!OfferedTools::all(&tools![hi]).is_empty());
+    /// assert!(OfferedTools::all(&tool_core::ToolRegistry::new()).is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.definitions.is_empty()
     }
 
     /// The XML TOOLS section of these tools (with the default header): the registry's cached
     /// prompt when the whole registry is offered, rendered otherwise.
+    ///
+    /// ```
+    /// use tool_core::{model::OfferedTools, tool, tools};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// let registry = tools![hi];
+    /// let prompt = OfferedTools::all(&registry).tools_prompt();
+    /// assert!(prompt.contains("hi") && prompt.contains("Says hi."));
+    /// ```
     pub fn tools_prompt(&self) -> Arc<str> {
         match self.registry {
             Some(registry) => registry.tools_prompt(),

@@ -43,6 +43,17 @@ pub struct ScriptedModel {
 }
 
 /// What one request to a [`ScriptedModel`] carried.
+///
+/// ```
+/// use tool_core::model::{ModelTurn, ScriptedModel};
+/// use tool_core::runner::{RunOptions, Runner};
+/// let model = ScriptedModel::new([ModelTurn::text("Hi!")]);
+/// let runner = Runner::new(model.clone(), tool_core::ToolRegistry::new())
+///     .with_options(RunOptions::new().instructions("Be brief."));
+/// tool_core::block_on(runner.run("Hello")).unwrap();
+/// let seen = &model.requests()[0];
+/// assert_eq!((seen.instructions.as_deref(), seen.messages.len()), (Some("Be brief."), 1));
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SeenRequest {
@@ -60,6 +71,14 @@ pub struct SeenRequest {
 
 impl ScriptedModel {
     /// A model that answers turn n with `turns[n]`.
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    /// use tool_core::runner::Runner;
+    /// let model = ScriptedModel::new([ModelTurn::text("First answer")]);
+    /// let runner = Runner::new(model, tool_core::ToolRegistry::new());
+    /// assert_eq!(tool_core::block_on(runner.run("Hi")).unwrap().text(), Some("First answer"));
+    /// ```
     pub fn new(turns: impl IntoIterator<Item = ModelTurn>) -> Self {
         ScriptedModel::from_results(turns.into_iter().map(Ok))
     }
@@ -68,8 +87,10 @@ impl ScriptedModel {
     ///
     /// ```
     /// use tool_core::model::{ModelError, ModelErrorKind, ScriptedModel};
+    /// use tool_core::runner::{RunError, Runner};
     /// let model = ScriptedModel::from_results([Err(ModelError::from_status(503, "overloaded"))]);
-    /// # let _ = model;
+    /// let error = tool_core::block_on(Runner::new(model, tool_core::ToolRegistry::new()).run("Hi")).unwrap_err();
+    /// assert!(matches!(error, RunError::Model(e) if e.kind == ModelErrorKind::Server));
     /// ```
     pub fn from_results(turns: impl IntoIterator<Item = Result<ModelTurn, ModelError>>) -> Self {
         ScriptedModel {
@@ -82,6 +103,16 @@ impl ScriptedModel {
 
     /// Streams text and arguments in pieces of at most `bytes` bytes (default 8; split on
     /// character boundaries).
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    /// use tool_core::runner::{RunEvent, Runner};
+    /// let model = ScriptedModel::new([ModelTurn::text("abcdef")]).with_chunk_size(2);
+    /// let runner = Runner::new(model, tool_core::ToolRegistry::new());
+    /// let events = tool_core::block_on(runner.run_streamed("Hi").collect_events());
+    /// let deltas = events.iter().filter(|e| matches!(e, RunEvent::TextDelta { .. })).count();
+    /// assert_eq!(deltas, 3);
+    /// ```
     pub fn with_chunk_size(mut self, bytes: usize) -> Self {
         self.chunk_size = bytes.max(1);
         self
@@ -100,6 +131,15 @@ impl ScriptedModel {
     }
 
     /// The requests received so far, oldest first (shared between clones).
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    /// use tool_core::runner::Runner;
+    /// let model = ScriptedModel::new([ModelTurn::text("Hi!")]);
+    /// let runner = Runner::new(model.clone(), tool_core::ToolRegistry::new());
+    /// tool_core::block_on(runner.run("Hello")).unwrap();
+    /// assert_eq!(model.requests().len(), 1); // clones share what they saw
+    /// ```
     pub fn requests(&self) -> Vec<SeenRequest> {
         self.seen
             .lock()

@@ -121,6 +121,16 @@ pub struct ToolList {
 
 impl ToolList {
     /// Builds the list for `defs` (what the registry does on first use).
+    ///
+    /// ```
+    /// use tool_core::{tool, tools, ToolList, ToolListFormat};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// let registry = tools![hi];
+    /// let list = ToolList::build(ToolListFormat::Anthropic, registry.definitions());
+    /// assert_eq!(list.value(), registry.tool_list(ToolListFormat::Anthropic).value());
+    /// ```
     pub fn build(format: ToolListFormat, defs: &[ToolDefinition]) -> ToolList {
         let value = format.build(defs);
         // Serializing a `Value` cannot fail (its map keys are strings); the fallback is
@@ -134,31 +144,88 @@ impl ToolList {
     }
 
     /// The compact JSON text.
+    ///
+    /// ```
+    /// use tool_core::{tool, tools, ToolListFormat};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// let registry = tools![hi];
+    /// assert!(registry.tool_list(ToolListFormat::Anthropic).json().starts_with(r#"[{"name":"hi""#));
+    /// ```
     pub fn json(&self) -> &str {
         self.json.get()
     }
 
     /// The JSON text as bytes, e.g. for a request body.
+    ///
+    /// ```
+    /// use tool_core::{tool, tools, ToolListFormat};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// let registry = tools![hi];
+    /// let list = registry.tool_list(ToolListFormat::OpenAiChat);
+    /// assert_eq!(list.bytes(), list.json().as_bytes());
+    /// ```
     pub fn bytes(&self) -> &[u8] {
         self.json.get().as_bytes()
     }
 
     /// The JSON text as a [`RawValue`]: serializes as the bytes themselves.
+    ///
+    /// ```
+    /// use tool_core::{tool, tools, ToolListFormat};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// let registry = tools![hi];
+    /// let list = registry.tool_list(ToolListFormat::Gemini);
+    /// let body = serde_json::json!({"tools": list.raw()});
+    /// assert_eq!(body["tools"], *list.value());
+    /// ```
     pub fn raw(&self) -> &RawValue {
         &self.json
     }
 
     /// A shared handle on the JSON text, to keep beyond the registry's borrow.
+    ///
+    /// ```
+    /// use tool_core::{tool, tools, ToolListFormat};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// let raw = tools![hi].tool_list(ToolListFormat::McpToolsList).shared_raw(); // outlives the registry
+    /// assert!(raw.get().starts_with(r#"{"tools":[{"name":"hi""#));
+    /// ```
     pub fn shared_raw(&self) -> Arc<RawValue> {
         Arc::clone(&self.json)
     }
 
     /// The list as a JSON value.
+    ///
+    /// ```
+    /// use tool_core::{tool, tools, ToolListFormat};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// let registry = tools![hi];
+    /// assert_eq!(registry.tool_list(ToolListFormat::OpenAiChat).value()[0]["function"]["name"], "hi");
+    /// ```
     pub fn value(&self) -> &Value {
         &self.value
     }
 
     /// A shared handle on the JSON value.
+    ///
+    /// ```
+    /// use tool_core::{tool, tools, ToolListFormat};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// let value = tools![hi].tool_list(ToolListFormat::OpenAiResponses).shared_value();
+    /// assert_eq!(value[0]["name"], "hi");
+    /// ```
     pub fn shared_value(&self) -> Arc<Value> {
         Arc::clone(&self.value)
     }

@@ -71,6 +71,14 @@ impl<M> std::fmt::Debug for Runner<M> {
 
 impl<M: Model> Runner<M> {
     /// A runner with the default [`RunOptions`].
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    /// use tool_core::runner::{Runner, DEFAULT_MAX_TURNS};
+    /// let runner = Runner::new(ScriptedModel::new([ModelTurn::text("Hi!")]), tool_core::ToolRegistry::new());
+    /// assert_eq!(runner.options().max_turns, DEFAULT_MAX_TURNS);
+    /// assert_eq!(tool_core::block_on(runner.run("Hello")).unwrap().text(), Some("Hi!"));
+    /// ```
     pub fn new(model: M, registry: impl Into<Arc<ToolRegistry>>) -> Self {
         Runner {
             model,
@@ -94,37 +102,118 @@ impl<M: Model> Runner<M> {
 
     /// Hands tools that take context parameters these extensions on every call (the run's
     /// cancellation flag is added per run).
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    /// use tool_core::runner::Runner;
+    /// use tool_core::{tool, tools, CallContext, Extension, ToolCall};
+    ///
+    /// /// Greets the signed-in user.
+    /// #[tool]
+    /// fn greet(user: Extension<String>) -> String { format!("Hello, {}", user.0) }
+    ///
+    /// let model = ScriptedModel::new([
+    ///     ModelTurn::with_calls("", vec![ToolCall::new("c1", "greet", "{}")]),
+    ///     ModelTurn::text("Done."),
+    /// ]);
+    /// let runner = Runner::new(model, tools![greet])
+    ///     .with_context(CallContext::new().with_extension(String::from("Ada")));
+    /// let result = tool_core::block_on(runner.run("Greet me")).unwrap();
+    /// let tool_core::model::Message::Tool { results } = &result.messages()[2] else { panic!() };
+    /// assert_eq!(results[0].response.model_text(), "Hello, Ada");
+    /// ```
     pub fn with_context(mut self, context: CallContext) -> Self {
         self.context = context;
         self
     }
 
     /// The model.
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    /// use tool_core::runner::Runner;
+    /// let runner = Runner::new(ScriptedModel::new([ModelTurn::text("Hi")]), tool_core::ToolRegistry::new());
+    /// tool_core::block_on(runner.run("Hello")).unwrap();
+    /// assert_eq!(runner.model().requests().len(), 1);
+    /// ```
     pub fn model(&self) -> &M {
         &self.model
     }
 
     /// The registry.
+    ///
+    /// ```
+    /// use tool_core::model::ScriptedModel;
+    /// use tool_core::runner::Runner;
+    /// use tool_core::{tool, tools};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// let runner = Runner::new(ScriptedModel::new([]), tools![hi]);
+    /// assert_eq!(runner.registry().names().collect::<Vec<_>>(), ["hi"]);
+    /// ```
     pub fn registry(&self) -> &Arc<ToolRegistry> {
         &self.registry
     }
 
     /// The options new runs start with.
+    ///
+    /// ```
+    /// use tool_core::model::ScriptedModel;
+    /// use tool_core::runner::{RunOptions, Runner};
+    /// let runner = Runner::new(ScriptedModel::new([]), tool_core::ToolRegistry::new())
+    ///     .with_options(RunOptions::new().instructions("Be brief."));
+    /// assert_eq!(runner.options().instructions.as_deref(), Some("Be brief."));
+    /// ```
     pub fn options(&self) -> &RunOptions {
         &self.options
     }
 
     /// A new run of `input` with this runner's options, not yet started.
+    ///
+    /// ```
+    /// use tool_core::model::ScriptedModel;
+    /// use tool_core::runner::{RunOptions, Runner};
+    /// let runner = Runner::new(ScriptedModel::new([]), tool_core::ToolRegistry::new())
+    ///     .with_options(RunOptions::new().max_turns(2));
+    /// let run = runner.start("Hello");
+    /// assert_eq!((run.turns(), run.options().max_turns, run.messages().len()), (0, 2, 1));
+    /// ```
     pub fn start(&self, input: impl Into<String>) -> Run {
         Run::new(input, self.options.clone())
     }
 
     /// Runs the loop from one user message to the outcome.
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    /// use tool_core::runner::{RunError, Runner};
+    /// let runner = Runner::new(ScriptedModel::new([ModelTurn::text("Hi!")]), tool_core::ToolRegistry::new());
+    /// let result = tool_core::block_on(runner.run("Hello")).unwrap();
+    /// assert_eq!((result.text(), result.run.turns()), (Some("Hi!"), 1));
+    ///
+    /// let failing = ScriptedModel::from_results([Err(tool_core::model::ModelError::from_status(401, "bad key"))]);
+    /// let runner = Runner::new(failing, tool_core::ToolRegistry::new());
+    /// assert!(matches!(tool_core::block_on(runner.run("Hello")), Err(RunError::Model(_))));
+    /// ```
     pub async fn run(&self, input: impl Into<String>) -> Result<RunResult, RunError> {
         self.resume(self.start(input)).await
     }
 
     /// Continues a run (e.g. one restored after approval decisions) to its next outcome.
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    /// use tool_core::runner::Runner;
+    /// let runner = Runner::new(
+    ///     ScriptedModel::new([ModelTurn::text("Hi!"), ModelTurn::text("Salut !")]),
+    ///     tool_core::ToolRegistry::new(),
+    /// );
+    /// let mut run = tool_core::block_on(runner.run("Hello")).unwrap().into_run();
+    /// run.follow_up("And in French?").unwrap();
+    /// let result = tool_core::block_on(runner.resume(run)).unwrap();
+    /// assert_eq!(result.text(), Some("Salut !"));
+    /// ```
     pub async fn resume(&self, mut run: Run) -> Result<RunResult, RunError> {
         let outcome = self.drive(&mut run, &CancelFlag::new()).await?;
         Ok(RunResult { outcome, run })
@@ -133,6 +222,18 @@ impl<M: Model> Runner<M> {
     /// Drives `run` until it finishes, pauses for approval, fails, or `cancel` is set (then
     /// it stops after the step in progress; running tools see the flag in their context).
     /// On error the run is left before the failing step, so it can be driven again.
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    /// use tool_core::runner::{RunOutcome, Runner};
+    /// use tool_core::CancelFlag;
+    /// let runner = Runner::new(ScriptedModel::new([ModelTurn::text("Hi!")]), tool_core::ToolRegistry::new());
+    /// let mut run = runner.start("Hello");
+    /// let cancel = CancelFlag::new();
+    /// cancel.cancel(); // e.g. the user pressed Stop
+    /// let outcome = tool_core::block_on(runner.drive(&mut run, &cancel)).unwrap();
+    /// assert_eq!(outcome, RunOutcome::Cancelled);
+    /// ```
     pub async fn drive(&self, run: &mut Run, cancel: &CancelFlag) -> Result<RunOutcome, RunError> {
         drive(self, run, cancel, None).await
     }
@@ -155,6 +256,18 @@ impl<M: Model> Runner<M> {
 
     /// [`Runner::drive`] as a stream of [`RunEvent`]s; the run is handed back by
     /// [`RunStream::take_run`] once the stream has ended.
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    /// use tool_core::runner::{RunEvent, Runner};
+    /// use tool_core::CancelFlag;
+    /// let runner = Runner::new(ScriptedModel::new([ModelTurn::text("Hi!")]), tool_core::ToolRegistry::new());
+    /// let mut stream = runner.resume_streamed(runner.start("Hello"), CancelFlag::new());
+    /// let mut last = None;
+    /// tool_core::block_on(async { while let Some(e) = stream.next_event().await { last = Some(e) } });
+    /// assert!(matches!(last, Some(RunEvent::RunFinished { turns: 1, .. })));
+    /// assert_eq!(stream.take_run().unwrap().messages().len(), 2);
+    /// ```
     pub fn resume_streamed(&self, run: Run, cancel: CancelFlag) -> RunStream<'_> {
         RunStream::new(move |sink| async move {
             let mut run = run;
@@ -167,6 +280,17 @@ impl<M: Model> Runner<M> {
 impl<M: Model + 'static> Runner<M> {
     /// [`Runner::resume_streamed`] on a shared runner, for a stream that must be `'static`
     /// (an HTTP response body, a spawned task).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    /// use tool_core::runner::{RunEvent, Runner};
+    /// let runner = Arc::new(Runner::new(ScriptedModel::new([ModelTurn::text("Hi!")]), tool_core::ToolRegistry::new()));
+    /// let run = runner.start("Hello");
+    /// let stream = runner.stream_shared(run, tool_core::CancelFlag::new()); // owns the runner
+    /// let events = tool_core::block_on(stream.collect_events());
+    /// assert!(matches!(events.last(), Some(RunEvent::RunFinished { .. })));
+    /// ```
     pub fn stream_shared(self: Arc<Self>, run: Run, cancel: CancelFlag) -> RunStream<'static> {
         RunStream::new(move |sink| async move {
             let mut run = run;

@@ -6,6 +6,10 @@ use crate::definition::ToolDefinition;
 use crate::provider::ToolChoice;
 
 /// How many model turns a run may take unless told otherwise.
+///
+/// ```
+/// assert_eq!(tool_core::runner::RunOptions::new().max_turns, tool_core::runner::DEFAULT_MAX_TURNS);
+/// ```
 pub const DEFAULT_MAX_TURNS: u32 = 10;
 
 /// Settings of one run. They are part of the run's state, so a paused run resumes with the
@@ -76,47 +80,114 @@ impl Default for RunOptions {
 
 impl RunOptions {
     /// The defaults.
+    ///
+    /// ```
+    /// use tool_core::runner::{ApprovalPolicy, RunOptions};
+    /// let options = RunOptions::new();
+    /// assert_eq!(options.approval, ApprovalPolicy::Destructive);
+    /// assert!(options.parallel_tool_calls && options.reset_tool_choice && options.offered.is_none());
+    /// ```
     pub fn new() -> Self {
         Self::default()
     }
 
     /// Sets the instructions (system prompt).
+    ///
+    /// ```
+    /// let options = tool_core::runner::RunOptions::new().instructions("Answer in French.");
+    /// assert_eq!(options.instructions.as_deref(), Some("Answer in French."));
+    /// ```
     pub fn instructions(mut self, text: impl Into<String>) -> Self {
         self.instructions = Some(text.into());
         self
     }
 
     /// Sets the turn limit.
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    /// use tool_core::runner::{RunError, RunOptions, Runner};
+    /// use tool_core::{tool, tools, ToolCall};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// let model = ScriptedModel::new([ModelTurn::with_calls("", vec![ToolCall::new("c1", "hi", "{}")])]);
+    /// let runner = Runner::new(model, tools![hi]).with_options(RunOptions::new().max_turns(1));
+    /// let error = tool_core::block_on(runner.run("Say hi")).unwrap_err();
+    /// assert!(matches!(error, RunError::MaxTurns { limit: 1 }));
+    /// ```
     pub fn max_turns(mut self, limit: u32) -> Self {
         self.max_turns = limit;
         self
     }
 
     /// Sets the first request's `tool_choice`.
+    ///
+    /// ```
+    /// use tool_core::provider::ToolChoice;
+    /// let options = tool_core::runner::RunOptions::new().tool_choice(ToolChoice::Required);
+    /// assert_eq!(options.tool_choice, ToolChoice::Required);
+    /// ```
     pub fn tool_choice(mut self, choice: ToolChoice) -> Self {
         self.tool_choice = choice;
         self
     }
 
     /// Keeps a forced `tool_choice` for every turn instead of resetting it to auto.
+    ///
+    /// ```
+    /// use tool_core::provider::ToolChoice;
+    /// let options = tool_core::runner::RunOptions::new().tool_choice(ToolChoice::Required).keep_tool_choice();
+    /// assert!(!options.reset_tool_choice);
+    /// ```
     pub fn keep_tool_choice(mut self) -> Self {
         self.reset_tool_choice = false;
         self
     }
 
     /// Allows or forbids several calls per turn.
+    ///
+    /// ```
+    /// let options = tool_core::runner::RunOptions::new().parallel_tool_calls(false);
+    /// assert!(!options.parallel_tool_calls);
+    /// ```
     pub fn parallel_tool_calls(mut self, parallel: bool) -> Self {
         self.parallel_tool_calls = parallel;
         self
     }
 
     /// Caps how many calls of one turn run at the same time (at least one).
+    ///
+    /// ```
+    /// let options = tool_core::runner::RunOptions::new().max_concurrency(0);
+    /// assert_eq!(options.max_concurrency, Some(1)); // at least one
+    /// ```
     pub fn max_concurrency(mut self, limit: usize) -> Self {
         self.max_concurrency = Some(limit.max(1));
         self
     }
 
     /// Offers only these tools.
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    /// use tool_core::runner::{RunOptions, Runner};
+    /// use tool_core::{tool, tools, ToolCall, ToolErrorCode};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// /// Says bye.
+    /// #[tool]
+    /// fn bye() -> &'static str { "bye" }
+    /// let model = ScriptedModel::new([
+    ///     ModelTurn::with_calls("", vec![ToolCall::new("c1", "bye", "{}")]),
+    ///     ModelTurn::text("ok"),
+    /// ]);
+    /// let runner = Runner::new(model, tools![hi, bye]).with_options(RunOptions::new().offer(["hi"]));
+    /// let result = tool_core::block_on(runner.run("Hello")).unwrap();
+    /// let tool_core::model::Message::Tool { results } = &result.messages()[2] else { panic!() };
+    /// assert_eq!(results[0].response.error_code(), Some(ToolErrorCode::PermissionDenied));
+    /// ```
     pub fn offer<I, S>(mut self, names: I) -> Self
     where
         I: IntoIterator<Item = S>,
@@ -127,6 +198,12 @@ impl RunOptions {
     }
 
     /// Sets which calls wait for approval.
+    ///
+    /// ```
+    /// use tool_core::runner::{ApprovalPolicy, RunOptions};
+    /// let options = RunOptions::new().approval(ApprovalPolicy::Always);
+    /// assert_eq!(options.approval, ApprovalPolicy::Always);
+    /// ```
     pub fn approval(mut self, policy: ApprovalPolicy) -> Self {
         self.approval = policy;
         self
@@ -135,6 +212,19 @@ impl RunOptions {
     /// Ends the run at the first call of `tool` and returns its arguments; see
     /// [`RunResult::output`](super::RunResult::output). Usually paired with
     /// `tool_choice(ToolChoice::tool(name))`.
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    /// use tool_core::runner::{RunOptions, RunOutcome, Runner};
+    /// use tool_core::{tool, tools, ToolCall};
+    /// /// Records the answer.
+    /// #[tool]
+    /// fn answer(value: i64) -> i64 { value }
+    /// let model = ScriptedModel::new([ModelTurn::with_calls("", vec![ToolCall::new("c1", "answer", r#"{"value":42}"#)])]);
+    /// let runner = Runner::new(model, tools![answer]).with_options(RunOptions::new().stop_at_tool("answer"));
+    /// let result = tool_core::block_on(runner.run("Answer")).unwrap();
+    /// assert!(matches!(result.outcome, RunOutcome::StoppedAtTool { ref call } if call.arguments == r#"{"value":42}"#));
+    /// ```
     pub fn stop_at_tool(mut self, tool: impl Into<String>) -> Self {
         self.stop_at_tool = Some(tool.into());
         self
@@ -164,6 +254,18 @@ pub enum ApprovalPolicy {
 impl ApprovalPolicy {
     /// Whether a call of the tool with this definition waits for approval. Calls of unknown
     /// tools never do (they are answered `NOT_FOUND`).
+    ///
+    /// ```
+    /// use tool_core::runner::ApprovalPolicy;
+    /// use tool_core::{tool, tools};
+    /// /// Deletes a file.
+    /// #[tool(destructive)]
+    /// fn delete_file(path: String) -> String { path }
+    /// let registry = tools![delete_file];
+    /// let definition = registry.definition("delete_file").unwrap();
+    /// assert!(ApprovalPolicy::Destructive.requires(definition));
+    /// assert!(!ApprovalPolicy::Never.requires(definition));
+    /// ```
     pub fn requires(&self, definition: &ToolDefinition) -> bool {
         match self {
             ApprovalPolicy::Destructive => definition.annotations.destructive == Some(true),

@@ -30,6 +30,13 @@ pub struct RunResult {
 
 impl RunResult {
     /// The final answer, when the run finished with one.
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    /// use tool_core::runner::Runner;
+    /// let runner = Runner::new(ScriptedModel::new([ModelTurn::text("Hi!")]), tool_core::ToolRegistry::new());
+    /// assert_eq!(tool_core::block_on(runner.run("Hello")).unwrap().text(), Some("Hi!"));
+    /// ```
     pub fn text(&self) -> Option<&str> {
         match &self.outcome {
             RunOutcome::Finished { text } => Some(text),
@@ -81,6 +88,19 @@ impl RunResult {
     }
 
     /// The calls waiting for approval (empty unless the run paused for them).
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    /// use tool_core::runner::Runner;
+    /// use tool_core::{tool, tools, ToolCall};
+    /// /// Deletes a file.
+    /// #[tool(destructive)]
+    /// fn delete_file(path: String) -> String { path }
+    /// let model = ScriptedModel::new([ModelTurn::with_calls("", vec![ToolCall::new("c1", "delete_file", r#"{"path":"a"}"#)])]);
+    /// let result = tool_core::block_on(Runner::new(model, tools![delete_file]).run("Delete a")).unwrap();
+    /// assert_eq!(result.pending_approvals()[0].name, "delete_file");
+    /// assert_eq!(result.text(), None);
+    /// ```
     pub fn pending_approvals(&self) -> &[ToolCall] {
         match &self.outcome {
             RunOutcome::AwaitingApproval { calls } => calls,
@@ -89,16 +109,42 @@ impl RunResult {
     }
 
     /// The conversation.
+    ///
+    /// ```
+    /// use tool_core::model::{Message, ModelTurn, ScriptedModel};
+    /// use tool_core::runner::Runner;
+    /// let runner = Runner::new(ScriptedModel::new([ModelTurn::text("Hi!")]), tool_core::ToolRegistry::new());
+    /// let result = tool_core::block_on(runner.run("Hello")).unwrap();
+    /// assert_eq!(result.messages()[0], Message::user("Hello"));
+    /// assert!(matches!(&result.messages()[1], Message::Assistant(turn) if turn.text == "Hi!"));
+    /// ```
     pub fn messages(&self) -> &[Message] {
         self.run.messages()
     }
 
     /// Tokens of the whole run.
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel, Usage};
+    /// use tool_core::runner::Runner;
+    /// let turn = ModelTurn { usage: Some(Usage::new(12, 3)), ..ModelTurn::text("Hi!") };
+    /// let runner = Runner::new(ScriptedModel::new([turn]), tool_core::ToolRegistry::new());
+    /// assert_eq!(tool_core::block_on(runner.run("Hello")).unwrap().usage().total(), 15);
+    /// ```
     pub fn usage(&self) -> Usage {
         self.run.usage()
     }
 
     /// The run, to resume or continue.
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    /// use tool_core::runner::Runner;
+    /// let runner = Runner::new(ScriptedModel::new([ModelTurn::text("Hi!")]), tool_core::ToolRegistry::new());
+    /// let mut run = tool_core::block_on(runner.run("Hello")).unwrap().into_run();
+    /// run.follow_up("Thanks").unwrap(); // continue the conversation
+    /// assert_eq!(run.messages().len(), 3);
+    /// ```
     pub fn into_run(self) -> Run {
         self.run
     }

@@ -125,6 +125,15 @@ pub enum RunOutcome {
 }
 
 /// What the caller of [`Run::step`] must do next.
+///
+/// ```
+/// use tool_core::runner::{Run, RunOptions, Step};
+/// let registry = tool_core::ToolRegistry::new();
+/// let mut run = Run::new("Hello", RunOptions::new().instructions("Be brief."));
+/// let Step::CallModel(request) = run.step(&registry).unwrap() else { panic!() };
+/// assert_eq!(request.instructions, Some("Be brief."));
+/// assert_eq!(request.messages.len(), 1);
+/// ```
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum Step<'a> {
@@ -141,6 +150,21 @@ pub enum Step<'a> {
 }
 
 /// The calls of one turn to run now.
+///
+/// ```
+/// use tool_core::model::ModelTurn;
+/// use tool_core::runner::{Run, RunOptions, Step};
+/// use tool_core::{tool, tools, ToolCall};
+/// /// Says hi.
+/// #[tool]
+/// fn hi() -> &'static str { "hi" }
+/// let registry = tools![hi];
+/// let mut run = Run::new("Hello", RunOptions::new().max_concurrency(2));
+/// let calls = vec![ToolCall::new("c1", "hi", "{}"), ToolCall::new("c2", "hi", "{}")];
+/// run.record_turn(ModelTurn::with_calls("", calls), &registry).unwrap();
+/// let Step::RunTools(batch) = run.step(&registry).unwrap() else { panic!() };
+/// assert_eq!((batch.calls.len(), batch.max_concurrency), (2, Some(2)));
+/// ```
 #[derive(Debug, Clone, Copy)]
 #[non_exhaustive]
 pub struct ToolBatch<'a> {
@@ -160,12 +184,33 @@ pub struct ToolBatch<'a> {
 
 impl Run {
     /// A run that starts with one user message.
+    ///
+    /// ```
+    /// use tool_core::model::Message;
+    /// use tool_core::runner::{Run, RunOptions};
+    /// let run = Run::new("Hello", RunOptions::default());
+    /// assert_eq!(run.messages(), [Message::user("Hello")]);
+    /// assert_eq!(run.turns(), 0);
+    /// ```
     pub fn new(input: impl Into<String>, options: RunOptions) -> Self {
         Run::with_messages(vec![Message::user(input)], options)
     }
 
     /// A run that continues an existing conversation (which should end with a user message
     /// or tool results).
+    ///
+    /// ```
+    /// use tool_core::model::{Message, ModelTurn};
+    /// use tool_core::runner::{Run, RunOptions, Step};
+    /// let history = vec![
+    ///     Message::user("Hi"),
+    ///     Message::Assistant(ModelTurn::text("Hello!")),
+    ///     Message::user("How are you?"),
+    /// ];
+    /// let mut run = Run::with_messages(history, RunOptions::default());
+    /// let registry = tool_core::ToolRegistry::new();
+    /// assert!(matches!(run.step(&registry).unwrap(), Step::CallModel(r) if r.messages.len() == 3));
+    /// ```
     pub fn with_messages(messages: Vec<Message>, options: RunOptions) -> Self {
         Run {
             tool_choice: options.tool_choice.clone(),
@@ -180,6 +225,16 @@ impl Run {
     }
 
     /// What to do next. Repeats itself until the matching `record_*` or [`Run::decide`] call.
+    ///
+    /// ```
+    /// use tool_core::model::ModelTurn;
+    /// use tool_core::runner::{Run, RunOptions, RunOutcome, Step};
+    /// let registry = tool_core::ToolRegistry::new();
+    /// let mut run = Run::new("Hello", RunOptions::default());
+    /// assert!(matches!(run.step(&registry).unwrap(), Step::CallModel(_)));
+    /// run.record_turn(ModelTurn::text("Hi!"), &registry).unwrap();
+    /// assert!(matches!(run.step(&registry).unwrap(), Step::Done(RunOutcome::Finished { text }) if text == "Hi!"));
+    /// ```
     pub fn step<'a>(&'a mut self, registry: &'a ToolRegistry) -> Result<Step<'a>, RunError> {
         if self.cancelled && !matches!(self.phase, Phase::RunTools { .. } | Phase::Done(_)) {
             self.phase = Phase::Done(RunOutcome::Cancelled);
@@ -237,6 +292,22 @@ impl Run {
     }
 
     /// Reports the model's finished turn (after [`Step::CallModel`]).
+    ///
+    /// ```
+    /// use tool_core::model::ModelTurn;
+    /// use tool_core::runner::{Run, RunOptions, Step};
+    /// use tool_core::{tool, tools, ToolCall};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// let registry = tools![hi];
+    /// let mut run = Run::new("Hello", RunOptions::default());
+    /// run.record_turn(ModelTurn::with_calls("", vec![ToolCall::new("c1", "hi", "{}")]), &registry).unwrap();
+    /// assert_eq!(run.turns(), 1);
+    /// assert!(matches!(run.step(&registry).unwrap(), Step::RunTools(batch) if batch.calls[0].id == "c1"));
+    /// // A second turn before the results is refused.
+    /// assert!(run.record_turn(ModelTurn::text("?"), &registry).is_err());
+    /// ```
     pub fn record_turn(
         &mut self,
         turn: ModelTurn,
@@ -332,11 +403,41 @@ impl Run {
     }
 
     /// Approves a waiting call; see [`Run::decide`].
+    ///
+    /// ```
+    /// use tool_core::model::ModelTurn;
+    /// use tool_core::runner::{Run, RunOptions, Step};
+    /// use tool_core::{tool, tools, ToolCall};
+    /// /// Deletes a file.
+    /// #[tool(destructive)]
+    /// fn delete_file(path: String) -> String { format!("deleted {path}") }
+    /// let registry = tools![delete_file];
+    /// let mut run = Run::new("Clean up", RunOptions::default());
+    /// run.record_turn(ModelTurn::with_calls("", vec![ToolCall::new("c1", "delete_file", r#"{"path":"a"}"#)]), &registry).unwrap();
+    /// run.approve("c1").unwrap();
+    /// assert!(matches!(run.step(&registry).unwrap(), Step::RunTools(batch) if batch.approved == ["c1"]));
+    /// assert!(run.approve("c9").is_err()); // no such call waits
+    /// ```
     pub fn approve(&mut self, call_id: &str) -> Result<(), RunError> {
         self.decide(call_id, Approval::Approved)
     }
 
     /// Denies a waiting call with a reason for the model; see [`Run::decide`].
+    ///
+    /// ```
+    /// use tool_core::model::ModelTurn;
+    /// use tool_core::runner::{Run, RunOptions, Step};
+    /// use tool_core::{tool, tools, ToolCall, ToolErrorCode};
+    /// /// Deletes a file.
+    /// #[tool(destructive)]
+    /// fn delete_file(path: String) -> String { format!("deleted {path}") }
+    /// let registry = tools![delete_file];
+    /// let mut run = Run::new("Clean up", RunOptions::default());
+    /// run.record_turn(ModelTurn::with_calls("", vec![ToolCall::new("c1", "delete_file", r#"{"path":"a"}"#)]), &registry).unwrap();
+    /// run.deny("c1", "the user said no").unwrap();
+    /// let Step::RunTools(batch) = run.step(&registry).unwrap() else { panic!() };
+    /// assert_eq!(batch.denied[0].response.error_code(), Some(ToolErrorCode::PermissionDenied));
+    /// ```
     pub fn deny(&mut self, call_id: &str, reason: impl Into<String>) -> Result<(), RunError> {
         self.decide(call_id, Approval::Denied(reason.into()))
     }
@@ -344,6 +445,22 @@ impl Run {
     /// Reports the responses of the batch's calls, one per call in order (after
     /// [`Step::RunTools`]). A missing response becomes an `ERROR`, so every call still gets
     /// exactly one result.
+    ///
+    /// ```
+    /// use tool_core::model::{Message, ModelTurn};
+    /// use tool_core::runner::{Run, RunOptions};
+    /// use tool_core::{tool, tools, ToolCall, ToolResponse};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// let registry = tools![hi];
+    /// let mut run = Run::new("Hello", RunOptions::default());
+    /// run.record_turn(ModelTurn::with_calls("", vec![ToolCall::new("c1", "hi", "{}")]), &registry).unwrap();
+    /// run.record_results(vec![ToolResponse::success("hi")]).unwrap();
+    /// let Some(Message::Tool { results }) = run.messages().last() else { panic!() };
+    /// assert_eq!(results[0].call_id, "c1");
+    /// assert_eq!(results[0].response.model_text(), "hi");
+    /// ```
     pub fn record_results(&mut self, responses: Vec<ToolResponse>) -> Result<(), RunError> {
         if !matches!(self.phase, Phase::RunTools { .. }) {
             return Err(self.out_of_order("tool results"));
@@ -384,6 +501,14 @@ impl Run {
 
     /// Asks the run to stop: the step in progress completes (running tools finish and their
     /// results are recorded), then [`Run::step`] answers [`RunOutcome::Cancelled`].
+    ///
+    /// ```
+    /// use tool_core::runner::{Run, RunOptions, RunOutcome, Step};
+    /// let registry = tool_core::ToolRegistry::new();
+    /// let mut run = Run::new("Hello", RunOptions::default());
+    /// run.cancel();
+    /// assert!(matches!(run.step(&registry).unwrap(), Step::Done(RunOutcome::Cancelled)));
+    /// ```
     pub fn cancel(&mut self) {
         self.cancelled = true;
     }
@@ -411,11 +536,25 @@ impl Run {
     }
 
     /// The conversation so far.
+    ///
+    /// ```
+    /// use tool_core::model::{Message, ModelTurn};
+    /// use tool_core::runner::{Run, RunOptions};
+    /// let mut run = Run::new("Hello", RunOptions::default());
+    /// run.record_turn(ModelTurn::text("Hi!"), &tool_core::ToolRegistry::new()).unwrap();
+    /// assert_eq!(run.messages()[1], Message::Assistant(ModelTurn::text("Hi!")));
+    /// ```
     pub fn messages(&self) -> &[Message] {
         &self.messages
     }
 
     /// The run's options.
+    ///
+    /// ```
+    /// use tool_core::runner::{Run, RunOptions};
+    /// let run = Run::new("Hello", RunOptions::new().max_turns(3));
+    /// assert_eq!(run.options().max_turns, 3);
+    /// ```
     pub fn options(&self) -> &RunOptions {
         &self.options
     }
@@ -446,26 +585,75 @@ impl Run {
     }
 
     /// Sets the `tool_choice` of the next request.
+    ///
+    /// ```
+    /// use tool_core::provider::ToolChoice;
+    /// use tool_core::runner::{Run, RunOptions, Step};
+    /// let registry = tool_core::ToolRegistry::new();
+    /// let mut run = Run::new("Hello", RunOptions::default());
+    /// run.set_tool_choice(ToolChoice::None);
+    /// assert!(matches!(run.step(&registry).unwrap(), Step::CallModel(r) if *r.tool_choice == ToolChoice::None));
+    /// ```
     pub fn set_tool_choice(&mut self, choice: ToolChoice) {
         self.tool_choice = choice;
     }
 
     /// Model turns taken so far.
+    ///
+    /// ```
+    /// use tool_core::model::ModelTurn;
+    /// use tool_core::runner::{Run, RunOptions};
+    /// let mut run = Run::new("Hello", RunOptions::default());
+    /// run.record_turn(ModelTurn::text("Hi!"), &tool_core::ToolRegistry::new()).unwrap();
+    /// assert_eq!(run.turns(), 1);
+    /// ```
     pub fn turns(&self) -> u32 {
         self.turns
     }
 
     /// Tokens used so far, summed over turns.
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, Usage};
+    /// use tool_core::runner::{Run, RunOptions};
+    /// let mut run = Run::new("Hello", RunOptions::default());
+    /// let turn = ModelTurn { usage: Some(Usage::new(10, 2)), ..ModelTurn::text("Hi!") };
+    /// run.record_turn(turn, &tool_core::ToolRegistry::new()).unwrap();
+    /// assert_eq!(run.usage(), Usage::new(10, 2));
+    /// ```
     pub fn usage(&self) -> Usage {
         self.usage
     }
 
     /// The `tool_choice` the next request will carry.
+    ///
+    /// ```
+    /// use tool_core::model::ModelTurn;
+    /// use tool_core::provider::ToolChoice;
+    /// use tool_core::runner::{Run, RunOptions};
+    /// use tool_core::{tool, tools, ToolCall};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// let registry = tools![hi];
+    /// let mut run = Run::new("Hello", RunOptions::new().tool_choice(ToolChoice::Required));
+    /// run.record_turn(ModelTurn::with_calls("", vec![ToolCall::new("c1", "hi", "{}")]), &registry).unwrap();
+    /// assert_eq!(run.tool_choice(), &ToolChoice::Auto); // reset after a forced turn
+    /// ```
     pub fn tool_choice(&self) -> &ToolChoice {
         &self.tool_choice
     }
 
     /// How the run ended, once it has.
+    ///
+    /// ```
+    /// use tool_core::model::ModelTurn;
+    /// use tool_core::runner::{Run, RunOptions, RunOutcome};
+    /// let mut run = Run::new("Hello", RunOptions::default());
+    /// assert_eq!(run.outcome(), None);
+    /// run.record_turn(ModelTurn::text("Hi!"), &tool_core::ToolRegistry::new()).unwrap();
+    /// assert_eq!(run.outcome(), Some(&RunOutcome::Finished { text: "Hi!".into() }));
+    /// ```
     pub fn outcome(&self) -> Option<&RunOutcome> {
         match &self.phase {
             Phase::Done(outcome) => Some(outcome),
@@ -474,6 +662,21 @@ impl Run {
     }
 
     /// The calls waiting for approval (empty unless the run is paused for them).
+    ///
+    /// ```
+    /// use tool_core::model::ModelTurn;
+    /// use tool_core::runner::{Run, RunOptions};
+    /// use tool_core::{tool, tools, ToolCall};
+    /// /// Deletes a file.
+    /// #[tool(destructive)]
+    /// fn delete_file(path: String) -> String { format!("deleted {path}") }
+    /// let registry = tools![delete_file];
+    /// let mut run = Run::new("Clean up", RunOptions::default());
+    /// run.record_turn(ModelTurn::with_calls("", vec![ToolCall::new("c1", "delete_file", r#"{"path":"a"}"#)]), &registry).unwrap();
+    /// assert_eq!(run.pending_approvals()[0].id, "c1");
+    /// run.approve("c1").unwrap();
+    /// assert!(run.pending_approvals().is_empty());
+    /// ```
     pub fn pending_approvals(&self) -> Vec<&ToolCall> {
         match &self.phase {
             Phase::Approval { verdicts } => pending(verdicts, last_calls(&self.messages)),

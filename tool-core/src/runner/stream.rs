@@ -63,6 +63,15 @@ type Driver<'a> = Pin<Box<dyn Future<Output = (Run, Result<RunOutcome, RunError>
 /// Polling the stream drives the run; dropping it stops the run where it is (a running tool
 /// future is dropped). After the last event, [`RunStream::take_run`] gives the run back (to
 /// store a run paused for approval, or to continue the conversation).
+///
+/// ```
+/// use tool_core::model::{ModelTurn, ScriptedModel};
+/// use tool_core::runner::{RunEvent, Runner};
+/// let runner = Runner::new(ScriptedModel::new([ModelTurn::text("Hi!")]), tool_core::ToolRegistry::new());
+/// let events = tool_core::block_on(runner.run_streamed("Hello").collect_events());
+/// assert!(matches!(events.first(), Some(RunEvent::TurnStarted { turn: 1 })));
+/// assert!(matches!(events.last(), Some(RunEvent::RunFinished { .. })));
+/// ```
 pub struct RunStream<'a> {
     sink: EventSink,
     driver: Option<Driver<'a>>,
@@ -92,6 +101,16 @@ impl<'a> RunStream<'a> {
     }
 
     /// The run, once the stream has ended (`None` before, or if already taken).
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    /// use tool_core::runner::Runner;
+    /// let runner = Runner::new(ScriptedModel::new([ModelTurn::text("Hi!")]), tool_core::ToolRegistry::new());
+    /// let mut stream = runner.run_streamed("Hello");
+    /// assert!(stream.take_run().is_none()); // not ended yet
+    /// tool_core::block_on(async { while stream.next_event().await.is_some() {} });
+    /// assert_eq!(stream.take_run().unwrap().turns(), 1);
+    /// ```
     pub fn take_run(&mut self) -> Option<Run> {
         self.run.take()
     }
@@ -116,6 +135,14 @@ impl<'a> RunStream<'a> {
     }
 
     /// Collects every event (for tests and simple callers).
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    /// use tool_core::runner::{RunEvent, Runner};
+    /// let runner = Runner::new(ScriptedModel::new([ModelTurn::text("Hi!")]), tool_core::ToolRegistry::new());
+    /// let events = tool_core::block_on(runner.run_streamed("Hello").collect_events());
+    /// assert!(events.contains(&RunEvent::TextDelta { text: "Hi!".into() }));
+    /// ```
     pub async fn collect_events(mut self) -> Vec<RunEvent> {
         let mut events = Vec::new();
         while let Some(event) = self.next_event().await {

@@ -121,9 +121,18 @@ impl<M: Model> TextMode<M> {
     /// showing an example is not asking for a call).
     ///
     /// ```
-    /// use tool_core::model::{ScriptedModel, TextMode};
+    /// use tool_core::model::{ModelTurn, ScriptedModel, TextMode};
     /// use tool_core::parse::ToolFormat;
-    /// let _mode = TextMode::new(ScriptedModel::new([]), ToolFormat::Hermes).run_fenced_calls(true);
+    /// use tool_core::runner::Runner;
+    /// use tool_core::{tool, tools};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// let fenced = "```\n<tool_call>\n{\"name\": \"hi\", \"arguments\": {}}\n</tool_call>\n```";
+    /// let script = ScriptedModel::new([ModelTurn::text(fenced), ModelTurn::text("Done.")]);
+    /// let mode = TextMode::new(script, ToolFormat::Hermes).run_fenced_calls(true);
+    /// let result = tool_core::block_on(Runner::new(mode, tools![hi]).run("Say hi")).unwrap();
+    /// assert_eq!((result.text(), result.run.turns()), (Some("Done."), 2));
     /// ```
     pub fn run_fenced_calls(mut self, run: bool) -> Self {
         self.run_fenced_calls = run;

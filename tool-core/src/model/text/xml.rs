@@ -6,6 +6,15 @@ use crate::parse::ToolFormat;
 
 /// The [`NativeContent::provider`](crate::model::NativeContent::provider) tag of XML-mode
 /// turns (`native_provider(ToolFormat::UseTool)`); the content is the reply's raw text.
+///
+/// ```
+/// use tool_core::model::{text::XML_PROVIDER, Message, ModelTurn, ScriptedModel, XmlMode};
+/// use tool_core::runner::Runner;
+/// let model = XmlMode::new(ScriptedModel::new([ModelTurn::text("Hi!")]));
+/// let result = tool_core::block_on(Runner::new(model, tool_core::ToolRegistry::new()).run("Hello")).unwrap();
+/// let Message::Assistant(turn) = &result.messages()[1] else { panic!() };
+/// assert!(turn.native.as_ref().unwrap().is(XML_PROVIDER));
+/// ```
 pub const XML_PROVIDER: &str = "xml";
 
 /// Runs the tool loop on any plain-text streaming model in the `<use_tool>`
@@ -51,17 +60,53 @@ pub struct XmlMode<M>(TextMode<M>);
 
 impl<M: Model> XmlMode<M> {
     /// XML mode over `inner`: `TextMode::new(inner, ToolFormat::UseTool)`.
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel, XmlMode};
+    /// use tool_core::runner::Runner;
+    /// use tool_core::{tool, tools};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// let text_model = ScriptedModel::new([ModelTurn::text("Hi!")]);
+    /// let runner = Runner::new(XmlMode::new(text_model.clone()), tools![hi]);
+    /// tool_core::block_on(runner.run("Hello")).unwrap();
+    /// // The tools went into the instructions, not into the request's tool list.
+    /// let seen = &text_model.requests()[0];
+    /// assert!(seen.tools.is_empty() && seen.instructions.as_deref().unwrap().contains("<name>hi</name>"));
+    /// ```
     pub fn new(inner: M) -> Self {
         XmlMode(TextMode::new(inner, ToolFormat::UseTool))
     }
 
     /// Also runs `<use_tool>` blocks the model put inside a markdown code fence (off by
     /// default: a model showing an example is not asking for a call).
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel, XmlMode};
+    /// use tool_core::runner::Runner;
+    /// use tool_core::{tool, tools};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// let fenced = "```xml\n<use_tool><tool_name>hi</tool_name><arguments>{}</arguments></use_tool>\n```";
+    /// let script = ScriptedModel::new([ModelTurn::text(fenced), ModelTurn::text("Done.")]);
+    /// let off = tool_core::block_on(Runner::new(XmlMode::new(script.clone()), tools![hi]).run("x")).unwrap();
+    /// assert_eq!(off.run.turns(), 1); // a fenced block is an example, not a call
+    /// let on = Runner::new(XmlMode::new(script).run_fenced_calls(true), tools![hi]);
+    /// assert_eq!(tool_core::block_on(on.run("x")).unwrap().text(), Some("Done."));
+    /// ```
     pub fn run_fenced_calls(self, run: bool) -> Self {
         XmlMode(self.0.run_fenced_calls(run))
     }
 
     /// The wrapped model.
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel, XmlMode};
+    /// let mode = XmlMode::new(ScriptedModel::new([ModelTurn::text("Hi!")]));
+    /// assert!(mode.inner().requests().is_empty());
+    /// ```
     pub fn inner(&self) -> &M {
         self.0.inner()
     }
