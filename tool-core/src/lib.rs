@@ -58,7 +58,7 @@
 //!   OpenAI Responses, Anthropic Messages and Gemini (`model::OpenAiChat`, ...;
 //!   `model::from_env`), on reqwest (rustls with ring), eventsource-stream and backon; see
 //!   the `http` module.
-//! - `mcp` (off; implies `tokio`): [`mcp`], an MCP server for any registry and an MCP client
+//! - `mcp` (off; implies `tokio`): the `mcp` module, an MCP server for any registry and an MCP client
 //!   whose tools join a registry, on rmcp and tokio.
 
 #![warn(missing_docs)]

@@ -5,13 +5,18 @@ use serde::{Deserialize, Serialize};
 use crate::call::ToolCall;
 use crate::definition::ToolDefinition;
 use crate::model::{Message, ModelRequest, ModelTurn, OfferedTools, ToolResult, Usage};
-use crate::policy::Approval;
 use crate::provider::ToolChoice;
 use crate::registry::ToolRegistry;
 use crate::response::{ToolErrorCode, ToolResponse};
 
 use super::error::RunError;
 use super::options::{choice_serde, RunOptions};
+
+mod access;
+mod approval;
+mod step;
+
+pub use step::{RunOutcome, Step, ToolBatch};
 
 /// One run: the neutral conversation, the options, and where the loop stands. It does no I/O
 /// and never awaits: [`Run::step`] says what to do next, and the caller reports what happened
@@ -93,93 +98,6 @@ enum Verdict {
     Pending,
     Approved,
     Denied(String),
-}
-
-/// How a run ended (or paused).
-///
-/// ```
-/// let o = tool_core::runner::RunOutcome::Finished { text: "Done.".into() };
-/// assert_eq!(serde_json::to_string(&o).unwrap(), r#"{"type":"finished","text":"Done."}"#);
-/// ```
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum RunOutcome {
-    /// The model answered without calling a tool.
-    Finished {
-        /// The final answer.
-        text: String,
-    },
-    /// The model called the [`RunOptions::stop_at_tool`] tool; it was not run.
-    StoppedAtTool {
-        /// The call, with the arguments as the model wrote them.
-        call: ToolCall,
-    },
-    /// Calls wait for approval: decide each with [`Run::decide`], then resume the run.
-    AwaitingApproval {
-        /// The calls waiting, in call order.
-        calls: Vec<ToolCall>,
-    },
-    /// The application cancelled the run; it stopped after the step in progress.
-    Cancelled,
-}
-
-/// What the caller of [`Run::step`] must do next.
-///
-/// ```
-/// use tool_core::runner::{Run, RunOptions, Step};
-/// let registry = tool_core::ToolRegistry::new();
-/// let mut run = Run::new("Hello", RunOptions::new().instructions("Be brief."));
-/// let Step::CallModel(request) = run.step(&registry).unwrap() else { panic!() };
-/// assert_eq!(request.instructions, Some("Be brief."));
-/// assert_eq!(request.messages.len(), 1);
-/// ```
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum Step<'a> {
-    /// Send this request to the model, then report the turn with [`Run::record_turn`].
-    CallModel(ModelRequest<'a>),
-    /// Run these calls, then report one response per call, in order, with
-    /// [`Run::record_results`].
-    RunTools(ToolBatch<'a>),
-    /// These calls wait for approval: call [`Run::decide`] for each (possibly after storing
-    /// the run and restoring it later), then step again.
-    AwaitApproval(Vec<&'a ToolCall>),
-    /// The run is over.
-    Done(&'a RunOutcome),
-}
-
-/// The calls of one turn to run now.
-///
-/// ```
-/// use tool_core::model::ModelTurn;
-/// use tool_core::runner::{Run, RunOptions, Step};
-/// use tool_core::{tool, tools, ToolCall};
-/// /// Says hi.
-/// #[tool]
-/// fn hi() -> &'static str { "hi" }
-/// let registry = tools![hi];
-/// let mut run = Run::new("Hello", RunOptions::new().max_concurrency(2));
-/// let calls = vec![ToolCall::new("c1", "hi", "{}"), ToolCall::new("c2", "hi", "{}")];
-/// run.record_turn(ModelTurn::with_calls("", calls), &registry).unwrap();
-/// let Step::RunTools(batch) = run.step(&registry).unwrap() else { panic!() };
-/// assert_eq!((batch.calls.len(), batch.max_concurrency), (2, Some(2)));
-/// ```
-#[derive(Debug, Clone, Copy)]
-#[non_exhaustive]
-pub struct ToolBatch<'a> {
-    /// The calls to dispatch, in call order (denied calls are not among them).
-    pub calls: &'a [ToolCall],
-    /// Ids of calls a person approved: dispatch them with an approval hook that lets them
-    /// through (the registry's own hook would review them again).
-    pub approved: &'a [String],
-    /// Results of denied calls, already written; the run adds them in call order itself.
-    pub denied: &'a [ToolResult],
-    /// The tools offered this turn (`None`: all), for
-    /// [`CallOptions::offer`](crate::CallOptions::offer).
-    pub offered: Option<&'a [String]>,
-    /// At most this many calls at the same time.
-    pub max_concurrency: Option<usize>,
 }
 
 impl Run {
@@ -358,90 +276,6 @@ impl Run {
         Ok(())
     }
 
-    /// Records a person's decision on a call waiting for approval. A denial goes back to the
-    /// model as a `PERMISSION_DENIED` result with the reason; the call never runs.
-    ///
-    /// ```
-    /// use tool_core::model::ModelTurn;
-    /// use tool_core::runner::{Run, RunOptions, Step};
-    /// use tool_core::{tool, tools, Approval, ToolCall};
-    ///
-    /// /// Deletes a file.
-    /// #[tool(destructive)]
-    /// fn delete_file(path: String) -> String { format!("deleted {path}") }
-    /// let registry = tools![delete_file];
-    ///
-    /// let mut run = Run::new("Clean up", RunOptions::default());
-    /// run.record_turn(ModelTurn::with_calls("", vec![ToolCall::new("c1", "delete_file", r#"{"path":"a"}"#)]), &registry).unwrap();
-    /// assert!(matches!(run.step(&registry).unwrap(), Step::AwaitApproval(calls) if calls[0].id == "c1"));
-    /// run.decide("c1", Approval::Denied("keep it".into())).unwrap();
-    /// let Step::RunTools(batch) = run.step(&registry).unwrap() else { panic!() };
-    /// assert!(batch.calls.is_empty());
-    /// assert!(batch.denied[0].response.error_message().unwrap().contains("keep it"));
-    /// ```
-    pub fn decide(&mut self, call_id: &str, decision: Approval) -> Result<(), RunError> {
-        let not_pending = || RunError::NotPending {
-            call_id: call_id.to_string(),
-        };
-        let Phase::Approval { verdicts } = &mut self.phase else {
-            return Err(not_pending());
-        };
-        let calls = last_calls(&self.messages);
-        let Some(verdict) = verdicts
-            .iter_mut()
-            .zip(calls)
-            .find(|(verdict, call)| call.id == call_id && **verdict == Verdict::Pending)
-            .map(|(verdict, _)| verdict)
-        else {
-            return Err(not_pending());
-        };
-        *verdict = match decision {
-            Approval::Approved => Verdict::Approved,
-            Approval::Denied(reason) => Verdict::Denied(reason),
-        };
-        Ok(())
-    }
-
-    /// Approves a waiting call; see [`Run::decide`].
-    ///
-    /// ```
-    /// use tool_core::model::ModelTurn;
-    /// use tool_core::runner::{Run, RunOptions, Step};
-    /// use tool_core::{tool, tools, ToolCall};
-    /// /// Deletes a file.
-    /// #[tool(destructive)]
-    /// fn delete_file(path: String) -> String { format!("deleted {path}") }
-    /// let registry = tools![delete_file];
-    /// let mut run = Run::new("Clean up", RunOptions::default());
-    /// run.record_turn(ModelTurn::with_calls("", vec![ToolCall::new("c1", "delete_file", r#"{"path":"a"}"#)]), &registry).unwrap();
-    /// run.approve("c1").unwrap();
-    /// assert!(matches!(run.step(&registry).unwrap(), Step::RunTools(batch) if batch.approved == ["c1"]));
-    /// assert!(run.approve("c9").is_err()); // no such call waits
-    /// ```
-    pub fn approve(&mut self, call_id: &str) -> Result<(), RunError> {
-        self.decide(call_id, Approval::Approved)
-    }
-
-    /// Denies a waiting call with a reason for the model; see [`Run::decide`].
-    ///
-    /// ```
-    /// use tool_core::model::ModelTurn;
-    /// use tool_core::runner::{Run, RunOptions, Step};
-    /// use tool_core::{tool, tools, ToolCall, ToolErrorCode};
-    /// /// Deletes a file.
-    /// #[tool(destructive)]
-    /// fn delete_file(path: String) -> String { format!("deleted {path}") }
-    /// let registry = tools![delete_file];
-    /// let mut run = Run::new("Clean up", RunOptions::default());
-    /// run.record_turn(ModelTurn::with_calls("", vec![ToolCall::new("c1", "delete_file", r#"{"path":"a"}"#)]), &registry).unwrap();
-    /// run.deny("c1", "the user said no").unwrap();
-    /// let Step::RunTools(batch) = run.step(&registry).unwrap() else { panic!() };
-    /// assert_eq!(batch.denied[0].response.error_code(), Some(ToolErrorCode::PermissionDenied));
-    /// ```
-    pub fn deny(&mut self, call_id: &str, reason: impl Into<String>) -> Result<(), RunError> {
-        self.decide(call_id, Approval::Denied(reason.into()))
-    }
-
     /// Reports the responses of the batch's calls, one per call in order (after
     /// [`Step::RunTools`]). A missing response becomes an `ERROR`, so every call still gets
     /// exactly one result.
@@ -533,167 +367,6 @@ impl Run {
         self.turns = 0;
         self.phase = Phase::CallModel;
         Ok(())
-    }
-
-    /// The conversation so far.
-    ///
-    /// ```
-    /// use tool_core::model::{Message, ModelTurn};
-    /// use tool_core::runner::{Run, RunOptions};
-    /// let mut run = Run::new("Hello", RunOptions::default());
-    /// run.record_turn(ModelTurn::text("Hi!"), &tool_core::ToolRegistry::new()).unwrap();
-    /// assert_eq!(run.messages()[1], Message::Assistant(ModelTurn::text("Hi!")));
-    /// ```
-    pub fn messages(&self) -> &[Message] {
-        &self.messages
-    }
-
-    /// The run's options.
-    ///
-    /// ```
-    /// use tool_core::runner::{Run, RunOptions};
-    /// let run = Run::new("Hello", RunOptions::new().max_turns(3));
-    /// assert_eq!(run.options().max_turns, 3);
-    /// ```
-    pub fn options(&self) -> &RunOptions {
-        &self.options
-    }
-
-    /// Changes the options between steps, e.g. to offer other tools from the next turn on
-    /// (the per-turn part of [`CallOptions`](crate::CallOptions)). The `tool_choice` of the
-    /// next request is [`Run::tool_choice`]; set it with [`Run::set_tool_choice`].
-    ///
-    /// ```
-    /// use tool_core::runner::{Run, RunOptions, Step};
-    /// use tool_core::{tool, tools};
-    /// /// Says hi.
-    /// #[tool]
-    /// fn hi() -> &'static str { "hi" }
-    /// /// Says bye.
-    /// #[tool]
-    /// fn bye() -> &'static str { "bye" }
-    /// let registry = tools![hi, bye];
-    /// let mut run = Run::new("x", RunOptions::new().offer(["hi"]));
-    /// run.options_mut().offered = Some(vec!["bye".into()]);
-    /// let Step::CallModel(request) = run.step(&registry).unwrap() else { panic!() };
-    /// assert_eq!(request.tools.definitions()[0].name, "bye");
-    /// ```
-    pub fn options_mut(&mut self) -> &mut RunOptions {
-        // The offered definitions are looked up again at the next step.
-        self.offered = None;
-        &mut self.options
-    }
-
-    /// Sets the `tool_choice` of the next request.
-    ///
-    /// ```
-    /// use tool_core::provider::ToolChoice;
-    /// use tool_core::runner::{Run, RunOptions, Step};
-    /// let registry = tool_core::ToolRegistry::new();
-    /// let mut run = Run::new("Hello", RunOptions::default());
-    /// run.set_tool_choice(ToolChoice::None);
-    /// assert!(matches!(run.step(&registry).unwrap(), Step::CallModel(r) if *r.tool_choice == ToolChoice::None));
-    /// ```
-    pub fn set_tool_choice(&mut self, choice: ToolChoice) {
-        self.tool_choice = choice;
-    }
-
-    /// Model turns taken so far.
-    ///
-    /// ```
-    /// use tool_core::model::ModelTurn;
-    /// use tool_core::runner::{Run, RunOptions};
-    /// let mut run = Run::new("Hello", RunOptions::default());
-    /// run.record_turn(ModelTurn::text("Hi!"), &tool_core::ToolRegistry::new()).unwrap();
-    /// assert_eq!(run.turns(), 1);
-    /// ```
-    pub fn turns(&self) -> u32 {
-        self.turns
-    }
-
-    /// Tokens used so far, summed over turns.
-    ///
-    /// ```
-    /// use tool_core::model::{ModelTurn, Usage};
-    /// use tool_core::runner::{Run, RunOptions};
-    /// let mut run = Run::new("Hello", RunOptions::default());
-    /// let turn = ModelTurn { usage: Some(Usage::new(10, 2)), ..ModelTurn::text("Hi!") };
-    /// run.record_turn(turn, &tool_core::ToolRegistry::new()).unwrap();
-    /// assert_eq!(run.usage(), Usage::new(10, 2));
-    /// ```
-    pub fn usage(&self) -> Usage {
-        self.usage
-    }
-
-    /// The `tool_choice` the next request will carry.
-    ///
-    /// ```
-    /// use tool_core::model::ModelTurn;
-    /// use tool_core::provider::ToolChoice;
-    /// use tool_core::runner::{Run, RunOptions};
-    /// use tool_core::{tool, tools, ToolCall};
-    /// /// Says hi.
-    /// #[tool]
-    /// fn hi() -> &'static str { "hi" }
-    /// let registry = tools![hi];
-    /// let mut run = Run::new("Hello", RunOptions::new().tool_choice(ToolChoice::Required));
-    /// run.record_turn(ModelTurn::with_calls("", vec![ToolCall::new("c1", "hi", "{}")]), &registry).unwrap();
-    /// assert_eq!(run.tool_choice(), &ToolChoice::Auto); // reset after a forced turn
-    /// ```
-    pub fn tool_choice(&self) -> &ToolChoice {
-        &self.tool_choice
-    }
-
-    /// How the run ended, once it has.
-    ///
-    /// ```
-    /// use tool_core::model::ModelTurn;
-    /// use tool_core::runner::{Run, RunOptions, RunOutcome};
-    /// let mut run = Run::new("Hello", RunOptions::default());
-    /// assert_eq!(run.outcome(), None);
-    /// run.record_turn(ModelTurn::text("Hi!"), &tool_core::ToolRegistry::new()).unwrap();
-    /// assert_eq!(run.outcome(), Some(&RunOutcome::Finished { text: "Hi!".into() }));
-    /// ```
-    pub fn outcome(&self) -> Option<&RunOutcome> {
-        match &self.phase {
-            Phase::Done(outcome) => Some(outcome),
-            _ => None,
-        }
-    }
-
-    /// The calls waiting for approval (empty unless the run is paused for them).
-    ///
-    /// ```
-    /// use tool_core::model::ModelTurn;
-    /// use tool_core::runner::{Run, RunOptions};
-    /// use tool_core::{tool, tools, ToolCall};
-    /// /// Deletes a file.
-    /// #[tool(destructive)]
-    /// fn delete_file(path: String) -> String { format!("deleted {path}") }
-    /// let registry = tools![delete_file];
-    /// let mut run = Run::new("Clean up", RunOptions::default());
-    /// run.record_turn(ModelTurn::with_calls("", vec![ToolCall::new("c1", "delete_file", r#"{"path":"a"}"#)]), &registry).unwrap();
-    /// assert_eq!(run.pending_approvals()[0].id, "c1");
-    /// run.approve("c1").unwrap();
-    /// assert!(run.pending_approvals().is_empty());
-    /// ```
-    pub fn pending_approvals(&self) -> Vec<&ToolCall> {
-        match &self.phase {
-            Phase::Approval { verdicts } => pending(verdicts, last_calls(&self.messages)),
-            _ => Vec::new(),
-        }
-    }
-
-    fn needs_approval(&self, call: &ToolCall, registry: &ToolRegistry) -> bool {
-        let offered = match &self.options.offered {
-            Some(names) => names.contains(&call.name),
-            None => true,
-        };
-        // A call the dispatcher will refuse anyway (unknown or not offered) needs no person.
-        offered
-            && registry
-                .definition(&call.name)
-                .is_some_and(|d| self.options.approval.requires(d))
     }
 
     fn offered_definitions(
