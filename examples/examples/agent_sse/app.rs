@@ -1,5 +1,5 @@
 //! The agent_sse application: tools, the scripted model, and the axum router. Shared by the
-//! example's `main.rs` and the loopback test in `tests/tests/agent_sse.rs`.
+//! example's `main.rs` and the loopback test in `tests/tests/web/agent_sse.rs`.
 //!
 //! The flow: the user's message goes into the agent loop; the model's text streams to
 //! the page as it arrives; `search_templates` sends its hits to the page as cards through the
