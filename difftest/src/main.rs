@@ -1,5 +1,5 @@
 //! Records what the `tool-parser` crate (v1.10.0) makes of each format's corpus, as fixtures
-//! the normal tests compare against (`tests/tests/formats_differential.rs`):
+//! the normal tests compare against (`tests/tests/macros/formats_differential.rs`):
 //! `tests/fixtures/formats/<format>.tool_parser.json`.
 //!
 //! Run from this directory: `cargo run --release`. Harmony has no parser in tool-parser.

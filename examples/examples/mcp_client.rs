@@ -2,7 +2,7 @@
 //! process, registers its tools (prefixed `qs_`) next to a local `#[tool]`, prints what a
 //! model would be told about them (OpenAI dialect), and calls them, local and remote alike.
 //!
-//! `cargo build --example mcp_server && cargo run --example mcp_client`
+//! `cargo build --example mcp_server --features mcp && cargo run --example mcp_client --features mcp`
 //! (without the build it starts the server through `cargo run`, which is slower the first
 //! time).
 
@@ -35,6 +35,8 @@ fn server_command() -> tokio::process::Command {
                 "--quiet",
                 "--example",
                 "mcp_server",
+                "--features",
+                "mcp",
                 "--manifest-path",
             ]);
             cargo.arg(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml"));

@@ -3,8 +3,9 @@
 //! Nothing here is MCP-specific except the last line of `main`; the same `#[tool]` functions
 //! serve direct model calls too.
 //!
-//! `cargo run --example mcp_server` (then speak JSON-RPC on stdin, or let a client start it;
-//! see `mcp_client`). Logs go to stderr: stdout carries only the protocol.
+//! `cargo run --example mcp_server --features mcp` (then speak JSON-RPC on stdin, or let a
+//! client start it; see `mcp_client`). The `mcp` feature builds the official MCP SDK, which the
+//! other examples do not need. Logs go to stderr: stdout carries only the protocol.
 
 use tool_core::mcp::McpServer;
 use tool_core::tools;

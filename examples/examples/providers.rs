@@ -122,7 +122,7 @@ fn anthropic_cycle(registry: &ToolRegistry) {
         "tools": anthropic::tools(registry.definitions()),
         "tool_choice": anthropic::tool_choice(&ToolChoice::Auto, true)});
     show("request", &request);
-    // Seed 001's example response: text and a tool_use block together.
+    // Anthropic's documented example response: text and a tool_use block together.
     let recorded = json!({"id": "msg_01Aq9w938a90dw8q", "stop_reason": "tool_use", "role": "assistant", "content": [
         {"type": "text", "text": "I'll check the current weather in San Francisco for you."},
         {"type": "tool_use", "id": "toolu_01A09q90qw90lq917835lq9", "name": "get_weather",
@@ -149,7 +149,7 @@ fn gemini_cycle(registry: &ToolRegistry) {
     let request = json!({"contents": [user], "tools": gemini::tools(registry.definitions()),
         "tool_config": gemini::tool_config(&ToolChoice::Auto)});
     show("request", &request);
-    // Seed 002: two independent calls in one response, no ids.
+    // Gemini: two independent calls in one response, no ids.
     let recorded = json!({"candidates": [{"finishReason": "STOP", "content": {"role": "model", "parts": [
         {"functionCall": {"name": "get_weather", "args": {"location": "Beijing, China"}}, "thoughtSignature": "c2lnLTE="},
         {"functionCall": {"name": "get_weather", "args": {"location": "Tokyo, Japan"}}}]}}]});

@@ -1,11 +1,16 @@
 //! The whole agent loop in one command: three tools, a model, and the runner that sends the
 //! request, streams the text, runs the calls concurrently, sends the results back and stops
-//! at the final answer. By default the model is scripted (canned turns streamed in small
-//! chunks), so it needs no network or key. When the environment names an endpoint
-//! (`OPENAI_BASE_URL` and/or `OPENAI_API_KEY`, `ANTHROPIC_API_KEY` or `GEMINI_API_KEY`; see
-//! `tool_core::model::from_env`), the same loop runs against that API and says so.
+//! at the final answer. The model is scripted (canned turns streamed in small chunks), so it
+//! needs no network or key, and the first build compiles only the library's default features.
 //!
 //! `cargo run --example quickstart`
+//!
+//! With the `http` feature, when the environment names an endpoint (`OPENAI_BASE_URL` and/or
+//! `OPENAI_API_KEY`, `ANTHROPIC_API_KEY` or `GEMINI_API_KEY`; see `tool_core::model::from_env`),
+//! the same loop runs against that API and says so:
+//!
+//! `OPENAI_BASE_URL=http://localhost:11434/v1 OPENAI_MODEL=qwen2.5 cargo run --example quickstart --features http`
+//!
 //! (`cargo run --example dispatch_tour` shows dispatch of good and bad calls and XML mode
 //! step by step.)
 
@@ -81,17 +86,36 @@ async fn search(
 
 const QUESTION: &str = "What's the weather in Paris, and what is 40 + 2?";
 
-/// The model: the endpoint the environment names, else a script of what a tool-calling model
-/// answers to `QUESTION`.
+/// The model: the endpoint the environment names (with the `http` feature), else a script of
+/// what a tool-calling model answers to `QUESTION`.
 fn model() -> Box<dyn Model> {
+    #[cfg(feature = "http")]
     if let Some(found) = tool_core::model::from_env() {
         println!("model: {found}");
         return found.model;
     }
+    #[cfg(not(feature = "http"))]
+    if let Some(var) = endpoint_var() {
+        println!(
+            "model: scripted ({var} is set, but this build has no HTTP client; \
+             `cargo run --example quickstart --features http` uses it)"
+        );
+        return scripted();
+    }
+    let how = if cfg!(feature = "http") {
+        ""
+    } else {
+        " and add `--features http`"
+    };
     println!(
         "model: scripted (set OPENAI_API_KEY / OPENAI_BASE_URL, ANTHROPIC_API_KEY or \
-         GEMINI_API_KEY to use a real one)"
+         GEMINI_API_KEY{how} to use a real one)"
     );
+    scripted()
+}
+
+/// What a tool-calling model answers to `QUESTION`, streamed in small chunks.
+fn scripted() -> Box<dyn Model> {
     Box::new(ScriptedModel::new([
         ModelTurn::with_calls(
             "Let me check the weather and do the sum.",
@@ -104,22 +128,44 @@ fn model() -> Box<dyn Model> {
     ]))
 }
 
+/// The first variable that would name an endpoint for `tool_core::model::from_env` (same
+/// names, same rule: set and not blank). Without the `http` feature there is no client to
+/// reach it, so the quickstart says so instead of ignoring it silently.
+#[cfg(not(feature = "http"))]
+fn endpoint_var() -> Option<&'static str> {
+    [
+        "OPENAI_BASE_URL",
+        "OPENAI_API_KEY",
+        "ANTHROPIC_API_KEY",
+        "GEMINI_API_KEY",
+    ]
+    .into_iter()
+    .find(|name| std::env::var(name).is_ok_and(|value| !value.trim().is_empty()))
+}
+
 fn main() {
     let runner = Runner::new(model(), tools![get_weather, add, search]);
     println!("user: {QUESTION}");
     let mut stream = runner.run_streamed(QUESTION);
-    // The HTTP adapters run on tokio; the scripted model would run on any executor.
-    let Ok(runtime) = tokio::runtime::Runtime::new() else {
-        eprintln!("could not start a tokio runtime");
-        std::process::exit(1);
-    };
-    runtime.block_on(async {
+    let run = async {
         while let Some(event) = stream.next_event().await {
             show(&event);
             // Flushing per delta is what shows the text while it streams.
             let _ = std::io::stdout().flush();
         }
-    });
+    };
+    // The HTTP adapters run on tokio; the scripted model runs on any executor, here the
+    // library's own minimal one.
+    #[cfg(feature = "http")]
+    {
+        let Ok(runtime) = tokio::runtime::Runtime::new() else {
+            eprintln!("could not start a tokio runtime");
+            std::process::exit(1);
+        };
+        runtime.block_on(run);
+    }
+    #[cfg(not(feature = "http"))]
+    tool_core::block_on(run);
 }
 
 fn show(event: &RunEvent) {

@@ -1,4 +1,4 @@
-//! Seed 002's side channel: a tool that does nothing but carry structured data the model
+//! A side channel: a tool that does nothing but carry structured data the model
 //! produced to the UI. The model gets a short confirmation; the UI gets an event.
 //!
 //! `cargo run --example side_channel`

@@ -1,7 +1,7 @@
 //! The agent_sse application: tools, the scripted model, and the axum router. Shared by the
-//! example's `main.rs` and the loopback test in `tests/tests/agent_sse.rs`.
+//! example's `main.rs` and the loopback test in `tests/tests/web/agent_sse.rs`.
 //!
-//! Seed 002's flow: the user's message goes into the agent loop; the model's text streams to
+//! The flow: the user's message goes into the agent loop; the model's text streams to
 //! the page as it arrives; `search_templates` sends its hits to the page as cards through the
 //! side channel (`ToolEvent`) while the model reads a summary; the model then picks three and
 //! calls `show_recommendation_cards`, a tool that only forwards its arguments to the page.

@@ -1,10 +1,11 @@
 //! An agent behind a web page: an axum server runs the agent loop per message and streams
 //! the run's events to the page as server-sent events. The page shows the text as it streams
-//! and renders the cards the tools send through the side channel (seed 002's flow). The model
-//! is scripted (no network, no key), paced so the streaming is visible.
+//! and renders the cards the tools send through the side channel. The model is scripted (no
+//! network, no key), paced so the streaming is visible.
 //!
-//! `cargo run --example agent_sse`, then open http://127.0.0.1:3000
-//! (`AGENT_SSE_ADDR=127.0.0.1:8080` picks another address).
+//! `cargo run --example agent_sse --features sse`, then open http://127.0.0.1:3000
+//! (`AGENT_SSE_ADDR=127.0.0.1:8080` picks another address). The `sse` feature builds the web
+//! server, axum, which the other examples do not need.
 
 mod app;
 

@@ -228,27 +228,27 @@ macro_rules! adapter_tests {
     ($case:expr) => {
         #[tokio::test]
         async fn two_turns_match_the_recording_and_the_golden_body() {
-            http_support::cases::two_turns(&$case).await;
+            $crate::http_support::cases::two_turns(&$case).await;
         }
         #[tokio::test]
         async fn a_stream_cut_inside_a_call_is_incomplete_and_runs_nothing() {
-            http_support::cases::cut_inside_call(&$case).await;
+            $crate::http_support::cases::cut_inside_call(&$case).await;
         }
         #[tokio::test]
         async fn a_429_with_retry_after_is_retried_then_succeeds() {
-            http_support::cases::rate_limited_then_success(&$case).await;
+            $crate::http_support::cases::rate_limited_then_success(&$case).await;
         }
         #[tokio::test]
         async fn a_500_every_time_ends_in_a_server_error_after_the_retries() {
-            http_support::cases::server_error_every_time(&$case).await;
+            $crate::http_support::cases::server_error_every_time(&$case).await;
         }
         #[tokio::test]
         async fn malformed_sse_is_a_malformed_error_without_retry() {
-            http_support::cases::malformed_sse(&$case).await;
+            $crate::http_support::cases::malformed_sse(&$case).await;
         }
         #[tokio::test]
         async fn a_slow_server_times_out_after_the_retries() {
-            http_support::cases::slow_server(&$case).await;
+            $crate::http_support::cases::slow_server(&$case).await;
         }
     };
 }

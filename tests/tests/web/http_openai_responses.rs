@@ -1,8 +1,8 @@
 //! `OpenAiResponses` through reqwest against a loopback server replaying recorded Responses
 //! streams (`tests/fixtures/http/openai_responses_*.sse`).
 
-mod http_support;
-mod support;
+use crate::adapter_tests;
+use crate::http_support;
 
 use http_support::cases::Case;
 use tool_core::model::{Model, OpenAiResponses};

@@ -6,7 +6,7 @@
 //! tokio/regex/rustpython dependencies stay out of this build): `cd difftest && cargo run
 //! --release` rewrites `tests/fixtures/formats/<format>.tool_parser.json`.
 
-mod formats_support;
+use crate::formats_support;
 
 use formats_support::{calls, corpus, fixture_path, parse_chunks};
 use serde_json::Value;

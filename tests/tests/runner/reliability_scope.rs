@@ -124,7 +124,7 @@ fn a_per_request_hook_overrides_the_registry_hook() {
 
 #[test]
 fn a_panicking_hook_denies() {
-    std::panic::set_hook(Box::new(|_| {}));
+    crate::quiet_panics::quiet_panics();
     let (_, delete, registry) = setup();
     let registry = registry
         .with_approval_hook(|_: &ToolCall, _: &ToolDefinition| -> Approval { panic!("hook bug") });

@@ -1,8 +1,8 @@
 //! `OpenAiChat` through reqwest against a loopback server replaying recorded Chat Completions
 //! streams (`tests/fixtures/http/openai_chat_*.sse`).
 
-mod http_support;
-mod support;
+use crate::adapter_tests;
+use crate::http_support;
 
 use http_support::cases::Case;
 use tool_core::model::{Model, OpenAiChat};

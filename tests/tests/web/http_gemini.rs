@@ -1,8 +1,8 @@
 //! `Gemini` through reqwest against a loopback server replaying recorded
 //! `streamGenerateContent?alt=sse` streams (`tests/fixtures/http/gemini_*.sse`).
 
-mod http_support;
-mod support;
+use crate::adapter_tests;
+use crate::http_support;
 
 use http_support::cases::Case;
 use tool_core::model::{Gemini, Model};

@@ -2,7 +2,7 @@
 //! HTTP client reads the response, and an SSE parser splits it into events. Checks the order
 //! and content of the event stream end to end.
 
-#[path = "../../examples/examples/agent_sse/app.rs"]
+#[path = "../../../examples/examples/agent_sse/app.rs"]
 #[allow(dead_code)]
 mod app;
 

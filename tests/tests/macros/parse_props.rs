@@ -1,7 +1,7 @@
 //! Properties of the streaming parser: chunking never changes the result, a prefix never
 //! retracts what was emitted, and text plus call spans give back the input.
 
-mod parse_support;
+use crate::parse_support;
 
 use parse_support::{
     check_arguments_are_what_was_sent, check_call_lifecycle, completed_calls, merged, parse_chunks,

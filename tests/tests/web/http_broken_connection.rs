@@ -2,8 +2,7 @@
 //! HTTP/1.1 to start a chunked SSE response: the connection dropped mid-body (inside a call),
 //! and a server that stalls mid-stream past the idle timeout.
 
-mod http_support;
-mod support;
+use crate::http_support;
 
 use std::time::{Duration, Instant};
 

@@ -2,7 +2,7 @@
 //! provider functions build (and follow registrations), a borrowed `ToolCallRef` gets the same
 //! response as an owned `ToolCall`, and `into_model_text` gives the same text as `model_text`.
 
-mod support;
+use crate::support;
 
 use serde_json::json;
 use support::fixtures;

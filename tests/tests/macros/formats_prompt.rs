@@ -2,7 +2,7 @@
 //! convention (compared byte for byte with reviewed goldens; `UPDATE_GOLDEN=1` rewrites them),
 //! and the whole loop: prompt, a reply in the format, typed dispatch, the result message.
 
-mod formats_support;
+use crate::formats_support;
 
 use formats_support::fixture_path;
 use tool_core::parse::{EndReason, Event, ToolFormat};

@@ -1,6 +1,6 @@
 //! Table-driven tests of the streaming `<use_tool>` parser: every fixture's expected events.
 
-mod parse_support;
+use crate::parse_support;
 
 use parse_support::{parse_chunks, parse_whole, summary, FIXTURES};
 use tool_core::parse::{DiagnosticKind, EndReason, Event, ParserOptions, XmlParser};

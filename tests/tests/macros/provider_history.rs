@@ -7,7 +7,7 @@
 //! Each fixture names where its shape comes from; long values (signatures, encrypted
 //! content, code) are shortened.
 
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::golden;

@@ -2,8 +2,8 @@
 //! random chunkings with the same result, cut at every byte without a partial call, rebuilt
 //! losslessly, and compared with reviewed goldens (`UPDATE_GOLDEN=1` rewrites them).
 
-mod formats_support;
-mod parse_support;
+use crate::formats_support;
+use crate::parse_support;
 
 use formats_support::{corpus, fixture_path, merged, parse_chunks, rebuild, summary, Lcg, FORMATS};
 use parse_support::check_call_lifecycle;

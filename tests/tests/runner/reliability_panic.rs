@@ -3,6 +3,9 @@
 
 use tool_core::{block_on, tool, tools, ToolCall, ToolErrorCode, ToolRegistry};
 
+// The default hook prints every (expected) panic; keep the test output readable.
+use crate::quiet_panics::quiet_panics;
+
 /// Panics with a static message.
 #[tool]
 fn sync_panics() -> String {
@@ -26,11 +29,6 @@ async fn async_panics() -> String {
 #[tool]
 fn add(a: i64, b: i64) -> i64 {
     a + b
-}
-
-fn quiet_panics() {
-    // The default hook prints every (expected) panic; keep the test output readable.
-    std::panic::set_hook(Box::new(|_| {}));
 }
 
 fn registry() -> ToolRegistry {

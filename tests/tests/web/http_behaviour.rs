@@ -2,8 +2,7 @@
 //! are not retried, connection failures, streamed error events, whole (non-streamed)
 //! responses, headers and extra fields on the wire, and `from_vars`.
 
-mod http_support;
-mod support;
+use crate::http_support;
 
 use std::time::{Duration, Instant};
 

@@ -124,8 +124,9 @@ fn check(kind: Kind, id: &str, response: &ToolResponse) {
 
 #[test]
 fn one_hundred_thousand_concurrent_calls_each_get_exactly_one_right_response() {
-    // Thousands of deliberate panics: keep the output readable.
-    std::panic::set_hook(Box::new(|_| {}));
+    // Thousands of deliberate panics, on this thread and the runtime's workers: keep the
+    // output readable.
+    crate::quiet_panics::quiet_panics();
     let mut registry = ToolRegistry::new();
     for kind in Kind::ALL {
         registry.register(Behaving(kind)).unwrap();
@@ -134,6 +135,7 @@ fn one_hundred_thousand_concurrent_calls_each_get_exactly_one_right_response() {
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
+        .on_thread_start(crate::quiet_panics::quiet_panics)
         .enable_time()
         .build()
         .unwrap();

@@ -4,8 +4,7 @@
 //! API reference's non-streamed example (Messages `content` blocks, Responses `output`
 //! items, `generateContent` candidates); ids and text are this test's.
 
-mod http_support;
-mod support;
+use crate::http_support;
 
 use http_support::{converse, registry, requests, server, test_endpoint, FINAL_TEXT};
 use serde_json::{json, Value};

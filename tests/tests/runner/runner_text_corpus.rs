@@ -4,7 +4,7 @@
 //! rejected call passed on under its id and name), the reply kept verbatim, and a reply cut
 //! off inside a call an `Incomplete` error.
 
-mod formats_support;
+use crate::formats_support;
 
 use std::collections::{BTreeSet, HashMap};
 use std::future::poll_fn;

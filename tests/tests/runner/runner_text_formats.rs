@@ -4,7 +4,7 @@
 //! (the family's tool block, the first reply verbatim, the results in the family's convention)
 //! matches its reviewed golden file byte for byte.
 
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use tool_core::model::{

@@ -1,7 +1,7 @@
 //! Gemini dialects: golden `function_declarations` with `parameters` (OpenAPI subset) and with
 //! `parametersJsonSchema`, and the subset checker over every generated schema.
 
-mod support;
+use crate::support;
 
 use serde_json::json;
 use support::{checkers, fixtures, golden};

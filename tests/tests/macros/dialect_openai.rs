@@ -1,7 +1,7 @@
 //! OpenAI strict dialect: golden tools arrays (Chat Completions and Responses), the report of
 //! what changed, and the strict-mode checker over every generated schema.
 
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::{checkers, fixtures, golden};

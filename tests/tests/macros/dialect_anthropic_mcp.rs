@@ -1,6 +1,6 @@
 //! Anthropic `input_schema` and MCP `tools/list`: golden files and the rule checkers.
 
-mod support;
+use crate::support;
 
 use serde_json::json;
 use support::{checkers, fixtures, golden};

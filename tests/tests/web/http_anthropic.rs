@@ -1,8 +1,8 @@
 //! `Anthropic` through reqwest against a loopback server replaying recorded Messages streams
 //! (`tests/fixtures/http/anthropic_*.sse`).
 
-mod http_support;
-mod support;
+use crate::adapter_tests;
+use crate::http_support;
 
 use http_support::cases::Case;
 use tool_core::model::{Anthropic, Model};

@@ -1,0 +1,39 @@
+//! What `#[tool]` produces and how calls are read and answered, without a runtime: the macro's
+//! compile errors (trybuild, `ui/`), schemas, dispatch, prompts, the text and streaming parsers
+//! and the provider dialects.
+//!
+//! One test binary per area, each file a module, so that the workspace links tokio, axum,
+//! reqwest and rmcp a few times instead of once per file. Tests here share one process: none
+//! may rely on being alone in it (global hooks, environment variables, fixed ports).
+
+#[path = "../formats_support/mod.rs"]
+mod formats_support;
+#[path = "../parse_support/mod.rs"]
+mod parse_support;
+#[path = "../support/mod.rs"]
+mod support;
+
+mod bad_input_catalog;
+mod canonical_schema;
+mod compile_errors;
+mod context_injection;
+mod dialect_anthropic_mcp;
+mod dialect_gemini;
+mod dialect_openai;
+mod dispatch_errors;
+mod docs_tables;
+mod formats_corpus;
+mod formats_differential;
+mod formats_prompt;
+mod nested_unknown_keys;
+mod parse_props;
+mod parse_stream;
+mod prompt_roundtrip;
+mod provider_anthropic;
+mod provider_gemini;
+mod provider_history;
+mod provider_mcp_errors;
+mod provider_openai;
+mod response_protocol;
+mod testing_helpers;
+mod user_path;

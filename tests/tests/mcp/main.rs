@@ -1,0 +1,13 @@
+//! MCP: our server and client against rmcp's own client and server, over stdio (the `mcp_peer`
+//! binary), in memory and over streamable HTTP, including hostile peers.
+//!
+//! One test binary per area, each file a module, so that the workspace links tokio, axum,
+//! reqwest and rmcp a few times instead of once per file. Tests here share one process: none
+//! may rely on being alone in it (global hooks, environment variables, fixed ports).
+
+mod mcp_client;
+mod mcp_hostile;
+mod mcp_http;
+mod mcp_http_hostile;
+mod mcp_http_progress;
+mod mcp_server;

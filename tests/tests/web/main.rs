@@ -1,0 +1,20 @@
+//! Over loopback HTTP: the model adapters against a local server replaying each API's
+//! recorded responses, and the agent_sse example's server read by a real HTTP client.
+//!
+//! One test binary per area, each file a module, so that the workspace links tokio, axum,
+//! reqwest and rmcp a few times instead of once per file. Tests here share one process: none
+//! may rely on being alone in it (global hooks, environment variables, fixed ports).
+
+#[path = "../http_support/mod.rs"]
+mod http_support;
+#[path = "../support/mod.rs"]
+mod support;
+
+mod agent_sse;
+mod http_anthropic;
+mod http_behaviour;
+mod http_broken_connection;
+mod http_gemini;
+mod http_openai_chat;
+mod http_openai_responses;
+mod http_whole;
