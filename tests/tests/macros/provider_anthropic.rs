@@ -1,4 +1,4 @@
-//! Anthropic round trips from seed 001's shapes and a streamed sequence: `tool_use` blocks to
+//! Anthropic round trips from the shapes of Anthropic's tool-use guide and a streamed sequence: `tool_use` blocks to
 //! `ToolCall`s, and back to one `user` message whose `tool_result` blocks come first.
 
 use serde_json::{json, Value};

@@ -1,4 +1,4 @@
-//! Gemini round trips from seed 002's parallel `functionCall` parts and a streamed sequence:
+//! Gemini round trips from the parallel `functionCall` parts and a streamed sequence:
 //! synthesized stable ids, `thoughtSignature`s kept, `functionResponse` parts back in order.
 
 use serde_json::{json, Value};

@@ -1,4 +1,4 @@
-//! OpenAI round trips: Chat Completions (seed 003's two parallel `web_search` calls, whole and
+//! OpenAI round trips: Chat Completions (the guide's two parallel `web_search` calls, whole and
 //! streamed) and Responses `function_call` items, to `ToolCall`s and back to result messages.
 
 use serde_json::{json, Value};
