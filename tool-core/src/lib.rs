@@ -92,6 +92,7 @@ mod struct_tool;
 pub mod suggest;
 pub mod testing;
 mod tool;
+mod type_checks;
 
 pub use call::{ToolCall, ToolCallRef};
 pub use context::{
@@ -110,6 +111,9 @@ pub use response::{ErrorInfo, Stats, ToolErrorCode, ToolEvent, ToolResponse, Too
 pub use struct_tool::{StructTool, ToolHandler, ToolOf};
 pub use tool::{CallFuture, Tool, ToolSet};
 pub use tool_derive::{tool, tool_type, toolbox, Tool};
+// What a compile error about a parameter or result type names; not for use in your own code.
+#[doc(hidden)]
+pub use type_checks::{missing, ToolOutput, ToolParam};
 
 // The README's and the guide's examples compile and pass as doc tests.
 #[cfg(doctest)]
@@ -150,6 +154,11 @@ pub mod __private {
     pub use crate::args::{decode_arguments, decode_tool_arguments, ClosedObjects};
     pub use crate::output_schema::{OutputProbe, ProbePlain, ProbeStructured};
     pub use crate::schema::canonical_schema;
+    pub use crate::type_checks::{
+        OutputCheck, OutputNoSerialize, OutputSerialize, ParamBoth, ParamCheck, ParamNeither,
+        ParamNoDeserialize, ParamNoSchema, ParamsMissing, ParamsProbe, ParamsReady,
+        ResponseMissing, ResponseProbe, ResponseReady,
+    };
     use crate::{IntoToolResponse, ToolResponse};
 
     /// Converts a tool's return value; generated code calls it with the span of the return

@@ -71,7 +71,7 @@ fn free_fn_tool(model: &ToolModel, vis: &syn::Visibility) -> TokenStream {
     let facts = facts(model, &[]);
     let prepare = prepare(model);
     let args = call_args(model);
-    let body = finish(model, quote!(#ident(#(#args),*)));
+    let body = finish(model, quote!(#ident(#(#args),*)), &[]);
     quote! {
         #[doc = #struct_doc]
         #[allow(non_camel_case_types)]
@@ -240,7 +240,11 @@ fn toolbox_tools(
         let facts = facts(model, &type_params);
         let prepare = prepare(model);
         let args = call_args(model);
-        let body = finish(model, quote!(<#self_ty>::#method(&self.0, #(#args),*)));
+        let body = finish(
+            model,
+            quote!(<#self_ty>::#method(&self.0, #(#args),*)),
+            &type_params,
+        );
         let mkrate = &model.krate;
         items.push(quote! {
             #[allow(non_camel_case_types)]
@@ -362,6 +366,7 @@ fn struct_tool(model: &ToolModel) -> TokenStream {
     let timeout = expand::timeout(model);
     let title = expand::title(model);
     let params = params_struct(model);
+    let input_schema = expand::input_schema(model);
     let prepare = prepare(model);
     let field_idents: Vec<&syn::Ident> = model.params.iter().map(|p| &p.ident).collect();
     let args = call_args(model);
@@ -370,6 +375,7 @@ fn struct_tool(model: &ToolModel) -> TokenStream {
         None => finish(
             model,
             quote!(<#ident as #krate::ToolHandler>::run(__tool_value, ctx)),
+            &[],
         ),
     };
     // A side-channel tool returns no data; a handler's output may have a schema.
@@ -404,7 +410,7 @@ fn struct_tool(model: &ToolModel) -> TokenStream {
                 const ANNOTATIONS: #krate::ToolAnnotations = #annotations;
                 const TIMEOUT_MS: ::core::option::Option<u64> = #timeout;
                 fn input_schema() -> __tc::serde_json::Value {
-                    __tc::canonical_schema::<__ToolParams>()
+                    #input_schema
                 }
                 #output
                 #[allow(unused_variables)]
