@@ -31,7 +31,7 @@ use crate::response::ToolResponse;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from a tool: it does not implement `IntoToolResponse`",
     label = "this return type does not implement `tool_core::IntoToolResponse`",
-    note = "return `ToolResponse`, `String`, `&'static str`, `()`, a number, `Json<T>` for any `T: Serialize`, or `Result<T, E>` with one of those and any error type (`ToolError`, `anyhow::Error`, `Box<dyn Error + Send + Sync>`, `String`, your own `std::error::Error`)"
+    note = "return `ToolResponse`, `String`, `&'static str`, `()`, a number, `Json<T>` for any `T: Serialize`, or `Result<T, E>` with one of those and an error that converts into `Box<dyn Error + Send + Sync>`: `ToolError`, `anyhow::Error`, `String`, `&'static str`, or your own `Error + Send + Sync + 'static`"
 )]
 pub trait IntoToolResponse {
     /// Performs the conversion.

@@ -168,19 +168,22 @@ pub mod __private {
         value.into_tool_response()
     }
 
-    /// `tools![..]` checks at compile time that no two tools share a name.
-    pub const fn assert_unique_names(names: &[&str], messages: &[&str]) {
+    /// `tools![..]` checks at compile time that no two tools share a name: the message for
+    /// the first name listed twice. (The macro panics with it itself, so the error points at
+    /// `tools![..]` and shows no helper of ours.)
+    pub const fn first_duplicate<'a>(names: &[&str], messages: &[&'a str]) -> Option<&'a str> {
         let mut i = 0;
         while i < names.len() {
             let mut j = i + 1;
             while j < names.len() {
-                if str_eq(names[i], names[j]) {
-                    panic!("{}", messages[j]);
+                if str_eq(names[i], names[j]) && j < messages.len() {
+                    return Some(messages[j]);
                 }
                 j += 1;
             }
             i += 1;
         }
+        None
     }
 
     const fn str_eq(a: &str, b: &str) -> bool {

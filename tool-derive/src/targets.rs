@@ -9,7 +9,7 @@
 //!   `ToolHandler` impl, or sent to the UI as an event with `#[tool_def(event = "..")]`.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
 use syn::{ImplItem, ItemFn, ItemImpl};
 
 use crate::attr::parse_tool_attr;
@@ -372,17 +372,19 @@ fn struct_tool(model: &ToolModel) -> TokenStream {
     let args = call_args(model);
     let run = match &model.attr.event {
         Some(kind) => side_channel(model, &kind.value),
-        None => finish(
-            model,
-            quote!(<#ident as #krate::ToolHandler>::run(__tool_value, ctx)),
-            &[],
-        ),
+        None => {
+            // Spanned at the struct's name, like the output probe's `<#ident as
+            // ToolHandler>::Output` below: a missing handler is then the same error twice, which
+            // rustc reports once.
+            let handler = quote_spanned!(ident.span()=> <#ident as #krate::ToolHandler>::run);
+            finish(model, quote!(#handler(__tool_value, ctx)), &[])
+        }
     };
     // A side-channel tool returns no data; a handler's output may have a schema.
     let output = match &model.attr.event {
         Some(_) => TokenStream::new(),
         None => expand::output_probe(
-            &quote!(<#ident as #krate::ToolHandler>::Output),
+            &quote_spanned!(ident.span()=> <#ident as #krate::ToolHandler>::Output),
             TokenStream::new(),
         ),
     };
