@@ -2,14 +2,21 @@
 //!
 //! Modelled on axum's `IntoResponse`: many return types, one trait. Implemented for
 //! [`ToolResponse`], `String`, `&'static str`, `()`, numbers and `bool`, [`Json<T>`] (fills
-//! `data`), and `Result<T, E>` where `E` is a [`ToolError`] or any `std::error::Error`.
+//! `data`), and `Result<T, E>` for every error type a Rust application uses: a [`ToolError`],
+//! `anyhow::Error`, `Box<dyn Error + Send + Sync>`, `String`, `&'static str`, or any
+//! `std::error::Error` (a `thiserror` enum, `std::io::Error`, ...). How an error becomes the
+//! code and message the model reads is in the `error` module.
 
-use std::fmt;
+mod error;
+
+use std::error::Error;
 
 use serde::Serialize;
 
+pub use error::ToolError;
+
 use crate::raw_json::RawJson;
-use crate::response::{ToolErrorCode, ToolResponse};
+use crate::response::ToolResponse;
 
 /// Turns a tool's return value into a [`ToolResponse`].
 ///
@@ -24,7 +31,7 @@ use crate::response::{ToolErrorCode, ToolResponse};
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from a tool: it does not implement `IntoToolResponse`",
     label = "this return type does not implement `tool_core::IntoToolResponse`",
-    note = "return `ToolResponse`, `String`, `&'static str`, `()`, a number, `Json<T>` for any `T: Serialize`, or `Result<T, E>` with one of those and `E: std::error::Error` or `ToolError`"
+    note = "return `ToolResponse`, `String`, `&'static str`, `()`, a number, `Json<T>` for any `T: Serialize`, or `Result<T, E>` with one of those and an error that converts into `Box<dyn Error + Send + Sync>`: `ToolError`, `anyhow::Error`, `String`, `&'static str`, or your own `Error + Send + Sync + 'static`"
 )]
 pub trait IntoToolResponse {
     /// Performs the conversion.
@@ -102,105 +109,39 @@ impl<T: Serialize> IntoToolResponse for Json<T> {
     }
 }
 
-/// An error a tool returns on purpose: a standard code and a message for the model.
+/// Any error a tool returns: the model reads its message (with the messages of its causes),
+/// under the code of the first [`ToolError`] found in its chain, else `EXECUTION_ERROR`.
 ///
-/// Any `std::error::Error` converts into one with `?` (as `EXECUTION_ERROR` with its Display
-/// text); build one directly to choose the code.
+/// The bound is what `?` into a `Box<dyn Error + Send + Sync>` accepts: every
+/// `std::error::Error + Send + Sync + 'static` (including [`ToolError`] and `thiserror`
+/// enums), `anyhow::Error` (which converts itself into that box), `String` and `&str`. One
+/// impl for all of them, so none needs a cargo feature or a wrapper.
 ///
 /// ```
-/// use tool_core::{ToolError, ToolErrorCode};
+/// use tool_core::{IntoToolResponse, ToolError, ToolErrorCode};
 ///
-/// fn read(path: &str) -> Result<String, ToolError> {
-///     if path.is_empty() {
-///         return Err(ToolError::invalid_param("'path' must not be empty"));
-///     }
-///     let n: u32 = "12".parse()?; // ParseIntError becomes EXECUTION_ERROR
-///     Ok(format!("{path}: {n}"))
-/// }
-/// assert_eq!(read("").unwrap_err().code, ToolErrorCode::InvalidParam);
+/// let failed: Result<u32, Box<dyn std::error::Error + Send + Sync>> =
+///     Err("the disk is full".into());
+/// assert_eq!(failed.into_tool_response().model_text(), "Error [EXECUTION_ERROR]: the disk is full");
+///
+/// let coded: Result<u32, ToolError> = Err(ToolError::rate_limit("wait 2 s"));
+/// assert_eq!(coded.into_tool_response().error_code(), Some(ToolErrorCode::RateLimit));
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ToolError {
-    /// The standard code.
-    pub code: ToolErrorCode,
-    /// What went wrong and what to do about it.
-    pub message: String,
-}
-
-impl ToolError {
-    /// An error with any code.
-    ///
-    /// ```
-    /// let e = tool_core::ToolError::new(tool_core::ToolErrorCode::Conflict, "version changed");
-    /// assert_eq!(e.to_string(), "CONFLICT: version changed");
-    /// ```
-    pub fn new(code: ToolErrorCode, message: impl Into<String>) -> Self {
-        ToolError {
-            code,
-            message: message.into(),
+impl<T, E> IntoToolResponse for Result<T, E>
+where
+    T: IntoToolResponse,
+    E: Into<Box<dyn Error + Send + Sync>> + 'static,
+{
+    fn into_tool_response(self) -> ToolResponse {
+        match self {
+            Ok(v) => v.into_tool_response(),
+            Err(e) => ToolError::from_error(e).into_tool_response(),
         }
-    }
-}
-
-macro_rules! shorthand {
-    ($($name:ident => $code:ident),* $(,)?) => {
-        impl ToolError {$(
-            #[doc = concat!("A `", stringify!($code), "` error.")]
-            pub fn $name(message: impl Into<String>) -> Self {
-                ToolError::new(ToolErrorCode::$code, message)
-            }
-        )*}
-    };
-}
-shorthand! {
-    not_found => NotFound,
-    already_exists => AlreadyExists,
-    permission_denied => PermissionDenied,
-    invalid_param => InvalidParam,
-    invalid_format => InvalidFormat,
-    execution => ExecutionError,
-    timeout => Timeout,
-    conflict => Conflict,
-    rate_limit => RateLimit,
-    network => NetworkError,
-    unavailable => ServiceUnavailable,
-}
-
-impl fmt::Display for ToolError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.code, self.message)
-    }
-}
-
-// `ToolError` deliberately does not implement `std::error::Error` (as `anyhow::Error` does
-// not): that is what lets every `E: Error` convert into it with `?` and lets `Result<T, E>`
-// have one impl for `ToolError` and one for all other errors without overlapping.
-impl<E: std::error::Error> From<E> for ToolError {
-    fn from(e: E) -> Self {
-        ToolError::execution(e.to_string())
     }
 }
 
 impl IntoToolResponse for ToolError {
     fn into_tool_response(self) -> ToolResponse {
         ToolResponse::error(self.code, self.message)
-    }
-}
-
-impl<T: IntoToolResponse> IntoToolResponse for Result<T, ToolError> {
-    fn into_tool_response(self) -> ToolResponse {
-        match self {
-            Ok(v) => v.into_tool_response(),
-            Err(e) => e.into_tool_response(),
-        }
-    }
-}
-
-impl<T: IntoToolResponse, E: std::error::Error> IntoToolResponse for Result<T, E> {
-    fn into_tool_response(self) -> ToolResponse {
-        match self {
-            Ok(v) => v.into_tool_response(),
-            Err(e) => ToolResponse::error(ToolErrorCode::ExecutionError, e.to_string()),
-        }
     }
 }

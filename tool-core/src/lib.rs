@@ -94,6 +94,7 @@ pub mod suggest;
 pub mod testing;
 mod timer;
 mod tool;
+mod type_checks;
 
 pub use call::{ToolCall, ToolCallRef};
 pub use context::{
@@ -112,6 +113,9 @@ pub use response::{ErrorInfo, Stats, ToolErrorCode, ToolEvent, ToolResponse, Too
 pub use struct_tool::{StructTool, ToolHandler, ToolOf};
 pub use tool::{CallFuture, Tool, ToolSet};
 pub use tool_core_derive::{tool, tool_type, toolbox, Tool};
+// What a compile error about a parameter or result type names; not for use in your own code.
+#[doc(hidden)]
+pub use type_checks::{missing, ToolOutput, ToolParam};
 
 // The README's and the guide's examples compile and pass as doc tests.
 #[cfg(doctest)]
@@ -157,6 +161,11 @@ pub mod __private {
     pub use crate::args::{decode_arguments, decode_tool_arguments, ClosedObjects};
     pub use crate::output_schema::{OutputProbe, ProbePlain, ProbeStructured};
     pub use crate::schema::canonical_schema;
+    pub use crate::type_checks::{
+        OutputCheck, OutputNoSerialize, OutputSerialize, ParamBoth, ParamCheck, ParamNeither,
+        ParamNoDeserialize, ParamNoSchema, ParamsMissing, ParamsProbe, ParamsReady,
+        ResponseMissing, ResponseProbe, ResponseReady,
+    };
     use crate::{IntoToolResponse, ToolResponse};
 
     /// Converts a tool's return value; generated code calls it with the span of the return
@@ -166,19 +175,22 @@ pub mod __private {
         value.into_tool_response()
     }
 
-    /// `tools![..]` checks at compile time that no two tools share a name.
-    pub const fn assert_unique_names(names: &[&str], messages: &[&str]) {
+    /// `tools![..]` checks at compile time that no two tools share a name: the message for
+    /// the first name listed twice. (The macro panics with it itself, so the error points at
+    /// `tools![..]` and shows no helper of ours.)
+    pub const fn first_duplicate<'a>(names: &[&str], messages: &[&'a str]) -> Option<&'a str> {
         let mut i = 0;
         while i < names.len() {
             let mut j = i + 1;
             while j < names.len() {
-                if str_eq(names[i], names[j]) {
-                    panic!("{}", messages[j]);
+                if str_eq(names[i], names[j]) && j < messages.len() {
+                    return Some(messages[j]);
                 }
                 j += 1;
             }
             i += 1;
         }
+        None
     }
 
     const fn str_eq(a: &str, b: &str) -> bool {

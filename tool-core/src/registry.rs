@@ -492,10 +492,12 @@ impl ToolRegistry {
 #[macro_export]
 macro_rules! tools {
     ($($tool:path),* $(,)?) => {{
-        const _: () = $crate::__private::assert_unique_names(
+        const _: () = if let ::core::option::Option::Some(message) = $crate::__private::first_duplicate(
             &[$(<$tool>::__TOOL_NAME),*],
             &[$(<$tool>::__TOOL_DUPLICATE),*],
-        );
+        ) {
+            ::core::panic!("{}", message)
+        };
         $crate::ToolRegistry::new()$(.with(<$tool>::__tool()))*
     }};
 }

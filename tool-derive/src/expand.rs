@@ -20,20 +20,158 @@ pub fn private_path(krate: &syn::Path, module: &str) -> String {
 
 /// The parameters struct (`__ToolParams`) and the default functions, to be placed inside a
 /// `const _: () = { use #krate::__private as __tc; .. };` block.
+///
+/// A field whose type might lack `Deserialize` or `JsonSchema` (see [`checked_params`]) is a
+/// type parameter of the struct: the derives then check nothing concrete, and the one check
+/// of that type is `check_params`'s, at the user's type, naming the fix.
 pub fn params_struct(model: &ToolModel) -> TokenStream {
     let serde_path = private_path(&model.krate, "serde");
     let schemars_path = private_path(&model.krate, "schemars");
-    let fields = model.model_params().map(field);
+    let checked = checked_params(model);
+    let fields = model.model_params().map(|p| {
+        let generic = checked
+            .iter()
+            .position(|c| std::ptr::eq(c.param, p))
+            .map(|i| checked[i].field_ty(i));
+        field(p, generic)
+    });
     let defaults = model.model_params().filter_map(default_fn);
-    quote! {
+    let derives = quote! {
         #[derive(__tc::serde::Deserialize, __tc::schemars::JsonSchema)]
         #[serde(crate = #serde_path, deny_unknown_fields)]
         #[schemars(crate = #schemars_path)]
-        struct __ToolParams {
-            #(#fields)*
+    };
+    let strukt = if checked.is_empty() {
+        quote! {
+            #derives
+            struct __ToolParams {
+                #(#fields)*
+            }
         }
+    } else {
+        let names: Vec<syn::Ident> = (0..checked.len()).map(type_param).collect();
+        let tys = checked.iter().map(|c| &c.ty);
+        quote! {
+            #derives
+            struct __ToolParamsOf<#(#names),*> {
+                #(#fields)*
+            }
+            type __ToolParams = __ToolParamsOf<#(#tys),*>;
+        }
+    };
+    let checks = check_params(model, &checked);
+    quote! {
+        #checks
+        #strukt
 
         #(#defaults)*
+    }
+}
+
+/// A parameter whose type is checked by `check_params` and generic in the parameters struct.
+pub struct Checked<'a> {
+    param: &'a Param,
+    /// The type checked: the parameter's type, or `T` of an `Option<T>` parameter (so the
+    /// field stays a syntactic `Option` for serde and schemars, and the error names `T`).
+    ty: syn::Type,
+    in_option: bool,
+}
+
+impl Checked<'_> {
+    fn field_ty(&self, index: usize) -> syn::Type {
+        let name = type_param(index);
+        if self.in_option {
+            syn::parse_quote!(::core::option::Option<#name>)
+        } else {
+            syn::parse_quote!(#name)
+        }
+    }
+}
+
+fn type_param(index: usize) -> syn::Ident {
+    format_ident!("__ToolParam{}", index)
+}
+
+/// The model parameters whose type could lack `Deserialize` or `JsonSchema`: all but the
+/// standard leaves (which have both) and those with `#[arg(default)]` (whose default
+/// function returns the concrete type, which a generic field could not take).
+pub fn checked_params(model: &ToolModel) -> Vec<Checked<'_>> {
+    model
+        .model_params()
+        .filter(|p| p.default.is_none() && !is_leaf(&p.stored_ty))
+        .map(|p| match option_arg(&p.stored_ty) {
+            Some(inner) => Checked {
+                param: p,
+                ty: inner.clone(),
+                in_option: true,
+            },
+            None => Checked {
+                param: p,
+                ty: p.stored_ty.clone(),
+                in_option: false,
+            },
+        })
+        .collect()
+}
+
+/// `T` of `Option<T>` (or `::core::option::Option<T>`), as written.
+fn option_arg(ty: &syn::Type) -> Option<&syn::Type> {
+    let syn::Type::Path(path) = ty else {
+        return None;
+    };
+    if path.qself.is_some() {
+        return None;
+    }
+    let last = path.path.segments.last()?;
+    if last.ident != "Option" {
+        return None;
+    }
+    match &last.arguments {
+        syn::PathArguments::AngleBracketed(args) if args.args.len() == 1 => match args.args.first()
+        {
+            Some(syn::GenericArgument::Type(inner)) => Some(inner),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// One `Type: ToolParam<Marker>` obligation per checked parameter, spanned at its type: the
+/// only error a type without `Deserialize` or `JsonSchema` produces.
+fn check_params(model: &ToolModel, checked: &[Checked<'_>]) -> TokenStream {
+    if checked.is_empty() {
+        return TokenStream::new();
+    }
+    let krate = &model.krate;
+    let checks = checked.iter().map(|c| {
+        let ty = &c.ty;
+        let span = syn::spanned::Spanned::span(ty);
+        quote_spanned! {span=>
+            <#ty as #krate::ToolParam<_>>::check(
+                (&&&&__tc::ParamCheck::<#ty>::new()).param_check()
+            );
+        }
+    });
+    quote! {
+        #[allow(dead_code, clippy::needless_borrow)]
+        fn __tool_check_params() {
+            #[allow(unused_imports)]
+            use __tc::{ParamBoth as _, ParamNeither as _, ParamNoDeserialize as _, ParamNoSchema as _};
+            #(#checks)*
+        }
+    }
+}
+
+/// The expression giving the canonical input schema, inside the `const _` block.
+pub fn input_schema(model: &ToolModel) -> TokenStream {
+    if checked_params(model).is_empty() {
+        quote!(__tc::canonical_schema::<__ToolParams>())
+    } else {
+        quote! {{
+            #[allow(unused_imports)]
+            use __tc::{ParamsMissing as _, ParamsReady as _};
+            (&__tc::ParamsProbe::<__ToolParams>::new()).schema()
+        }}
     }
 }
 
@@ -41,9 +179,9 @@ fn default_fn_ident(p: &Param) -> syn::Ident {
     format_ident!("__tool_default_{}", unraw(&p.ident))
 }
 
-fn field(p: &Param) -> TokenStream {
+fn field(p: &Param, generic: Option<syn::Type>) -> TokenStream {
     let ident = &p.ident;
-    let ty = &p.stored_ty;
+    let ty = generic.unwrap_or_else(|| p.stored_ty.clone());
     let mut attrs = TokenStream::new();
     if p.renamed {
         let wire = &p.wire_name.value;
@@ -106,11 +244,20 @@ pub fn prepare(model: &ToolModel) -> TokenStream {
         quote! {
             __tc::decode_arguments::<__ToolParams>(#name, arguments)
         }
-    } else {
+    } else if checked_params(model).is_empty() {
         quote! {{
             // What the canonical schema closes below the root, read once per tool.
             static __TOOL_CLOSED: ::std::sync::OnceLock<__tc::ClosedObjects> = ::std::sync::OnceLock::new();
             __tc::decode_tool_arguments::<__ToolParams>(#name, arguments, &__TOOL_CLOSED)
+        }}
+    } else {
+        // The same call, reached through the probe so that a parameter type without the
+        // traits is reported once, by `check_params`, not here as well.
+        quote! {{
+            static __TOOL_CLOSED: ::std::sync::OnceLock<__tc::ClosedObjects> = ::std::sync::OnceLock::new();
+            #[allow(unused_imports)]
+            use __tc::{ParamsMissing as _, ParamsReady as _};
+            (&__tc::ParamsProbe::<__ToolParams>::new()).decode(#name, arguments, &__TOOL_CLOSED)
         }}
     };
     quote! {
@@ -190,9 +337,10 @@ pub fn call_args(model: &ToolModel) -> Vec<TokenStream> {
 }
 
 /// Runs `invocation` (a call of the user's function, not yet awaited) and converts its result.
-pub fn finish(model: &ToolModel, invocation: TokenStream) -> TokenStream {
+/// `generics` are the enclosing `#[toolbox]` impl's type parameters (see [`facts`]).
+pub fn finish(model: &ToolModel, invocation: TokenStream, generics: &[syn::Ident]) -> TokenStream {
     let krate = &model.krate;
-    let into_response = quote_spanned!(model.ret_span=> __tc::into_response(__tool_result));
+    let into_response = into_response(model, generics);
     if model.is_async {
         quote! {
             #krate::CallFuture::new(async move {
@@ -208,6 +356,81 @@ pub fn finish(model: &ToolModel, invocation: TokenStream) -> TokenStream {
     }
 }
 
+/// Converts `__tool_result` with `IntoToolResponse`, spanned at the return type so that a type
+/// that does not fit is reported there. Called through the trait itself: an unmet bound then
+/// names `IntoToolResponse` and no helper of ours.
+///
+/// A `Json<T>` result (or a `Result` of one) is checked apart: without `Serialize`, `T` would
+/// fail deep in the `Json<T>` impl with serde's message. `T: ToolOutput<Marker>` reports it
+/// at `T` instead, the conversion goes through `ResponseProbe` (which does not fail), and the
+/// rest of the type is still required to convert, with `Json<()>` standing in for `Json<T>`.
+fn into_response(model: &ToolModel, generics: &[syn::Ident]) -> TokenStream {
+    let krate = &model.krate;
+    let plain = quote_spanned! {model.ret_span=>
+        #krate::IntoToolResponse::into_tool_response(__tool_result)
+    };
+    let Some(ret) = model.ret_ty.as_ref() else {
+        return plain;
+    };
+    let mut nameable = Nameable { generics, ok: true };
+    syn::visit::Visit::visit_type(&mut nameable, ret);
+    let mut with_unit = ret.clone();
+    let Some(inner) = json_arg(&mut with_unit) else {
+        return plain;
+    };
+    if !nameable.ok {
+        return plain;
+    }
+    let span = syn::spanned::Spanned::span(&inner);
+    let output_check = quote_spanned! {span=>
+        <#inner as #krate::ToolOutput<_>>::check(
+            (&&__tc::OutputCheck::<#inner>::new()).output_check()
+        );
+    };
+    let rest_check = quote_spanned! {model.ret_span=>
+        #krate::IntoToolResponse::into_tool_response(__tool_rest)
+    };
+    quote! {{
+        #[allow(dead_code, clippy::needless_borrow)]
+        fn __tool_check_output(__tool_rest: #with_unit) -> #krate::ToolResponse {
+            #[allow(unused_imports)]
+            use __tc::{OutputNoSerialize as _, OutputSerialize as _};
+            #output_check
+            #rest_check
+        }
+        #[allow(unused_imports)]
+        use __tc::{ResponseMissing as _, ResponseReady as _};
+        (&__tc::ResponseProbe::of(&__tool_result)).convert(__tool_result)
+    }}
+}
+
+/// The `T` of a `Json<T>` return type, or of a `Result<Json<T>, ..>` (any path ending in
+/// `Result`, so `anyhow::Result<Json<T>>` too); `ty` gets `Json<()>` in its place.
+fn json_arg(ty: &mut syn::Type) -> Option<syn::Type> {
+    let syn::Type::Path(path) = ty else {
+        return None;
+    };
+    if path.qself.is_some() {
+        return None;
+    }
+    let last = path.path.segments.last_mut()?;
+    let syn::PathArguments::AngleBracketed(args) = &mut last.arguments else {
+        return None;
+    };
+    if last.ident == "Json" && args.args.len() == 1 {
+        let Some(syn::GenericArgument::Type(inner)) = args.args.first_mut() else {
+            return None;
+        };
+        return Some(std::mem::replace(inner, syn::parse_quote!(())));
+    }
+    if last.ident == "Result" {
+        if let Some(syn::GenericArgument::Type(ok)) = args.args.first_mut() {
+            return json_arg(ok);
+        }
+    }
+    None
+}
+
 /// `Tool` methods other than `call`, from the model. `generics` are the type parameters of
 /// the enclosing `impl` (a `#[toolbox]`), which a return type may not mention for the
 /// output-schema probe.
@@ -219,6 +442,7 @@ pub fn facts(model: &ToolModel, generics: &[syn::Ident]) -> TokenStream {
     let annotations = annotations(model);
     let timeout = timeout(model);
     let output = output_schema(model, generics);
+    let input_schema = input_schema(model);
     quote! {
         #output
         fn name(&self) -> &str {
@@ -237,7 +461,7 @@ pub fn facts(model: &ToolModel, generics: &[syn::Ident]) -> TokenStream {
             #timeout
         }
         fn input_schema(&self) -> __tc::serde_json::Value {
-            __tc::canonical_schema::<__ToolParams>()
+            #input_schema
         }
     }
 }

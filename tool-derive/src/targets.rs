@@ -9,7 +9,7 @@
 //!   `ToolHandler` impl, or sent to the UI as an event with `#[tool_def(event = "..")]`.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
 use syn::{ImplItem, ItemFn, ItemImpl};
 
 use crate::attr::parse_tool_attr;
@@ -71,7 +71,7 @@ fn free_fn_tool(model: &ToolModel, vis: &syn::Visibility) -> TokenStream {
     let facts = facts(model, &[]);
     let prepare = prepare(model);
     let args = call_args(model);
-    let body = finish(model, quote!(#ident(#(#args),*)));
+    let body = finish(model, quote!(#ident(#(#args),*)), &[]);
     quote! {
         #[doc = #struct_doc]
         #[allow(non_camel_case_types)]
@@ -240,7 +240,11 @@ fn toolbox_tools(
         let facts = facts(model, &type_params);
         let prepare = prepare(model);
         let args = call_args(model);
-        let body = finish(model, quote!(<#self_ty>::#method(&self.0, #(#args),*)));
+        let body = finish(
+            model,
+            quote!(<#self_ty>::#method(&self.0, #(#args),*)),
+            &type_params,
+        );
         let mkrate = &model.krate;
         items.push(quote! {
             #[allow(non_camel_case_types)]
@@ -362,21 +366,25 @@ fn struct_tool(model: &ToolModel) -> TokenStream {
     let timeout = expand::timeout(model);
     let title = expand::title(model);
     let params = params_struct(model);
+    let input_schema = expand::input_schema(model);
     let prepare = prepare(model);
     let field_idents: Vec<&syn::Ident> = model.params.iter().map(|p| &p.ident).collect();
     let args = call_args(model);
     let run = match &model.attr.event {
         Some(kind) => side_channel(model, &kind.value),
-        None => finish(
-            model,
-            quote!(<#ident as #krate::ToolHandler>::run(__tool_value, ctx)),
-        ),
+        None => {
+            // Spanned at the struct's name, like the output probe's `<#ident as
+            // ToolHandler>::Output` below: a missing handler is then the same error twice, which
+            // rustc reports once.
+            let handler = quote_spanned!(ident.span()=> <#ident as #krate::ToolHandler>::run);
+            finish(model, quote!(#handler(__tool_value, ctx)), &[])
+        }
     };
     // A side-channel tool returns no data; a handler's output may have a schema.
     let output = match &model.attr.event {
         Some(_) => TokenStream::new(),
         None => expand::output_probe(
-            &quote!(<#ident as #krate::ToolHandler>::Output),
+            &quote_spanned!(ident.span()=> <#ident as #krate::ToolHandler>::Output),
             TokenStream::new(),
         ),
     };
@@ -404,7 +412,7 @@ fn struct_tool(model: &ToolModel) -> TokenStream {
                 const ANNOTATIONS: #krate::ToolAnnotations = #annotations;
                 const TIMEOUT_MS: ::core::option::Option<u64> = #timeout;
                 fn input_schema() -> __tc::serde_json::Value {
-                    __tc::canonical_schema::<__ToolParams>()
+                    #input_schema
                 }
                 #output
                 #[allow(unused_variables)]

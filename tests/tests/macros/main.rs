@@ -22,6 +22,7 @@ mod dialect_gemini;
 mod dialect_openai;
 mod dispatch_errors;
 mod docs_tables;
+mod error_types;
 mod formats_corpus;
 mod formats_differential;
 mod formats_prompt;

@@ -43,10 +43,10 @@ fn h() -> bool {
 async fn i() -> Result<f64, std::io::Error> {
     Ok(1.5)
 }
-/// Uses ? to convert any error into a ToolError.
+/// Uses ? on another error through ToolError::from_error.
 #[tool]
 fn j() -> Result<Json<u32>, ToolError> {
-    let n: u32 = "7".parse()?;
+    let n: u32 = "7".parse().map_err(ToolError::from_error)?;
     Ok(Json(n))
 }
 
