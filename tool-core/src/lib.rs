@@ -67,6 +67,7 @@
 
 pub mod args;
 mod call;
+pub mod catalog;
 mod clock;
 mod context;
 mod definition;
@@ -109,7 +110,7 @@ pub use registry::{is_valid_tool_name, RegistryError, ToolList, ToolListFormat, 
 pub use response::{ErrorInfo, Stats, ToolErrorCode, ToolEvent, ToolResponse, ToolStatus};
 pub use struct_tool::{StructTool, ToolHandler, ToolOf};
 pub use tool::{CallFuture, Tool, ToolSet};
-pub use tool_derive::{tool, tool_type, toolbox, Tool};
+pub use tool_derive::{prompt, resource, tool, tool_type, toolbox, Tool};
 
 // The README's and the guide's examples compile and pass as doc tests.
 #[cfg(doctest)]
@@ -157,6 +158,31 @@ pub mod __private {
     #[inline]
     pub fn into_response<T: IntoToolResponse>(value: T) -> ToolResponse {
         value.into_tool_response()
+    }
+
+    /// A template variable's value, for `#[resource]` functions.
+    pub fn template_var<'a>(vars: &'a [(String, String)], name: &str) -> Option<&'a str> {
+        vars.iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Converts a resource function's return value; called with the span of the return type.
+    #[inline]
+    pub fn into_resource_contents<T: crate::catalog::IntoResourceContents>(
+        value: T,
+        uri: &str,
+        mime_type: Option<&str>,
+    ) -> Result<crate::catalog::ResourceContents, crate::catalog::CatalogError> {
+        value.into_contents(uri, mime_type)
+    }
+
+    /// Converts a prompt function's return value; called with the span of the return type.
+    #[inline]
+    pub fn into_prompt_messages<T: crate::catalog::IntoPromptMessages>(
+        value: T,
+    ) -> Result<Vec<crate::catalog::PromptMessage>, crate::catalog::CatalogError> {
+        value.into_messages()
     }
 
     /// `tools![..]` checks at compile time that no two tools share a name.
