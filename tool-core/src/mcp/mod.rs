@@ -36,7 +36,11 @@ mod client;
 #[cfg(feature = "mcp-http")]
 mod http;
 mod lines;
+mod peer;
+mod peers;
+mod prompts;
 mod remote;
+mod resources;
 mod server;
 
 use std::fmt;
@@ -45,6 +49,7 @@ pub use client::{McpClient, DEFAULT_CALL_TIMEOUT};
 #[cfg(feature = "mcp-http")]
 pub use http::{HttpServing, DEFAULT_HTTP_PATH};
 pub use lines::DEFAULT_MAX_MESSAGE_BYTES;
+pub use peers::ServerHandle;
 pub use remote::RemoteTool;
 pub use server::{McpServer, DEFAULT_PAGE_SIZE};
 
