@@ -136,6 +136,15 @@ impl McpServer {
         &self.config.capabilities
     }
 
+    /// The name and version `initialize` reports (see [`McpServer::with_server_info`] and
+    /// [`mcp_server!`](crate::mcp_server), which uses the calling crate's).
+    pub fn server_info(&self) -> (&str, &str) {
+        (
+            &self.config.server_info.name,
+            &self.config.server_info.version,
+        )
+    }
+
     /// A handle to tell clients about changes while serving (see [`ServerHandle`]). Take it
     /// after [`McpServer::with_catalog`]: a later `with_catalog` starts a new catalog.
     pub fn handle(&self) -> ServerHandle {
