@@ -121,6 +121,13 @@ async def main(command):
                 result = await session.call_tool("ask_unit", {})
                 check(f"elicitation {mode}", result.content[0].text == expected, result)
 
+            tools = {t.name: t for t in (await session.list_tools()).tools}
+            schema = tools["answer"].output_schema
+            check("integer output schema is wrapped", schema["properties"]["result"]["type"] == "integer" and schema["required"] == ["result"], schema)
+            # The SDK validates structuredContent against the tool's output schema here.
+            result = await session.call_tool("answer", {})
+            check("structured integer result", result.structured_content == {"result": 42} and result.content[0].text == "42", result)
+
             result = await session.call_tool("where_am_i", {})
             check("roots", result.content[0].text == "file:///tmp/py (py)", result)
 

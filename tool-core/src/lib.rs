@@ -104,7 +104,7 @@ pub use definition::{ToolAnnotations, ToolDefinition};
 pub use dispatch::CallOptions;
 pub use executor::block_on;
 pub use into_response::{IntoToolResponse, Json, ToolError};
-pub use output_schema::{output_schema_of, StructuredOutput};
+pub use output_schema::{is_wrapped_output, output_schema_of, StructuredOutput, WRAP_RESULT_KEY};
 pub use peer::{ClientPeer, Elicited, LogLevel, PeerError, Root, SamplingReply, SamplingRequest};
 pub use policy::{Approval, ApprovalHook, BreakerConfig, CircuitState, Limits, RetryPolicy};
 pub use raw_json::RawJson;

@@ -80,6 +80,12 @@ pub async fn where_am_i(ctx: ToolContext<'_>) -> Result<String, PeerError> {
         .join(", "))
 }
 
+/// The answer, as structured output of an integer.
+#[tool]
+pub fn answer() -> Json<i64> {
+    Json(42)
+}
+
 /// The running server's handle, for `touch` and `add_prompt`.
 pub static HANDLE: OnceLock<ServerHandle> = OnceLock::new();
 
@@ -168,7 +174,7 @@ fn cities(typed: &str) -> Vec<String> {
 
 /// The tools.
 pub fn registry() -> ToolRegistry {
-    tools![count_to, haiku, ask_unit, where_am_i, touch, add_prompt]
+    tools![count_to, haiku, ask_unit, where_am_i, touch, add_prompt, answer]
 }
 
 /// The resources, prompts and completers.

@@ -312,16 +312,20 @@ fn mcp_tool(def: &ToolDefinition) -> rmcp::model::Tool {
 
 /// Our response as an MCP result: the model text as one text block, `structuredContent` =
 /// `data` for a successful call of a tool with an output schema, `isError` for `ERROR`.
-fn call_result(response: &ToolResponse, has_output_schema: bool) -> CallToolResult {
+fn call_result(response: &ToolResponse, output_schema: Option<&Value>) -> CallToolResult {
     let content = vec![ContentBlock::text(response.model_text())];
     if response.is_error() {
         return CallToolResult::error(content);
     }
     let mut result = CallToolResult::success(content);
-    if has_output_schema {
-        if let Some(data) = &response.data {
-            result.structured_content = serde_json::from_str::<Value>(data.get()).ok();
-        }
+    if let (Some(schema), Some(data)) = (output_schema, &response.data) {
+        let value = serde_json::from_str::<Value>(data.get()).ok();
+        // A non-object result's schema is a `{"result": ..}` wrapper; the content follows it.
+        result.structured_content = if crate::output_schema::is_wrapped_output(schema) {
+            value.map(|v| serde_json::json!({ "result": v }))
+        } else {
+            value
+        };
     }
     result
 }
@@ -578,6 +582,6 @@ impl ServerHandler for McpServer {
         }
         drop(call_context);
         let _ = logs.await;
-        Ok(call_result(&response, definition.output_schema.is_some()).into())
+        Ok(call_result(&response, definition.output_schema.as_deref()).into())
     }
 }
