@@ -68,6 +68,7 @@
 
 pub mod args;
 mod call;
+pub mod catalog;
 mod clock;
 mod context;
 mod definition;
@@ -81,6 +82,7 @@ pub mod mcp;
 pub mod model;
 mod output_schema;
 pub mod parse;
+pub mod peer;
 mod policy;
 pub mod prompt;
 pub mod provider;
@@ -105,14 +107,15 @@ pub use definition::{ToolAnnotations, ToolDefinition};
 pub use dispatch::CallOptions;
 pub use executor::block_on;
 pub use into_response::{IntoToolResponse, Json, ToolError};
-pub use output_schema::{output_schema_of, StructuredOutput};
+pub use output_schema::{is_wrapped_output, output_schema_of, StructuredOutput, WRAP_RESULT_KEY};
+pub use peer::{ClientPeer, Elicited, LogLevel, PeerError, Root, SamplingReply, SamplingRequest};
 pub use policy::{Approval, ApprovalHook, BreakerConfig, CircuitState, Limits, RetryPolicy};
 pub use raw_json::RawJson;
 pub use registry::{is_valid_tool_name, RegistryError, ToolList, ToolListFormat, ToolRegistry};
 pub use response::{ErrorInfo, Stats, ToolErrorCode, ToolEvent, ToolResponse, ToolStatus};
 pub use struct_tool::{StructTool, ToolHandler, ToolOf};
 pub use tool::{CallFuture, Tool, ToolSet};
-pub use tool_core_derive::{tool, tool_type, toolbox, Tool};
+pub use tool_core_derive::{prompt, resource, tool, tool_type, toolbox, Tool};
 // What a compile error about a parameter or result type names; not for use in your own code.
 #[doc(hidden)]
 pub use type_checks::{missing, ToolOutput, ToolParam};
@@ -173,6 +176,31 @@ pub mod __private {
     #[inline]
     pub fn into_response<T: IntoToolResponse>(value: T) -> ToolResponse {
         value.into_tool_response()
+    }
+
+    /// A template variable's value, for `#[resource]` functions.
+    pub fn template_var<'a>(vars: &'a [(String, String)], name: &str) -> Option<&'a str> {
+        vars.iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Converts a resource function's return value; called with the span of the return type.
+    #[inline]
+    pub fn into_resource_contents<T: crate::catalog::IntoResourceContents>(
+        value: T,
+        uri: &str,
+        mime_type: Option<&str>,
+    ) -> Result<crate::catalog::ResourceContents, crate::catalog::CatalogError> {
+        value.into_contents(uri, mime_type)
+    }
+
+    /// Converts a prompt function's return value; called with the span of the return type.
+    #[inline]
+    pub fn into_prompt_messages<T: crate::catalog::IntoPromptMessages>(
+        value: T,
+    ) -> Result<Vec<crate::catalog::PromptMessage>, crate::catalog::CatalogError> {
+        value.into_messages()
     }
 
     /// `tools![..]` checks at compile time that no two tools share a name: the message for

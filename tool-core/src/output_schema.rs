@@ -2,8 +2,9 @@
 //!
 //! MCP's rules shape it: `outputSchema` must be an object schema (`"type": "object"` at the
 //! root) and a result that has one carries its `data` as `structuredContent`. A type whose
-//! schema is not an object at the root (a list, a number, an enum of objects) gets no output
-//! schema; its value still reaches the model as text.
+//! schema is not an object at the root (a list, a number, an enum) gets a wrapper schema
+//! `{"result": <its schema>}` marked [`WRAP_RESULT_KEY`], and its `structuredContent` is
+//! `{"result": data}`; its value still reaches the model as plain text.
 
 use std::marker::PhantomData;
 
@@ -13,8 +14,15 @@ use serde_json::Value;
 
 use crate::into_response::Json;
 
-/// The output schema of `T`: schemars' JSON Schema 2020-12 without `$schema` and `title`, or
-/// `None` when `T` is not an object at the root.
+/// The key that marks a wrapped output schema: a result whose type is not an object at the
+/// root (an integer, a list, an enum) is sent as `structuredContent: {"result": value}` under
+/// an object schema carrying `"x-fastmcp-wrap-result": true`, FastMCP's convention, so
+/// FastMCP clients unwrap it and any client can validate it.
+pub const WRAP_RESULT_KEY: &str = "x-fastmcp-wrap-result";
+
+/// The output schema of `T`: schemars' JSON Schema 2020-12 without `$schema` and `title`.
+/// MCP wants an object at the root; any other `T` is wrapped as `{"result": T}` (marked with
+/// [`WRAP_RESULT_KEY`], its `$defs` moved to the wrapper).
 ///
 /// ```
 /// #[derive(schemars::JsonSchema)]
@@ -23,26 +31,48 @@ use crate::into_response::Json;
 /// let schema = tool_core::output_schema_of::<Forecast>().unwrap();
 /// assert_eq!(schema["type"], "object");
 /// assert_eq!(schema["required"], serde_json::json!(["city", "temp_c"]));
-/// assert!(tool_core::output_schema_of::<Vec<Forecast>>().is_none());
+///
+/// let wrapped = tool_core::output_schema_of::<i64>().unwrap();
+/// assert_eq!(wrapped["properties"]["result"]["type"], "integer");
+/// assert_eq!(wrapped["required"], serde_json::json!(["result"]));
+/// assert_eq!(wrapped[tool_core::WRAP_RESULT_KEY], true);
 /// ```
 pub fn output_schema_of<T: JsonSchema>() -> Option<Value> {
     let generator = SchemaSettings::draft2020_12().into_generator();
     let Value::Object(mut map) = generator.into_root_schema_for::<T>().to_value() else {
         return None;
     };
-    if map.get("type").and_then(Value::as_str) != Some("object") {
-        return None;
-    }
     map.remove("$schema");
     map.remove("title");
-    Some(Value::Object(map))
+    if map.get("type").and_then(Value::as_str) == Some("object") {
+        return Some(Value::Object(map));
+    }
+    let defs = map.remove("$defs");
+    let mut wrapper = serde_json::Map::new();
+    wrapper.insert("type".into(), "object".into());
+    wrapper.insert(
+        "properties".into(),
+        serde_json::json!({ "result": Value::Object(map) }),
+    );
+    wrapper.insert("required".into(), serde_json::json!(["result"]));
+    wrapper.insert(WRAP_RESULT_KEY.into(), Value::Bool(true));
+    if let Some(defs) = defs {
+        wrapper.insert("$defs".into(), defs);
+    }
+    Some(Value::Object(wrapper))
+}
+
+/// Whether an output schema is a wrapper made by [`output_schema_of`] (the structured result
+/// is then `{"result": data}`).
+pub fn is_wrapped_output(schema: &Value) -> bool {
+    schema.get(WRAP_RESULT_KEY) == Some(&Value::Bool(true))
 }
 
 /// Return types whose structured result has a schema: [`Json<T>`] with `T: JsonSchema`, and a
 /// `Result` of one. `#[tool]` asks this (through [`OutputProbe`]) to fill
 /// [`Tool::output_schema`](crate::Tool::output_schema).
 pub trait StructuredOutput {
-    /// The output schema, or `None` when the type is not an object at the root.
+    /// The output schema (wrapped when the type is not an object at the root).
     fn output_schema() -> Option<Value>;
 }
 
@@ -129,8 +159,12 @@ mod tests {
         assert!((&OutputProbe::<Json<Opaque>>::new())
             .output_schema()
             .is_none());
-        assert!((&OutputProbe::<Json<Vec<i32>>>::new())
+        // A non-object root is wrapped as `{"result": ..}`, `$defs` hoisted to the wrapper.
+        let wrapped = (&OutputProbe::<Json<Vec<Point>>>::new())
             .output_schema()
-            .is_none());
+            .unwrap();
+        assert!(is_wrapped_output(&wrapped));
+        assert_eq!(wrapped["properties"]["result"]["type"], "array");
+        assert!(wrapped["$defs"]["Point"].is_object(), "{wrapped}");
     }
 }

@@ -178,14 +178,14 @@ pub fn parse_arg_attr(attr: &syn::Attribute, cx: &mut Ctxt) -> ArgAttr {
     out
 }
 
-fn meta_key(meta: &ParseNestedMeta) -> String {
+pub fn meta_key(meta: &ParseNestedMeta) -> String {
     let path = &meta.path;
     path.get_ident()
         .map(|i| i.to_string())
         .unwrap_or_else(|| quote::quote!(#path).to_string().replace(' ', ""))
 }
 
-fn set<T>(
+pub fn set<T>(
     cx: &mut Ctxt,
     meta: &ParseNestedMeta,
     slot: &mut Option<Spanned<T>>,
@@ -199,7 +199,7 @@ fn set<T>(
     }
 }
 
-fn unknown_key(cx: &mut Ctxt, meta: &ParseNestedMeta, key: &str, attr: &str, valid: &[&str]) {
+pub fn unknown_key(cx: &mut Ctxt, meta: &ParseNestedMeta, key: &str, attr: &str, valid: &[&str]) {
     let hint = valid
         .iter()
         .find(|k| similar(k, key))
@@ -235,7 +235,7 @@ fn similar(a: &str, b: &str) -> bool {
     a.len().max(b.len()) - prefix - suffix <= 1
 }
 
-fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
+pub fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
     if meta.input.peek(syn::Token![=]) {
         meta.value()?.parse::<Expr>()?;
     } else if meta.input.peek(syn::token::Paren) {
@@ -244,7 +244,7 @@ fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
     Ok(())
 }
 
-fn parse_string(meta: &ParseNestedMeta) -> syn::Result<Spanned<String>> {
+pub fn parse_string(meta: &ParseNestedMeta) -> syn::Result<Spanned<String>> {
     let key = meta_key(meta);
     let value = meta.value()?;
     let lit: Lit = value.parse().map_err(|e| {

@@ -6,6 +6,7 @@
 //! alone (`expand`, `targets`).
 
 mod attr;
+mod catalog;
 mod check;
 mod ctxt;
 mod docs;
@@ -45,4 +46,17 @@ pub fn derive_tool(item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn tool_type(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::tool_type(attr.into(), item.into()).into()
+}
+
+/// Makes a documented function a resource readable by URI. See `tool_core::resource`.
+#[proc_macro_attribute]
+pub fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
+    catalog::resource_fn(attr.into(), item.into()).into()
+}
+
+/// Makes a documented function a prompt whose parameters are its arguments. See
+/// `tool_core::prompt`.
+#[proc_macro_attribute]
+pub fn prompt(attr: TokenStream, item: TokenStream) -> TokenStream {
+    catalog::prompt_fn(attr.into(), item.into()).into()
 }

@@ -10,4 +10,7 @@ mod mcp_hostile;
 mod mcp_http;
 mod mcp_http_hostile;
 mod mcp_http_progress;
+mod mcp_peer;
+mod mcp_python;
+mod mcp_resources;
 mod mcp_server;

@@ -214,6 +214,12 @@ impl McpClient {
         &self.server
     }
 
+    /// The connection and the per-request time limit, for the resource and prompt requests
+    /// in `client_catalog`.
+    pub(super) fn peer_and_timeout(&self) -> (&rmcp::Peer<RoleClient>, Duration) {
+        (self.service.peer(), self.timeout)
+    }
+
     /// Fetches the tool list again; returns how many tools the server has.
     pub async fn refresh(&self) -> Result<usize, McpError> {
         let list = tokio::time::timeout(self.timeout, self.service.peer().list_all_tools())

@@ -33,18 +33,25 @@
 //! ```
 
 mod client;
+mod client_catalog;
 #[cfg(feature = "mcp-http")]
 mod http;
 mod lines;
+mod peer;
+mod peers;
+mod prompts;
 mod remote;
+mod resources;
 mod server;
 
 use std::fmt;
 
 pub use client::{McpClient, DEFAULT_CALL_TIMEOUT};
+pub use client_catalog::RemoteResource;
 #[cfg(feature = "mcp-http")]
 pub use http::{HttpServing, DEFAULT_HTTP_PATH};
 pub use lines::DEFAULT_MAX_MESSAGE_BYTES;
+pub use peers::ServerHandle;
 pub use remote::RemoteTool;
 pub use server::{McpServer, DEFAULT_PAGE_SIZE};
 
@@ -84,3 +91,24 @@ impl fmt::Display for McpError {
 }
 
 impl std::error::Error for McpError {}
+
+/// An [`McpServer`] for these `#[tool]`s whose `serverInfo` is the calling crate's name and
+/// version (read with `env!` where the macro is written, so in your crate, not ours).
+///
+/// ```
+/// use tool_core::{mcp_server, tool};
+///
+/// /// Adds two integers.
+/// #[tool]
+/// fn add(a: i64, b: i64) -> i64 { a + b }
+///
+/// let server = mcp_server![add];
+/// assert_eq!(server.server_info(), (env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")));
+/// ```
+#[macro_export]
+macro_rules! mcp_server {
+    ($($tool:path),* $(,)?) => {
+        $crate::mcp::McpServer::new($crate::tools![$($tool),*])
+            .with_server_info(::core::env!("CARGO_PKG_NAME"), ::core::env!("CARGO_PKG_VERSION"))
+    };
+}

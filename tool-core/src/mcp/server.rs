@@ -3,19 +3,26 @@
 
 use std::sync::Arc;
 
+#[allow(deprecated)] // logging/setLevel: see `peers`.
+use rmcp::model::SetLevelRequestParams;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProgressToken,
-    ServerCapabilities, ServerConfig,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
+    ContentBlock, GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ProgressNotificationParam, ProgressToken, ReadResourceRequestParams, ReadResourceResponse,
+    ServerCapabilities, ServerConfig, SubscribeRequestParams, UnsubscribeRequestParams,
 };
+use rmcp::service::NotificationContext;
 use rmcp::service::{RequestContext, RunningService, ServiceExt};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
 use super::lines::{LineTransport, DEFAULT_MAX_MESSAGE_BYTES};
-use super::McpError;
+use super::peers::{ServerHandle, Shared};
+use super::{prompts, resources, McpError};
 use crate::call::ToolCall;
+use crate::catalog::Catalog;
 use crate::context::{CallContext, CancelFlag, Progress, ProgressReporter};
 use crate::definition::ToolDefinition;
 use crate::registry::ToolRegistry;
@@ -57,6 +64,8 @@ pub struct McpServer {
     /// `None`: each transport's default (ours on streams, rmcp's on HTTP).
     max_message_bytes: Option<usize>,
     config: ServerConfig,
+    /// Resources, prompts and connected clients, shared by every connection.
+    shared: Arc<Shared>,
 }
 
 impl McpServer {
@@ -64,14 +73,83 @@ impl McpServer {
     pub fn new(registry: impl Into<Arc<ToolRegistry>>) -> Self {
         let registry = registry.into();
         let tools = registry.definitions().iter().map(mcp_tool).collect();
-        let config = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(Implementation::new("tool-core", env!("CARGO_PKG_VERSION")));
+        // `logging`: tools log through their context (`ToolContext::log`). Deprecated by the
+        // 2026-07-28 revision, and what handshake-era clients (most of today's) speak.
+        #[allow(deprecated)]
+        let config = ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_logging()
+                .build(),
+        )
+        .with_server_info(Implementation::new("tool-core", env!("CARGO_PKG_VERSION")));
         McpServer {
             registry,
             tools,
             page_size: DEFAULT_PAGE_SIZE,
             max_message_bytes: None,
             config,
+            shared: Arc::new(Shared::new(Catalog::new())),
+        }
+    }
+
+    /// Offers a catalog's resources and prompts beside the tools: `resources/list`,
+    /// `resources/templates/list`, `resources/read`, `resources/subscribe`, `prompts/list`,
+    /// `prompts/get` and `completion/complete` (with the catalog's completers). The
+    /// capabilities say so: `resources` (with `subscribe` and `listChanged`) when the catalog
+    /// has resources, `prompts` (with `listChanged`) when it has prompts, `completions` when
+    /// it has either. A catalog that is empty now advertises neither.
+    ///
+    /// ```
+    /// use tool_core::{mcp::McpServer, prompt, prompts, ToolRegistry};
+    ///
+    /// /// Says hello.
+    /// #[prompt]
+    /// fn hello() -> &'static str { "Hello!" }
+    ///
+    /// let server = McpServer::new(ToolRegistry::new()).with_catalog(prompts![hello]);
+    /// assert!(server.capabilities().prompts.is_some());
+    /// assert!(server.capabilities().resources.is_none());
+    /// ```
+    pub fn with_catalog(mut self, catalog: Catalog) -> Self {
+        let caps = &mut self.config.capabilities;
+        let has_resources = catalog.resources().next().is_some();
+        let has_prompts = catalog.prompts().next().is_some();
+        caps.resources = has_resources.then(|| {
+            let mut c = rmcp::model::ResourcesCapability::default();
+            c.subscribe = Some(true);
+            c.list_changed = Some(true);
+            c
+        });
+        caps.prompts = has_prompts.then(|| {
+            let mut c = rmcp::model::PromptsCapability::default();
+            c.list_changed = Some(true);
+            c
+        });
+        caps.completions = (has_resources || has_prompts).then(Default::default);
+        self.shared = Arc::new(Shared::new(catalog));
+        self
+    }
+
+    /// The capabilities `initialize` reports.
+    pub fn capabilities(&self) -> &ServerCapabilities {
+        &self.config.capabilities
+    }
+
+    /// The name and version `initialize` reports (see [`McpServer::with_server_info`] and
+    /// [`mcp_server!`](crate::mcp_server), which uses the calling crate's).
+    pub fn server_info(&self) -> (&str, &str) {
+        (
+            &self.config.server_info.name,
+            &self.config.server_info.version,
+        )
+    }
+
+    /// A handle to tell clients about changes while serving (see [`ServerHandle`]). Take it
+    /// after [`McpServer::with_catalog`]: a later `with_catalog` starts a new catalog.
+    pub fn handle(&self) -> ServerHandle {
+        ServerHandle {
+            shared: self.shared.clone(),
         }
     }
 
@@ -234,16 +312,20 @@ fn mcp_tool(def: &ToolDefinition) -> rmcp::model::Tool {
 
 /// Our response as an MCP result: the model text as one text block, `structuredContent` =
 /// `data` for a successful call of a tool with an output schema, `isError` for `ERROR`.
-fn call_result(response: &ToolResponse, has_output_schema: bool) -> CallToolResult {
+fn call_result(response: &ToolResponse, output_schema: Option<&Value>) -> CallToolResult {
     let content = vec![ContentBlock::text(response.model_text())];
     if response.is_error() {
         return CallToolResult::error(content);
     }
     let mut result = CallToolResult::success(content);
-    if has_output_schema {
-        if let Some(data) = &response.data {
-            result.structured_content = serde_json::from_str::<Value>(data.get()).ok();
-        }
+    if let (Some(schema), Some(data)) = (output_schema, &response.data) {
+        let value = serde_json::from_str::<Value>(data.get()).ok();
+        // A non-object result's schema is a `{"result": ..}` wrapper; the content follows it.
+        result.structured_content = if crate::output_schema::is_wrapped_output(schema) {
+            value.map(|v| serde_json::json!({ "result": v }))
+        } else {
+            value
+        };
     }
     result
 }
@@ -299,6 +381,131 @@ impl ServerHandler for McpServer {
         self.config.clone()
     }
 
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        self.shared.connected(&context.peer);
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let cursor = request.as_ref().and_then(|r| r.cursor.as_deref());
+        if self.config.capabilities.resources.is_none() {
+            return Err(ErrorData::method_not_found::<
+                rmcp::model::ListResourcesRequestMethod,
+            >());
+        }
+        resources::list(&self.shared, cursor, self.page_size)
+    }
+
+    async fn list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        let cursor = request.as_ref().and_then(|r| r.cursor.as_deref());
+        if self.config.capabilities.resources.is_none() {
+            return Err(ErrorData::method_not_found::<
+                rmcp::model::ListResourceTemplatesRequestMethod,
+            >());
+        }
+        resources::list_templates(&self.shared, cursor, self.page_size)
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        if self.config.capabilities.resources.is_none() {
+            return Err(ErrorData::method_not_found::<
+                rmcp::model::ReadResourceRequestMethod,
+            >());
+        }
+        resources::read(&self.shared, &request.uri)
+            .await
+            .map(Into::into)
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        if self.config.capabilities.resources.is_none() {
+            return Err(ErrorData::method_not_found::<
+                rmcp::model::SubscribeRequestMethod,
+            >());
+        }
+        self.shared.subscribe(&context.peer, &request.uri);
+        Ok(())
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.shared.unsubscribe(&context.peer, &request.uri);
+        Ok(())
+    }
+
+    async fn list_prompts(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        let cursor = request.as_ref().and_then(|r| r.cursor.as_deref());
+        if self.config.capabilities.prompts.is_none() {
+            return Err(ErrorData::method_not_found::<
+                rmcp::model::ListPromptsRequestMethod,
+            >());
+        }
+        prompts::list(&self.shared, cursor, self.page_size)
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        if self.config.capabilities.prompts.is_none() {
+            return Err(ErrorData::method_not_found::<
+                rmcp::model::GetPromptRequestMethod,
+            >());
+        }
+        prompts::get(&self.shared, &request).await.map(Into::into)
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        if self.config.capabilities.completions.is_none() {
+            return Err(ErrorData::method_not_found::<
+                rmcp::model::CompleteRequestMethod,
+            >());
+        }
+        prompts::complete(&self.shared, &request)
+    }
+
+    #[allow(deprecated)] // logging/setLevel: see `peers`.
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        if self.config.capabilities.logging.is_none() {
+            return Err(ErrorData::method_not_found::<
+                rmcp::model::SetLevelRequestMethod,
+            >());
+        }
+        self.shared.set_level(&context.peer, request.level);
+        Ok(())
+    }
+
     async fn list_tools(
         &self,
         request: Option<PaginatedRequestParams>,
@@ -340,7 +547,12 @@ impl ServerHandler for McpServer {
         };
 
         let cancel = CancelFlag::new();
-        let mut call_context = CallContext::new().with_cancel(cancel.clone());
+        // The tool's way to the client (log, sample, elicit, roots); its log messages go
+        // out in order and all before the result.
+        let (peer, logs) = super::peer::for_call(context.peer.clone(), self.shared.clone());
+        let mut call_context = CallContext::new()
+            .with_cancel(cancel.clone())
+            .with_peer(peer);
         let mut forwarder = None;
         if let Some(token) = context.meta.get_progress_token() {
             let (reporter, done, forward) = progress_reporter(token, context.peer.clone());
@@ -351,14 +563,16 @@ impl ServerHandler for McpServer {
         // and decides how to stop (the registry's time limits bound a tool that ignores it).
         // Watching the token beside the call, not in a task of its own, keeps a call that
         // is never cancelled free of a spawn.
-        let running = self.registry.call_in(&call, &call_context);
-        tokio::pin!(running);
-        let response = tokio::select! {
-            biased;
-            response = &mut running => response,
-            () = context.ct.cancelled() => {
-                cancel.cancel();
-                running.await
+        let response = {
+            let running = self.registry.call_in(&call, &call_context);
+            tokio::pin!(running);
+            tokio::select! {
+                biased;
+                response = &mut running => response,
+                () = context.ct.cancelled() => {
+                    cancel.cancel();
+                    running.await
+                }
             }
         };
         // Every progress report made during the call reaches the client before the result.
@@ -366,6 +580,8 @@ impl ServerHandler for McpServer {
             drop(done);
             let _ = forward.await;
         }
-        Ok(call_result(&response, definition.output_schema.is_some()).into())
+        drop(call_context);
+        let _ = logs.await;
+        Ok(call_result(&response, definition.output_schema.as_deref()).into())
     }
 }

@@ -1,0 +1,117 @@
+//! The official Python MCP client (`mcp` from PyPI) against the catalog test server on stdio:
+//! resources, templates, reads, prompts with and without arguments, completion, setLevel then
+//! log notifications, sampling, elicitation (accept, decline, cancel) and roots answered by
+//! the client's callbacks, a subscription's update, list_changed after a registration, and
+//! an integer tool's structured output validated against its (wrapped) output schema.
+//!
+//! Python comes from `TOOL_CORE_PYTHON`, else `<workspace>/.venv/bin/python`; make one with
+//! `python3 -m venv .venv && .venv/bin/pip install mcp==2.3.0`.
+
+#![cfg(feature = "mcp")]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn python() -> PathBuf {
+    if let Some(path) = std::env::var_os("TOOL_CORE_PYTHON") {
+        return PathBuf::from(path);
+    }
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let venv = workspace.join(".venv/bin/python");
+    if venv.exists() {
+        return venv;
+    }
+    panic!(
+        "no Python with the `mcp` package for this test: set TOOL_CORE_PYTHON to one, or run \
+         `python3 -m venv .venv && .venv/bin/pip install mcp==2.3.0` in {}",
+        workspace.display()
+    );
+}
+
+#[test]
+fn the_official_python_client_exercises_resources_prompts_and_the_peer() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("python/mcp_catalog_client.py");
+    let output = Command::new(python())
+        .arg(&script)
+        .arg(env!("CARGO_BIN_EXE_mcp_catalog_peer"))
+        .output()
+        .expect("python starts");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "the Python client failed\n--- stdout\n{stdout}\n--- stderr\n{stderr}"
+    );
+    assert_eq!(stdout.lines().last(), Some("all checks passed"), "{stdout}");
+    // Every check ran (a check that is skipped would not print its line).
+    assert_eq!(
+        stdout.lines().filter(|l| l.starts_with("ok ")).count(),
+        35,
+        "{stdout}"
+    );
+}
+
+/// Our client against a FastMCP server: its resources, template and prompt are listed, read
+/// and rendered into our catalog types.
+#[tokio::test]
+async fn our_client_reads_a_fastmcp_servers_resources_and_prompts() {
+    use tool_core::catalog::{PromptArguments, Role};
+    use tool_core::mcp::McpClient;
+
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("python/fastmcp_catalog_server.py");
+    let mut command = tokio::process::Command::new(python());
+    command
+        .arg(&script)
+        .env("FASTMCP_LOG_LEVEL", "ERROR")
+        .stderr(std::process::Stdio::null());
+    let client = McpClient::spawn(command)
+        .await
+        .expect("the FastMCP server starts");
+
+    let resources = client.resources().await.unwrap();
+    let listed: Vec<_> = resources
+        .iter()
+        .map(|r| (r.uri.as_str(), r.name.as_str(), r.is_template))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            ("docs://units", "units", false),
+            ("weather://{city}/current", "current", true)
+        ]
+    );
+    assert_eq!(
+        resources[0].description.as_deref(),
+        Some("The units every value uses.")
+    );
+
+    let read = client
+        .read_resource("weather://Oslo/current")
+        .await
+        .unwrap();
+    assert_eq!(read.uri, "weather://Oslo/current");
+    let value: serde_json::Value = serde_json::from_str(read.text().unwrap()).unwrap();
+    assert_eq!(value, serde_json::json!({"city": "Oslo", "temp_c": 20}));
+    assert_eq!(
+        client.read_resource("docs://units").await.unwrap().text(),
+        Some("Celsius")
+    );
+    assert!(client.read_resource("docs://nothing").await.is_err());
+
+    let prompts = client.prompts().await.unwrap();
+    assert_eq!(prompts.len(), 1);
+    let arguments: Vec<_> = prompts[0]
+        .arguments
+        .iter()
+        .map(|a| (a.name.as_str(), a.required))
+        .collect();
+    assert_eq!(arguments, [("city", true), ("days", false)]);
+    let args = PromptArguments::from([("city".to_string(), "Rome".to_string())]);
+    let messages = client.get_prompt("plan_trip", &args).await.unwrap();
+    assert_eq!(messages.len(), 1);
+    assert_eq!(
+        (messages[0].role, messages[0].text.as_str()),
+        (Role::User, "Plan 3 days in Rome.")
+    );
+    client.close().await;
+}

@@ -1,0 +1,8 @@
+use tool_core::resource;
+
+#[resource(uri = "docs://units")]
+fn units() -> &'static str {
+    "celsius"
+}
+
+fn main() {}

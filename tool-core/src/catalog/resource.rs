@@ -1,0 +1,235 @@
+//! Resources: data a client can read by URI. `#[resource(uri = "..")]` implements
+//! [`Resource`] for a function; [`IntoResourceContents`] says what it may return.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use serde::Serialize;
+
+use super::{CatalogError, UriTemplate};
+use crate::into_response::Json;
+
+/// What reading a resource yields, boxed so resources of every kind fit in one catalog.
+pub type ResourceFuture<'a> =
+    Pin<Box<dyn Future<Output = Result<ResourceContents, CatalogError>> + Send + 'a>>;
+
+/// A readable resource: a fixed URI (`docs://units`) or a URI template
+/// (`weather://{city}/current`) whose variables are the function's parameters.
+///
+/// ```
+/// use tool_core::catalog::{Catalog, Resource};
+/// use tool_core::resource;
+///
+/// /// The units every weather value uses.
+/// #[resource(uri = "docs://units")]
+/// fn units() -> &'static str { "temperatures in °C" }
+///
+/// assert_eq!(units {}.info().uri.as_str(), "docs://units");
+/// let catalog = Catalog::new().with_resource(units {});
+/// let read = tool_core::block_on(catalog.read("docs://units")).unwrap();
+/// assert_eq!(read.text(), Some("temperatures in °C"));
+/// ```
+pub trait Resource: Send + Sync + 'static {
+    /// The resource's URI (or template), name and description.
+    fn info(&self) -> &ResourceInfo;
+
+    /// Reads the resource at `uri`; `vars` are the template's variables taken from it (in
+    /// template order; empty for a fixed URI).
+    fn read<'a>(&'a self, uri: &'a str, vars: &'a [(String, String)]) -> ResourceFuture<'a>;
+}
+
+/// How a resource is listed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResourceInfo {
+    /// The fixed URI or the URI template.
+    pub uri: UriTemplate,
+    /// A programmatic name (the function's name unless `name = ".."`).
+    pub name: String,
+    /// A display name.
+    pub title: Option<String>,
+    /// What the resource holds (the doc comment).
+    pub description: String,
+    /// The MIME type of its contents, when known in advance.
+    pub mime_type: Option<String>,
+}
+
+impl ResourceInfo {
+    /// A resource description. Panics on an invalid template: `#[resource]` has checked it
+    /// at compile time, and a hand-written one is a programming error found on first use.
+    #[track_caller]
+    pub fn new(uri: &str, name: &str, description: &str) -> ResourceInfo {
+        let uri = match UriTemplate::parse(uri) {
+            Ok(uri) => uri,
+            Err(e) => panic!("{e}"),
+        };
+        ResourceInfo {
+            uri,
+            name: name.to_owned(),
+            title: None,
+            description: description.to_owned(),
+            mime_type: None,
+        }
+    }
+
+    /// Sets the display name.
+    pub fn with_title(mut self, title: &str) -> Self {
+        self.title = Some(title.to_owned());
+        self
+    }
+
+    /// Sets the MIME type.
+    pub fn with_mime_type(mut self, mime_type: &str) -> Self {
+        self.mime_type = Some(mime_type.to_owned());
+        self
+    }
+}
+
+/// What one read returned: text or bytes, with the URI it was read at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResourceContents {
+    /// The URI that was read (a template's expansion, not the template).
+    pub uri: String,
+    /// The MIME type, if known.
+    pub mime_type: Option<String>,
+    /// The contents.
+    pub body: ResourceBody,
+}
+
+impl ResourceContents {
+    /// The text, for a text resource.
+    pub fn text(&self) -> Option<&str> {
+        match &self.body {
+            ResourceBody::Text(text) => Some(text),
+            ResourceBody::Blob(_) => None,
+        }
+    }
+}
+
+/// A resource's contents.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ResourceBody {
+    /// UTF-8 text.
+    Text(String),
+    /// Bytes (sent base64-encoded over MCP).
+    Blob(Vec<u8>),
+}
+
+/// Bytes with their MIME type, as a resource's return value.
+///
+/// ```
+/// use tool_core::{catalog::Blob, resource};
+///
+/// /// The site's logo.
+/// #[resource(uri = "images://logo")]
+/// fn logo() -> Blob { Blob::new(vec![0x89, b'P', b'N', b'G'], "image/png") }
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Blob {
+    /// The bytes.
+    pub bytes: Vec<u8>,
+    /// Their MIME type.
+    pub mime_type: String,
+}
+
+impl Blob {
+    /// Bytes of the given MIME type.
+    pub fn new(bytes: impl Into<Vec<u8>>, mime_type: &str) -> Blob {
+        Blob {
+            bytes: bytes.into(),
+            mime_type: mime_type.to_owned(),
+        }
+    }
+}
+
+/// A return type of a `#[resource]` function: text (`String`, `&str`: `text/plain` unless the
+/// attribute's `mime_type` says otherwise), [`Blob`], `Json<T>` (`application/json`),
+/// [`ResourceContents`], or a `Result` of any of them whose error becomes
+/// [`CatalogError::Failed`].
+pub trait IntoResourceContents {
+    /// Converts the value; `uri` is the URI read, `mime_type` the attribute's MIME type.
+    fn into_contents(
+        self,
+        uri: &str,
+        mime_type: Option<&str>,
+    ) -> Result<ResourceContents, CatalogError>;
+}
+
+fn text(uri: &str, body: String, mime: Option<&str>, default: &str) -> ResourceContents {
+    ResourceContents {
+        uri: uri.to_owned(),
+        mime_type: Some(mime.unwrap_or(default).to_owned()),
+        body: ResourceBody::Text(body),
+    }
+}
+
+impl IntoResourceContents for String {
+    fn into_contents(
+        self,
+        uri: &str,
+        mime: Option<&str>,
+    ) -> Result<ResourceContents, CatalogError> {
+        Ok(text(uri, self, mime, "text/plain"))
+    }
+}
+
+impl IntoResourceContents for &str {
+    fn into_contents(
+        self,
+        uri: &str,
+        mime: Option<&str>,
+    ) -> Result<ResourceContents, CatalogError> {
+        Ok(text(uri, self.to_owned(), mime, "text/plain"))
+    }
+}
+
+impl<T: Serialize> IntoResourceContents for Json<T> {
+    fn into_contents(
+        self,
+        uri: &str,
+        mime: Option<&str>,
+    ) -> Result<ResourceContents, CatalogError> {
+        let body = serde_json::to_string(&self.0).map_err(|e| CatalogError::Failed {
+            message: format!("the resource's value could not be serialized as JSON: {e}"),
+        })?;
+        Ok(text(uri, body, mime, "application/json"))
+    }
+}
+
+impl IntoResourceContents for Blob {
+    fn into_contents(
+        self,
+        uri: &str,
+        _mime: Option<&str>,
+    ) -> Result<ResourceContents, CatalogError> {
+        Ok(ResourceContents {
+            uri: uri.to_owned(),
+            mime_type: Some(self.mime_type),
+            body: ResourceBody::Blob(self.bytes),
+        })
+    }
+}
+
+impl IntoResourceContents for ResourceContents {
+    fn into_contents(
+        self,
+        _uri: &str,
+        _mime: Option<&str>,
+    ) -> Result<ResourceContents, CatalogError> {
+        Ok(self)
+    }
+}
+
+impl<T: IntoResourceContents, E: std::fmt::Display> IntoResourceContents for Result<T, E> {
+    fn into_contents(
+        self,
+        uri: &str,
+        mime: Option<&str>,
+    ) -> Result<ResourceContents, CatalogError> {
+        match self {
+            Ok(value) => value.into_contents(uri, mime),
+            Err(e) => Err(CatalogError::Failed {
+                message: e.to_string(),
+            }),
+        }
+    }
+}

@@ -1,0 +1,233 @@
+//! A server's resources and prompts from the client side: list them, read a resource into a
+//! [`ResourceContents`], render a prompt into [`PromptMessage`]s (ready to become a run's
+//! messages). Nothing here trusts the server: malformed answers are errors, never panics.
+
+use std::future::Future;
+
+use serde_json::{json, Value};
+
+use super::{McpClient, McpError};
+use crate::catalog::{
+    PromptArgumentInfo, PromptArguments, PromptInfo, PromptMessage, ResourceBody, ResourceContents,
+    Role,
+};
+
+/// A resource or resource template a server lists.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RemoteResource {
+    /// The URI, or the URI template when `is_template`.
+    pub uri: String,
+    /// Its programmatic name.
+    pub name: String,
+    /// Its display name.
+    pub title: Option<String>,
+    /// What it holds.
+    pub description: Option<String>,
+    /// Its MIME type, when the server says.
+    pub mime_type: Option<String>,
+    /// Whether `uri` is a template (from `resources/templates/list`).
+    pub is_template: bool,
+}
+
+fn text(value: &Value, key: &str) -> Option<String> {
+    value.get(key).and_then(Value::as_str).map(str::to_owned)
+}
+
+impl McpClient {
+    async fn request<T, F>(&self, method: &str, request: F) -> Result<T, McpError>
+    where
+        F: Future<Output = Result<T, rmcp::service::ServiceError>>,
+    {
+        let (_, timeout) = self.peer_and_timeout();
+        tokio::time::timeout(timeout, request)
+            .await
+            .map_err(|_| {
+                McpError::Request(format!(
+                    "no answer to {method} within {} ms",
+                    timeout.as_millis()
+                ))
+            })?
+            .map_err(|e| McpError::Request(format!("{method}: {e}")))
+    }
+
+    /// Every resource and resource template the server lists (all pages), fixed ones first.
+    pub async fn resources(&self) -> Result<Vec<RemoteResource>, McpError> {
+        let (peer, _) = self.peer_and_timeout();
+        let fixed = self
+            .request("resources/list", peer.list_all_resources())
+            .await?;
+        let templates = self
+            .request(
+                "resources/templates/list",
+                peer.list_all_resource_templates(),
+            )
+            .await?;
+        let fixed = fixed.iter().map(|r| (serde_json::to_value(r), false));
+        let templates = templates.iter().map(|t| (serde_json::to_value(t), true));
+        Ok(fixed
+            .chain(templates)
+            .filter_map(|(value, is_template)| {
+                let value = value.ok()?;
+                let uri = text(&value, if is_template { "uriTemplate" } else { "uri" })?;
+                Some(RemoteResource {
+                    name: text(&value, "name").unwrap_or_else(|| uri.clone()),
+                    uri,
+                    title: text(&value, "title"),
+                    description: text(&value, "description"),
+                    mime_type: text(&value, "mimeType"),
+                    is_template,
+                })
+            })
+            .collect())
+    }
+
+    /// Reads a resource (the first contents the server returns).
+    pub async fn read_resource(&self, uri: &str) -> Result<ResourceContents, McpError> {
+        let (peer, _) = self.peer_and_timeout();
+        let params = rmcp::model::ReadResourceRequestParams::new(uri);
+        let result = self
+            .request("resources/read", peer.read_resource(params))
+            .await?;
+        let value = serde_json::to_value(&result).unwrap_or_default();
+        let Some(first) = value["contents"].get(0) else {
+            return Err(McpError::Request(format!(
+                "resources/read: the server returned no contents for '{uri}'"
+            )));
+        };
+        let body = match (text(first, "text"), text(first, "blob")) {
+            (Some(text), _) => ResourceBody::Text(text),
+            (None, Some(blob)) => ResourceBody::Blob(base64_decode(&blob).ok_or_else(|| {
+                McpError::Request(format!(
+                    "resources/read: the blob of '{uri}' is not valid base64"
+                ))
+            })?),
+            (None, None) => {
+                return Err(McpError::Request(format!(
+                    "resources/read: the contents of '{uri}' have neither text nor blob"
+                )))
+            }
+        };
+        Ok(ResourceContents {
+            uri: text(first, "uri").unwrap_or_else(|| uri.to_owned()),
+            mime_type: text(first, "mimeType"),
+            body,
+        })
+    }
+
+    /// Every prompt the server lists (all pages).
+    pub async fn prompts(&self) -> Result<Vec<PromptInfo>, McpError> {
+        let (peer, _) = self.peer_and_timeout();
+        let prompts = self
+            .request("prompts/list", peer.list_all_prompts())
+            .await?;
+        Ok(prompts
+            .iter()
+            .filter_map(|p| {
+                let value = serde_json::to_value(p).ok()?;
+                let arguments = value["arguments"]
+                    .as_array()
+                    .map(|args| {
+                        args.iter()
+                            .filter_map(|a| {
+                                Some(PromptArgumentInfo {
+                                    name: text(a, "name")?,
+                                    description: text(a, "description"),
+                                    required: a["required"].as_bool().unwrap_or(false),
+                                })
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                Some(PromptInfo {
+                    name: text(&value, "name")?,
+                    title: text(&value, "title"),
+                    description: text(&value, "description").unwrap_or_default(),
+                    arguments,
+                })
+            })
+            .collect())
+    }
+
+    /// Renders a prompt on the server. Text messages are kept; other content (images,
+    /// embedded resources) is described in a short text so the conversation stays whole.
+    pub async fn get_prompt(
+        &self,
+        name: &str,
+        arguments: &PromptArguments,
+    ) -> Result<Vec<PromptMessage>, McpError> {
+        let (peer, _) = self.peer_and_timeout();
+        let mut params = rmcp::model::GetPromptRequestParams::new(name);
+        if !arguments.is_empty() {
+            if let Value::Object(map) = json!(arguments) {
+                params.arguments = Some(map);
+            }
+        }
+        let result = self.request("prompts/get", peer.get_prompt(params)).await?;
+        let value = serde_json::to_value(&result).unwrap_or_default();
+        Ok(value["messages"]
+            .as_array()
+            .map(|messages| {
+                messages
+                    .iter()
+                    .map(|m| {
+                        let role = match m["role"].as_str() {
+                            Some("assistant") => Role::Assistant,
+                            _ => Role::User,
+                        };
+                        let content = &m["content"];
+                        let text = text(content, "text").unwrap_or_else(|| {
+                            format!(
+                                "[{} content]",
+                                content["type"].as_str().unwrap_or("unknown")
+                            )
+                        });
+                        PromptMessage { role, text }
+                    })
+                    .collect()
+            })
+            .unwrap_or_default())
+    }
+}
+
+/// Standard base64 (padding optional); `None` on any other character.
+fn base64_decode(text: &str) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(text.len() / 4 * 3);
+    let mut buffer = 0u32;
+    let mut bits = 0;
+    for c in text.bytes().filter(|c| !c.is_ascii_whitespace()) {
+        let value = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            b'=' => break,
+            _ => return None,
+        };
+        buffer = buffer << 6 | u32::from(value);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((buffer >> bits) as u8);
+            buffer &= (1 << bits) - 1;
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn base64_decodes_rfc_4648_vectors_and_rejects_garbage() {
+        for (plain, encoded) in [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foobar", "Zm9vYmFy"),
+            ("fooba", "Zm9vYmE"),
+        ] {
+            assert_eq!(super::base64_decode(encoded).unwrap(), plain.as_bytes());
+        }
+        assert!(super::base64_decode("Zm9v!").is_none());
+    }
+}

@@ -1,0 +1,243 @@
+//! The client of one `tools/call`, as the tool's [`ClientPeer`]: log messages become
+//! `notifications/message` (in order, all sent before the call's result), sampling
+//! `sampling/createMessage`, elicitation `elicitation/create`, roots `roots/list`.
+//! These are handshake-era (2025-11-25 and earlier) server-to-client messages.
+
+// Logging and sampling are deprecated by the 2026-07-28 revision (SEP-2577); they are what
+// handshake-era clients, most of today's, speak.
+#![allow(deprecated)]
+
+use std::sync::Arc;
+
+use rmcp::model::{
+    ClientResult, CreateMessageRequestParams, ElicitRequestParams, ElicitationAction, LoggingLevel,
+    LoggingMessageNotificationParam, ServerRequest,
+};
+use rmcp::service::ServiceError;
+use rmcp::{Peer, RoleServer};
+use serde_json::{json, Value};
+use tokio::sync::mpsc;
+
+use super::peers::Shared;
+use crate::catalog::Role as MessageRole;
+use crate::peer::{
+    ClientPeer, Elicited, LogLevel, PeerError, PeerFuture, Root, SamplingReply, SamplingRequest,
+};
+
+pub(super) struct McpPeer {
+    peer: Peer<RoleServer>,
+    shared: Arc<Shared>,
+    logs: mpsc::UnboundedSender<LoggingMessageNotificationParam>,
+}
+
+/// The peer for one call, and the task that sends its log messages in order; the task ends
+/// once the peer is dropped and everything queued is sent.
+pub(super) fn for_call(
+    peer: Peer<RoleServer>,
+    shared: Arc<Shared>,
+) -> (Arc<McpPeer>, tokio::task::JoinHandle<()>) {
+    let (logs, mut queued) = mpsc::unbounded_channel::<LoggingMessageNotificationParam>();
+    let sender = peer.clone();
+    let task = tokio::spawn(async move {
+        while let Some(message) = queued.recv().await {
+            // A client that left cannot be told; the call still ends normally.
+            if sender.notify_logging_message(message).await.is_err() {
+                return;
+            }
+        }
+    });
+    (Arc::new(McpPeer { peer, shared, logs }), task)
+}
+
+fn ours(level: LoggingLevel) -> LogLevel {
+    match level {
+        LoggingLevel::Debug => LogLevel::Debug,
+        LoggingLevel::Info => LogLevel::Info,
+        LoggingLevel::Notice => LogLevel::Notice,
+        LoggingLevel::Warning => LogLevel::Warning,
+        LoggingLevel::Error => LogLevel::Error,
+        LoggingLevel::Critical => LogLevel::Critical,
+        LoggingLevel::Alert => LogLevel::Alert,
+        LoggingLevel::Emergency => LogLevel::Emergency,
+    }
+}
+
+fn theirs(level: LogLevel) -> LoggingLevel {
+    match level {
+        LogLevel::Debug => LoggingLevel::Debug,
+        LogLevel::Info => LoggingLevel::Info,
+        LogLevel::Notice => LoggingLevel::Notice,
+        LogLevel::Warning => LoggingLevel::Warning,
+        LogLevel::Error => LoggingLevel::Error,
+        LogLevel::Critical => LoggingLevel::Critical,
+        LogLevel::Alert => LoggingLevel::Alert,
+        LogLevel::Emergency => LoggingLevel::Emergency,
+    }
+}
+
+fn failed(error: ServiceError) -> PeerError {
+    match error {
+        ServiceError::McpError(e) => PeerError::Rejected(e.message.into_owned()),
+        other => PeerError::Transport(other.to_string()),
+    }
+}
+
+impl McpPeer {
+    /// The client's capabilities must include `what`.
+    fn require(&self, what: &'static str) -> Result<(), PeerError> {
+        let declared = self.peer.peer_info().is_some_and(|info| {
+            let caps = &info.capabilities;
+            match what {
+                "sampling" => caps.sampling.is_some(),
+                "elicitation" => caps.elicitation.is_some(),
+                _ => caps.roots.is_some(),
+            }
+        });
+        if declared {
+            Ok(())
+        } else {
+            Err(PeerError::Unsupported {
+                what,
+                why: format!(
+                    "the MCP client did not declare the `{what}` capability; use a client that \
+                     supports it, or let the tool work without it"
+                ),
+            })
+        }
+    }
+}
+
+fn sampling_params(request: &SamplingRequest) -> Value {
+    let messages: Vec<Value> = request
+        .messages
+        .iter()
+        .map(|m| {
+            let role = match m.role {
+                MessageRole::User => "user",
+                MessageRole::Assistant => "assistant",
+            };
+            json!({ "role": role, "content": { "type": "text", "text": m.text } })
+        })
+        .collect();
+    let mut params = json!({ "messages": messages, "maxTokens": request.max_tokens });
+    if let Some(system) = &request.system_prompt {
+        params["systemPrompt"] = json!(system);
+    }
+    if let Some(t) = request.temperature {
+        params["temperature"] = json!(t);
+    }
+    let mut preferences = serde_json::Map::new();
+    if !request.model_hints.is_empty() {
+        let hints: Vec<Value> = request
+            .model_hints
+            .iter()
+            .map(|h| json!({ "name": h }))
+            .collect();
+        preferences.insert("hints".into(), json!(hints));
+    }
+    for (key, value) in [
+        ("costPriority", request.cost_priority),
+        ("speedPriority", request.speed_priority),
+        ("intelligencePriority", request.intelligence_priority),
+    ] {
+        if let Some(v) = value {
+            preferences.insert(key.into(), json!(v));
+        }
+    }
+    if !preferences.is_empty() {
+        params["modelPreferences"] = Value::Object(preferences);
+    }
+    params
+}
+
+/// The text of a sampling result's content (one block, or the text blocks of a list).
+fn reply_text(content: &Value) -> String {
+    match content {
+        Value::Array(blocks) => blocks.iter().map(reply_text).collect::<Vec<_>>().join(""),
+        block => block
+            .get("text")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned(),
+    }
+}
+
+impl ClientPeer for McpPeer {
+    fn log(&self, level: LogLevel, logger: &str, data: Value) {
+        if let Some(threshold) = self.shared.level(&self.peer) {
+            if level < ours(threshold) {
+                return;
+            }
+        }
+        let mut message = LoggingMessageNotificationParam::new(theirs(level), data);
+        message.logger = Some(logger.to_owned());
+        let _ = self.logs.send(message);
+    }
+
+    fn sample(&self, request: SamplingRequest) -> PeerFuture<'_, SamplingReply> {
+        Box::pin(async move {
+            self.require("sampling")?;
+            let params: CreateMessageRequestParams =
+                serde_json::from_value(sampling_params(&request))
+                    .map_err(|e| PeerError::Invalid(e.to_string()))?;
+            let result = self.peer.create_message(params).await.map_err(failed)?;
+            let value = serde_json::to_value(&result).unwrap_or_default();
+            Ok(SamplingReply {
+                text: reply_text(&value["content"]),
+                model: value["model"].as_str().unwrap_or_default().to_owned(),
+                stop_reason: value["stopReason"].as_str().map(str::to_owned),
+            })
+        })
+    }
+
+    fn elicit(&self, message: String, schema: Value) -> PeerFuture<'_, Elicited<Value>> {
+        Box::pin(async move {
+            self.require("elicitation")?;
+            let params: ElicitRequestParams = serde_json::from_value(
+                json!({ "mode": "form", "message": message, "requestedSchema": schema }),
+            )
+            .map_err(|e| PeerError::Invalid(e.to_string()))?;
+            // rmcp's typed helper sits behind a feature that pulls in `url`; the request
+            // itself is plain.
+            let request = ServerRequest::ElicitRequest(rmcp::model::ElicitRequest::new(params));
+            let result = match self.peer.send_request(request).await.map_err(failed)? {
+                ClientResult::ElicitResult(result) => result,
+                _ => {
+                    return Err(PeerError::Rejected(
+                        "the client answered elicitation/create with another kind of result".into(),
+                    ))
+                }
+            };
+            Ok(match result.action {
+                ElicitationAction::Accept => {
+                    Elicited::Accepted(result.content.unwrap_or_else(|| json!({})))
+                }
+                ElicitationAction::Decline => Elicited::Declined,
+                // Cancel, and any action a later revision adds: the user did not answer.
+                _ => Elicited::Cancelled,
+            })
+        })
+    }
+
+    fn roots(&self) -> PeerFuture<'_, Vec<Root>> {
+        Box::pin(async move {
+            self.require("roots")?;
+            let result = self.peer.list_roots().await.map_err(failed)?;
+            let value = serde_json::to_value(&result).unwrap_or_default();
+            Ok(value["roots"]
+                .as_array()
+                .map(|roots| {
+                    roots
+                        .iter()
+                        .filter_map(|r| {
+                            Some(Root {
+                                uri: r.get("uri")?.as_str()?.to_owned(),
+                                name: r.get("name").and_then(Value::as_str).map(str::to_owned),
+                            })
+                        })
+                        .collect()
+                })
+                .unwrap_or_default())
+        })
+    }
+}

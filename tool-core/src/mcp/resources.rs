@@ -1,0 +1,169 @@
+//! `resources/*` over MCP: a [`Catalog`](crate::catalog::Catalog)'s resources as rmcp
+//! listings, reads as `ReadResourceResult`s, and the paging every list shares.
+
+use rmcp::model::{ListResourceTemplatesResult, ListResourcesResult, ReadResourceResult};
+use rmcp::ErrorData;
+use serde_json::{json, Value};
+
+use super::peers::Shared;
+use crate::catalog::{CatalogError, ResourceBody, ResourceContents, ResourceInfo};
+
+/// One page of `items` from `cursor` (an offset we handed out as `nextCursor`).
+pub(super) fn page<T: Clone>(
+    items: &[T],
+    cursor: Option<&str>,
+    page_size: usize,
+    method: &str,
+) -> Result<(Vec<T>, Option<String>), ErrorData> {
+    let start = match cursor {
+        None => 0,
+        Some(cursor) => cursor
+            .parse::<usize>()
+            .ok()
+            .filter(|&start| start <= items.len())
+            .ok_or_else(|| {
+                ErrorData::invalid_params(
+                    format!(
+                        "invalid {method} cursor '{cursor}': pass back the nextCursor of the previous page, or none for the first page"
+                    ),
+                    None,
+                )
+            })?,
+    };
+    let end = start.saturating_add(page_size).min(items.len());
+    let next = (end < items.len()).then(|| end.to_string());
+    Ok((items[start..end].to_vec(), next))
+}
+
+fn described(info: &ResourceInfo, mut value: Value) -> Value {
+    if let Some(object) = value.as_object_mut() {
+        object.insert("name".into(), json!(info.name));
+        object.insert("description".into(), json!(info.description));
+        if let Some(title) = &info.title {
+            object.insert("title".into(), json!(title));
+        }
+        if let Some(mime) = &info.mime_type {
+            object.insert("mimeType".into(), json!(mime));
+        }
+    }
+    value
+}
+
+/// A fixed-URI resource as listed by `resources/list`.
+pub(super) fn mcp_resource(info: &ResourceInfo) -> rmcp::model::Resource {
+    let value = described(info, json!({ "uri": info.uri.as_str() }));
+    // The JSON above has exactly the fields rmcp's type reads; should that ever change the
+    // resource is still listed by URI and name rather than dropped.
+    serde_json::from_value(value)
+        .unwrap_or_else(|_| rmcp::model::Resource::new(info.uri.as_str(), info.name.clone()))
+}
+
+/// A template as listed by `resources/templates/list`.
+pub(super) fn mcp_template(info: &ResourceInfo) -> rmcp::model::ResourceTemplate {
+    let value = described(info, json!({ "uriTemplate": info.uri.as_str() }));
+    serde_json::from_value(value).unwrap_or_else(|_| {
+        rmcp::model::ResourceTemplate::new(info.uri.as_str(), info.name.clone())
+    })
+}
+
+/// A catalog error as the JSON-RPC error MCP asks for.
+pub(super) fn error_data(error: &CatalogError) -> ErrorData {
+    let message = error.to_string();
+    match error {
+        CatalogError::UnknownResource { uri } => {
+            ErrorData::resource_not_found(message, Some(json!({ "uri": uri })))
+        }
+        CatalogError::Failed { .. } => ErrorData::internal_error(message, None),
+        _ => ErrorData::invalid_params(message, None),
+    }
+}
+
+pub(super) fn list(
+    shared: &Shared,
+    cursor: Option<&str>,
+    page_size: usize,
+) -> Result<ListResourcesResult, ErrorData> {
+    let served = shared.served();
+    let (items, next) = page(&served.resources, cursor, page_size, "resources/list")?;
+    let mut result = ListResourcesResult::with_all_items(items);
+    result.next_cursor = next;
+    Ok(result)
+}
+
+pub(super) fn list_templates(
+    shared: &Shared,
+    cursor: Option<&str>,
+    page_size: usize,
+) -> Result<ListResourceTemplatesResult, ErrorData> {
+    let served = shared.served();
+    let (items, next) = page(
+        &served.templates,
+        cursor,
+        page_size,
+        "resources/templates/list",
+    )?;
+    let mut result = ListResourceTemplatesResult::with_all_items(items);
+    result.next_cursor = next;
+    Ok(result)
+}
+
+pub(super) async fn read(shared: &Shared, uri: &str) -> Result<ReadResourceResult, ErrorData> {
+    let catalog = shared.served().catalog.clone();
+    let contents = catalog.read(uri).await.map_err(|e| error_data(&e))?;
+    let value = json!({ "contents": [contents_json(&contents)] });
+    serde_json::from_value(value).map_err(|e| {
+        ErrorData::internal_error(format!("the resource could not be encoded: {e}"), None)
+    })
+}
+
+fn contents_json(contents: &ResourceContents) -> Value {
+    let mut value = json!({ "uri": contents.uri });
+    if let Some(mime) = &contents.mime_type {
+        value["mimeType"] = json!(mime);
+    }
+    match &contents.body {
+        ResourceBody::Text(text) => value["text"] = json!(text),
+        ResourceBody::Blob(bytes) => value["blob"] = json!(base64(bytes)),
+    }
+    value
+}
+
+/// Standard base64 with padding, as MCP's `blob` field wants.
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk.first().copied().unwrap_or(0),
+            chunk.get(1).copied().unwrap_or(0),
+            chunk.get(2).copied().unwrap_or(0),
+        ];
+        let n = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
+        for (i, shift) in [18u32, 12, 6, 0].into_iter().enumerate() {
+            if i <= chunk.len() {
+                out.push(char::from(ALPHABET[((n >> shift) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn base64_matches_rfc_4648_vectors() {
+        for (plain, encoded) in [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="),
+            ("foobar", "Zm9vYmFy"),
+        ] {
+            assert_eq!(super::base64(plain.as_bytes()), encoded);
+        }
+    }
+}

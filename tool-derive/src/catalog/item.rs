@@ -1,0 +1,136 @@
+//! The model of a `#[resource]` or `#[prompt]` function, and the checks both share: a plain,
+//! documented, non-generic function whose parameters are named by identifiers.
+
+use proc_macro2::Span;
+use syn::spanned::Spanned as _;
+use syn::{FnArg, Ident, ItemFn, Pat, Path, Type};
+
+use super::attr::{CatalogAttr, Kind};
+use crate::ctxt::Ctxt;
+use crate::docs;
+use crate::model::unraw;
+
+pub struct CatalogItem {
+    pub ident: Ident,
+    pub name: String,
+    pub title: Option<String>,
+    pub description: String,
+    pub params: Vec<ItemParam>,
+    pub is_async: bool,
+    pub ret_span: Span,
+    pub krate: Path,
+}
+
+pub struct ItemParam {
+    pub ident: Ident,
+    /// The name the client uses (the identifier without `r#`).
+    pub name: String,
+    pub ty: Type,
+    pub description: Option<String>,
+}
+
+/// Reads and checks the function; problems go to `cx`.
+pub fn read(func: &ItemFn, attr: &CatalogAttr, kind: Kind, cx: &mut Ctxt) -> CatalogItem {
+    let sig = &func.sig;
+    let what = kind.attr();
+    if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
+        cx.error_spanned_by(
+            &sig.generics,
+            format!("{what} functions cannot be generic: write a non-generic wrapper"),
+        );
+    }
+    if let syn::Safety::Unsafe(unsafety) = &sig.safety {
+        cx.error_spanned_by(unsafety, format!("{what} functions cannot be `unsafe`"));
+    }
+    if let Some(abi) = &sig.abi {
+        cx.error_spanned_by(abi, format!("{what} functions cannot have an `extern` ABI"));
+    }
+    if let Some(variadic) = &sig.variadic {
+        cx.error_spanned_by(variadic, format!("{what} functions cannot be variadic"));
+    }
+
+    let doc = docs::collect(&func.attrs, cx);
+    let description = match (&attr.description, doc) {
+        (Some(d), _) => d.value.clone(),
+        (None, Some(doc)) => doc.text,
+        (None, None) => {
+            let thing = match kind {
+                Kind::Resource => "resource",
+                Kind::Prompt => "prompt",
+            };
+            cx.error_spanned_by(
+                &sig.ident,
+                format!(
+                    "{thing} `{}` has no description: add a doc comment (`/// What it holds or is for.`) \
+                     or {}(description = \"...\")]. Clients show it to choose {thing}s",
+                    unraw(&sig.ident),
+                    what.trim_end_matches(']'),
+                ),
+            );
+            String::new()
+        }
+    };
+
+    let mut params = Vec::new();
+    for input in &sig.inputs {
+        match input {
+            FnArg::Receiver(receiver) => cx.error_spanned_by(
+                receiver,
+                format!("{what} goes on a free function, not a method: move it out of the impl"),
+            ),
+            FnArg::Typed(pt) => {
+                let Pat::Ident(pat) = &*pt.pat else {
+                    cx.error_spanned_by(
+                        &pt.pat,
+                        format!("{what} parameters must be plain identifiers: their names are what the client sends"),
+                    );
+                    continue;
+                };
+                if let Type::ImplTrait(_) = &*pt.ty {
+                    cx.error_spanned_by(
+                        &pt.ty,
+                        format!("{what} parameters cannot be `impl Trait`: name a type such as `String` or `u32`"),
+                    );
+                    continue;
+                }
+                let description = docs::collect(&pt.attrs, cx).map(|d| d.text);
+                params.push(ItemParam {
+                    ident: pat.ident.clone(),
+                    name: unraw(&pat.ident),
+                    ty: (*pt.ty).clone(),
+                    description,
+                });
+            }
+        }
+    }
+
+    let name = attr
+        .name
+        .as_ref()
+        .map_or_else(|| unraw(&sig.ident), |n| n.value.clone());
+    CatalogItem {
+        ident: sig.ident.clone(),
+        name,
+        title: attr.title.as_ref().map(|t| t.value.clone()),
+        description,
+        params,
+        is_async: sig.asyncness.is_some(),
+        ret_span: match &sig.output {
+            syn::ReturnType::Default => sig.ident.span(),
+            syn::ReturnType::Type(_, ty) => ty.span(),
+        },
+        krate: attr
+            .krate
+            .clone()
+            .unwrap_or_else(|| syn::parse_quote!(::tool_core)),
+    }
+}
+
+/// Parameter doc comments are consumed: rustc rejects doc comments on parameters.
+pub fn strip_param_docs(func: &mut ItemFn) {
+    for input in func.sig.inputs.iter_mut() {
+        if let FnArg::Typed(pt) = input {
+            pt.attrs.retain(|a| !a.path().is_ident("doc"));
+        }
+    }
+}

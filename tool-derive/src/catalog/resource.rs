@@ -1,0 +1,180 @@
+//! `#[resource(uri = "..")] fn ..`: the function stays as written; a braced unit struct of
+//! the same name implements `tool_core::catalog::Resource`, so `resources![name]` names it.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{quote, quote_spanned};
+use syn::ItemFn;
+
+use super::attr::{self, Kind};
+use super::item::{self, CatalogItem};
+use super::template;
+use crate::ctxt::Ctxt;
+use crate::model::option_inner;
+
+pub fn resource_fn(attr_tokens: TokenStream, item_tokens: TokenStream) -> TokenStream {
+    let mut func: ItemFn = match syn::parse2(item_tokens.clone()) {
+        Ok(f) => f,
+        Err(_) => {
+            let error = syn::Error::new(
+                Span::call_site(),
+                "#[resource] goes on a function (`fn` or `async fn`) that returns the resource's contents",
+            )
+            .to_compile_error();
+            return quote!(#error #item_tokens);
+        }
+    };
+    let mut cx = Ctxt::default();
+    let attr = attr::parse(attr_tokens, Kind::Resource, &mut cx);
+    let item = item::read(&func, &attr, Kind::Resource, &mut cx);
+    let uri = match &attr.uri {
+        Some(uri) => {
+            check_uri(&uri.value, uri.span, &item, &mut cx);
+            uri.value.clone()
+        }
+        None => {
+            cx.error_at(
+                Span::call_site(),
+                "#[resource] needs a URI: #[resource(uri = \"docs://units\")], or a template whose \
+                 `{variables}` are the function's parameters: #[resource(uri = \"weather://{city}/current\")]",
+            );
+            String::new()
+        }
+    };
+    item::strip_param_docs(&mut func);
+    match cx.check() {
+        Ok(()) => {
+            let mime = attr.mime_type.as_ref().map(|m| m.value.clone());
+            let generated = expand(&item, &uri, mime.as_deref(), &func.vis);
+            quote!(#func #generated)
+        }
+        Err(e) => {
+            let errors = e.to_compile_error();
+            quote!(#func #errors)
+        }
+    }
+}
+
+/// The URI has a scheme, parses as a level-1 template, and its variables are exactly the
+/// function's parameters.
+fn check_uri(uri: &str, span: Span, item: &CatalogItem, cx: &mut Ctxt) {
+    let scheme_end = uri.find(':');
+    let first_special = uri.find(['/', '{']).unwrap_or(uri.len());
+    if !scheme_end.is_some_and(|end| end > 0 && end < first_special) {
+        cx.error_at(
+            span,
+            format!("the resource URI `{uri}` has no scheme: write it as `scheme://path`, e.g. `docs://units`"),
+        );
+        return;
+    }
+    let vars = match template::variables(uri) {
+        Ok(vars) => vars,
+        Err(message) => {
+            cx.error_at(span, format!("invalid URI template: {message}"));
+            return;
+        }
+    };
+    for var in &vars {
+        if !item.params.iter().any(|p| &p.name == var) {
+            cx.error_at(
+                span,
+                format!(
+                    "the URI template variable `{{{var}}}` has no parameter: add `{var}: String` (or another type \
+                     that parses from text) to `fn {}`",
+                    item.ident
+                ),
+            );
+        }
+    }
+    for param in &item.params {
+        if !vars.contains(&param.name) {
+            cx.error_spanned_by(
+                &param.ident,
+                format!(
+                    "the parameter `{}` is not in the URI template `{uri}`: every parameter of a resource \
+                     is a `{{variable}}` of its URI; add `{{{}}}` to the URI or remove the parameter",
+                    param.name, param.name
+                ),
+            );
+        } else if option_inner(&param.ty).is_some() {
+            cx.error_spanned_by(
+                &param.ty,
+                "a URI template variable is always present in a matching URI: use the plain type, not `Option`",
+            );
+        }
+    }
+}
+
+fn expand(item: &CatalogItem, uri: &str, mime: Option<&str>, vis: &syn::Visibility) -> TokenStream {
+    let krate = &item.krate;
+    let ident = &item.ident;
+    let name = &item.name;
+    let description = &item.description;
+    let struct_doc = format!(
+        "The `{uri}` resource: the type `resources![..]` and the catalog use for the function `{ident}`."
+    );
+    let title = item
+        .title
+        .as_ref()
+        .map(|t| quote!(.with_title(#t)))
+        .unwrap_or_default();
+    let with_mime = mime
+        .map(|m| quote!(.with_mime_type(#m)))
+        .unwrap_or_default();
+    let mime_arg = match mime {
+        Some(m) => quote!(::core::option::Option::Some(#m)),
+        None => quote!(::core::option::Option::None),
+    };
+    let bindings = item.params.iter().map(|p| {
+        let (param, ty, wire) = (&p.ident, &p.ty, &p.name);
+        quote! {
+            let #param = <#ty as #krate::catalog::ArgumentValue>::from_argument(
+                #wire,
+                #krate::__private::template_var(__tc_vars, #wire),
+            )?;
+        }
+    });
+    let args = item.params.iter().map(|p| &p.ident);
+    let awaited = if item.is_async {
+        quote!(.await)
+    } else {
+        quote!()
+    };
+    let convert = quote_spanned! {item.ret_span=>
+        #krate::__private::into_resource_contents(__tc_value, __tc_uri, #mime_arg)
+    };
+    quote! {
+        #[doc = #struct_doc]
+        #[allow(non_camel_case_types)]
+        #[derive(Clone, Copy, Debug, Default)]
+        #vis struct #ident {}
+
+        impl #ident {
+            #[doc(hidden)]
+            pub fn __resource() -> Self {
+                #ident {}
+            }
+        }
+
+        impl #krate::catalog::Resource for #ident {
+            fn info(&self) -> &#krate::catalog::ResourceInfo {
+                static INFO: ::std::sync::OnceLock<#krate::catalog::ResourceInfo> =
+                    ::std::sync::OnceLock::new();
+                INFO.get_or_init(|| {
+                    #krate::catalog::ResourceInfo::new(#uri, #name, #description) #title #with_mime
+                })
+            }
+
+            fn read<'a>(
+                &'a self,
+                __tc_uri: &'a str,
+                __tc_vars: &'a [(::std::string::String, ::std::string::String)],
+            ) -> #krate::catalog::ResourceFuture<'a> {
+                ::std::boxed::Box::pin(async move {
+                    #(#bindings)*
+                    let __tc_value = #ident(#(#args),*) #awaited;
+                    #convert
+                })
+            }
+        }
+    }
+}
