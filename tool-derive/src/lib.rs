@@ -13,6 +13,7 @@ mod docs;
 mod expand;
 mod model;
 mod targets;
+mod type_checks;
 
 use proc_macro::TokenStream;
 
