@@ -32,7 +32,10 @@
 //! # let _ = reply; Ok(()) }
 //! ```
 
+#[cfg(feature = "mcp-http")]
+pub mod auth;
 mod client;
+mod gate;
 #[cfg(feature = "mcp-http")]
 mod http;
 mod lines;
@@ -43,7 +46,10 @@ use std::fmt;
 
 pub use client::{McpClient, DEFAULT_CALL_TIMEOUT};
 #[cfg(feature = "mcp-http")]
-pub use http::{HttpServing, DEFAULT_HTTP_PATH};
+pub use http::{
+    HttpConfig, HttpServing, ShutdownSignal, DEFAULT_HTTP_PATH, DEFAULT_MAX_CONCURRENT_CALLS,
+    DEFAULT_SHUTDOWN_GRACE, LOOPBACK_HOSTS, LOOPBACK_ORIGINS, SERVER_BUSY,
+};
 pub use lines::DEFAULT_MAX_MESSAGE_BYTES;
 pub use remote::RemoteTool;
 pub use server::{McpServer, DEFAULT_PAGE_SIZE};

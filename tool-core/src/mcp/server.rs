@@ -2,6 +2,7 @@
 //! definitions and responses meet rmcp's server types.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
@@ -13,6 +14,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
+use super::gate;
 use super::lines::{LineTransport, DEFAULT_MAX_MESSAGE_BYTES};
 use super::McpError;
 use crate::call::ToolCall;
@@ -57,6 +59,8 @@ pub struct McpServer {
     /// `None`: each transport's default (ours on streams, rmcp's on HTTP).
     max_message_bytes: Option<usize>,
     config: ServerConfig,
+    /// The per-call time limit of the HTTP configuration, if any.
+    call_timeout: Option<Duration>,
 }
 
 impl McpServer {
@@ -72,6 +76,7 @@ impl McpServer {
             page_size: DEFAULT_PAGE_SIZE,
             max_message_bytes: None,
             config,
+            call_timeout: None,
         }
     }
 
@@ -127,6 +132,12 @@ impl McpServer {
     #[cfg(feature = "mcp-http")]
     pub(super) fn http_body_limit(&self) -> Option<usize> {
         self.max_message_bytes
+    }
+
+    #[cfg(feature = "mcp-http")]
+    pub(super) fn with_call_timeout(mut self, limit: Option<Duration>) -> Self {
+        self.call_timeout = limit;
+        self
     }
 
     /// The `tools/list` page size.
@@ -193,13 +204,23 @@ impl McpServer {
         self.serve_on(transport).await
     }
 
-    fn page(&self, cursor: Option<&str>) -> Result<ListToolsResult, ErrorData> {
+    fn page(
+        &self,
+        cursor: Option<&str>,
+        principal: Option<&crate::Principal>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        // A caller sees only the tools it may call (see `ToolRegistry::with_required_scopes`).
+        let visible: Vec<&rmcp::model::Tool> = self
+            .tools
+            .iter()
+            .filter(|tool| gate::may_use(&self.registry, &tool.name, principal))
+            .collect();
         let start = match cursor {
             None => 0,
             Some(cursor) => cursor
                 .parse::<usize>()
                 .ok()
-                .filter(|&start| start <= self.tools.len())
+                .filter(|&start| start <= visible.len())
                 .ok_or_else(|| {
                     ErrorData::invalid_params(
                         format!(
@@ -209,9 +230,10 @@ impl McpServer {
                     )
                 })?,
         };
-        let end = start.saturating_add(self.page_size).min(self.tools.len());
-        let mut result = ListToolsResult::with_all_items(self.tools[start..end].to_vec());
-        if end < self.tools.len() {
+        let end = start.saturating_add(self.page_size).min(visible.len());
+        let page = visible.get(start..end).unwrap_or_default();
+        let mut result = ListToolsResult::with_all_items(page.iter().map(|t| (*t).clone()).collect());
+        if end < visible.len() {
             result.next_cursor = Some(end.to_string());
         }
         Ok(result)
@@ -302,9 +324,13 @@ impl ServerHandler for McpServer {
     async fn list_tools(
         &self,
         request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        self.page(request.as_ref().and_then(|r| r.cursor.as_deref()))
+        let principal = gate::principal_of(&context);
+        self.page(
+            request.as_ref().and_then(|r| r.cursor.as_deref()),
+            principal.as_ref(),
+        )
     }
 
     fn get_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
@@ -329,6 +355,19 @@ impl ServerHandler for McpServer {
                 .to_owned();
             return Err(ErrorData::invalid_params(message, None));
         };
+        let principal = gate::principal_of(&context);
+        if !gate::may_use(&self.registry, &request.name, principal.as_ref()) {
+            // Refused before anything runs; the tool was not listed to this caller either.
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "tool '{}' needs the scopes '{}', which the caller's token does not grant; \
+                     ask the authorization server for a token with them",
+                    request.name,
+                    self.registry.required_scopes(&request.name).join(" ")
+                ),
+                None,
+            ));
+        }
         let arguments = match &request.arguments {
             Some(arguments) => serde_json::to_string(arguments).unwrap_or_else(|_| "{}".into()),
             None => "{}".to_owned(),
@@ -341,6 +380,9 @@ impl ServerHandler for McpServer {
 
         let cancel = CancelFlag::new();
         let mut call_context = CallContext::new().with_cancel(cancel.clone());
+        if let Some(principal) = principal {
+            call_context = call_context.with_extension(principal);
+        }
         let mut forwarder = None;
         if let Some(token) = context.meta.get_progress_token() {
             let (reporter, done, forward) = progress_reporter(token, context.peer.clone());
@@ -351,7 +393,11 @@ impl ServerHandler for McpServer {
         // and decides how to stop (the registry's time limits bound a tool that ignores it).
         // Watching the token beside the call, not in a task of its own, keeps a call that
         // is never cancelled free of a spawn.
-        let running = self.registry.call_in(&call, &call_context);
+        let running = gate::within(
+            self.call_timeout,
+            &call.name,
+            self.registry.call_in(&call, &call_context),
+        );
         tokio::pin!(running);
         let response = tokio::select! {
             biased;
