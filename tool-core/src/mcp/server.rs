@@ -232,7 +232,8 @@ impl McpServer {
         };
         let end = start.saturating_add(self.page_size).min(visible.len());
         let page = visible.get(start..end).unwrap_or_default();
-        let mut result = ListToolsResult::with_all_items(page.iter().map(|t| (*t).clone()).collect());
+        let mut result =
+            ListToolsResult::with_all_items(page.iter().map(|t| (*t).clone()).collect());
         if end < visible.len() {
             result.next_cursor = Some(end.to_string());
         }

@@ -152,7 +152,10 @@ mod tests {
     #[test]
     fn bearer_tokens_are_read_case_insensitively_and_never_empty() {
         let mut headers = HeaderMap::new();
-        headers.insert(header::AUTHORIZATION, HeaderValue::from_static("bearer abc"));
+        headers.insert(
+            header::AUTHORIZATION,
+            HeaderValue::from_static("bearer abc"),
+        );
         assert_eq!(bearer(&headers), Some("abc"));
         headers.insert(header::AUTHORIZATION, HeaderValue::from_static("Bearer "));
         assert_eq!(bearer(&headers), None);

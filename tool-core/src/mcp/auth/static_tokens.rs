@@ -80,7 +80,11 @@ impl fmt::Debug for StaticTokens {
         f.debug_struct("StaticTokens")
             .field(
                 "principals",
-                &self.tokens.iter().map(|(_, p)| p.subject()).collect::<Vec<_>>(),
+                &self
+                    .tokens
+                    .iter()
+                    .map(|(_, p)| p.subject())
+                    .collect::<Vec<_>>(),
             )
             .finish()
     }

@@ -122,7 +122,10 @@ pub(super) async fn guard(
             let too_long = std::error::Error::source(&error)
                 .is_some_and(|source| source.is::<http_body_util::LengthLimitError>());
             return if too_long {
-                json_reply(StatusCode::PAYLOAD_TOO_LARGE, lines::oversized(guard.body_limit))
+                json_reply(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    lines::oversized(guard.body_limit),
+                )
             } else {
                 // The client stopped sending mid-body; it is unlikely to read this.
                 json_reply(

@@ -13,9 +13,9 @@ use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 use super::super::auth::{self, middleware::AuthState};
+use super::super::McpServer;
 use super::config::HttpConfig;
 use super::guard::{self, Guard, InFlight};
-use super::super::McpServer;
 
 /// rmcp's own limit on a POST body, which [`McpServer::with_max_message_bytes`] and
 /// [`HttpConfig::body_limit`] override.
@@ -188,7 +188,11 @@ async fn trace_request(
         inner.record("status", response.status().as_u16());
         if session.is_none() {
             // A new session's id comes back on the `initialize` reply.
-            if let Some(id) = response.headers().get(SESSION).and_then(|v| v.to_str().ok()) {
+            if let Some(id) = response
+                .headers()
+                .get(SESSION)
+                .and_then(|v| v.to_str().ok())
+            {
                 inner.record("session_id", id);
             }
         }

@@ -200,7 +200,9 @@ impl HttpServing {
     pub async fn join(mut self) -> Result<(), McpError> {
         match self.task.take() {
             Some(task) => task.await.unwrap_or_else(|e| {
-                Err(McpError::Transport(format!("the HTTP server task failed: {e}")))
+                Err(McpError::Transport(format!(
+                    "the HTTP server task failed: {e}"
+                )))
             }),
             None => Ok(()),
         }
