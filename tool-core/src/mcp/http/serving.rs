@@ -61,7 +61,7 @@ impl McpServer {
     /// let serving = McpServer::new(tools![add]).serve_http_with("127.0.0.1:8080", config).await?;
     /// let stop = serving.shutdown_signal();
     /// tokio::spawn(async move {
-    ///     let _ = tokio::signal::ctrl_c().await;
+    ///     tokio::time::sleep(Duration::from_secs(3600)).await; // or a signal, a message …
     ///     stop.shutdown();
     /// });
     /// serving.join().await?; // the server's error, or Ok after a clean shutdown
