@@ -362,3 +362,147 @@ async fn jwt_access_tokens_are_checked_against_the_jwks() {
     })
     .await
 }
+
+#[tokio::test]
+async fn our_client_names_the_authorization_server_and_sends_its_token() {
+    use tool_core::mcp::{HttpClientOptions, McpClient, McpError};
+    bounded(async {
+        let serving =
+            serve(Authorization::new(static_tokens()).with_authorization_server(ISSUER)).await;
+        let url = serving.url();
+        let Err(McpError::Handshake(why)) = McpClient::connect_http(&url).await else {
+            panic!("a server that needs a token refuses the handshake");
+        };
+        assert!(why.contains(ISSUER), "{why}");
+        assert!(why.contains("no token was sent"), "{why}");
+        assert!(why.contains("oauth-protected-resource/mcp"), "{why}");
+
+        let Err(McpError::Handshake(why)) =
+            McpClient::connect_http_with(&url, HttpClientOptions::new().bearer_token("wrong"))
+                .await
+        else {
+            panic!("a wrong token is refused");
+        };
+        assert!(why.contains("the token was rejected"), "{why}");
+        assert!(!why.contains("wrong\""), "{why}");
+
+        let client = McpClient::connect_http_with(
+            &url,
+            HttpClientOptions::new()
+                .bearer_token("user-token")
+                .header("x-tenant", "acme")
+                .timeout(std::time::Duration::from_secs(5)),
+        )
+        .await
+        .expect("the token is accepted");
+        let mut registry = ToolRegistry::new();
+        client.register_into(&mut registry, None).unwrap();
+        assert_eq!(registry.names().collect::<Vec<_>>(), ["whoami"]);
+        let reply = registry
+            .call(&tool_core::ToolCall::new("1", "whoami", "{}"))
+            .await;
+        assert_eq!(reply.model_text(), "ada [tools] -");
+        serving.shutdown().await;
+    })
+    .await
+}
+
+mod spans {
+    use std::collections::BTreeMap;
+    use std::sync::{Arc, Mutex};
+
+    use tracing::field::{Field, Visit};
+    use tracing::span::{Attributes, Id, Record};
+    use tracing::{Event, Metadata, Subscriber};
+
+    pub type Seen = Arc<Mutex<Vec<(String, BTreeMap<String, String>)>>>;
+
+    /// Records every span's and event's fields.
+    pub struct Recorder(pub Seen);
+
+    struct Collect<'a>(&'a mut BTreeMap<String, String>);
+
+    impl Visit for Collect<'_> {
+        fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
+            self.0
+                .insert(field.name().to_string(), format!("{value:?}"));
+        }
+        fn record_str(&mut self, field: &Field, value: &str) {
+            self.0.insert(field.name().to_string(), value.to_string());
+        }
+    }
+
+    impl Subscriber for Recorder {
+        fn enabled(&self, _: &Metadata<'_>) -> bool {
+            true
+        }
+        fn new_span(&self, span: &Attributes<'_>) -> Id {
+            let mut seen = self.0.lock().unwrap();
+            let mut fields = BTreeMap::new();
+            span.record(&mut Collect(&mut fields));
+            seen.push((span.metadata().name().to_string(), fields));
+            Id::from_u64(seen.len() as u64)
+        }
+        fn record(&self, span: &Id, values: &Record<'_>) {
+            let mut seen = self.0.lock().unwrap();
+            if let Some((_, fields)) = seen.get_mut(span.into_u64() as usize - 1) {
+                values.record(&mut Collect(fields));
+            }
+        }
+        fn record_follows_from(&self, _: &Id, _: &Id) {}
+        fn event(&self, event: &Event<'_>) {
+            let mut fields = BTreeMap::new();
+            event.record(&mut Collect(&mut fields));
+            self.0
+                .lock()
+                .unwrap()
+                .push((format!("event {}", event.metadata().target()), fields));
+        }
+        fn enter(&self, _: &Id) {}
+        fn exit(&self, _: &Id) {}
+    }
+}
+
+#[test]
+fn each_request_has_a_span_with_session_and_principal_and_no_token_is_logged() {
+    let seen: spans::Seen = Default::default();
+    // Global, not scoped: the server's tasks run on the runtime's threads, and a scoped
+    // dispatcher races with the other tests of this binary over callsite interest. Spans of
+    // those tests are recorded too, and checked for tokens as well.
+    tracing::subscriber::set_global_default(spans::Recorder(seen.clone()))
+        .expect("no other test installs a subscriber");
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(bounded(async {
+        let serving = serve(Authorization::new(static_tokens())).await;
+        let user = client(&serving.url(), "user-token").await;
+        assert_eq!(call_text(&user, "whoami").await.unwrap(), "ada [tools] -");
+        let _ = initialize(&serving.url(), Some("guessed-token")).await;
+        let _ = user.cancel().await;
+        serving.shutdown().await;
+    }));
+    let seen = seen.lock().unwrap();
+    let requests: Vec<_> = seen
+        .iter()
+        .filter(|(name, _)| name == "mcp_http_request")
+        .collect();
+    assert!(requests.len() >= 3, "{requests:?}");
+    assert!(
+        requests.iter().any(
+            |(_, f)| f.get("principal").map(String::as_str) == Some("ada")
+                && f.get("session_id").is_some_and(|s| !s.is_empty())
+                && f.get("status").map(String::as_str) == Some("200")
+        ),
+        "{requests:?}"
+    );
+    assert!(requests
+        .iter()
+        .any(|(_, f)| f.get("status").map(String::as_str) == Some("401")));
+    for (name, fields) in seen.iter() {
+        for value in fields.values() {
+            assert!(
+                !value.contains("user-token") && !value.contains("guessed-token"),
+                "a token reached the log in {name}: {fields:?}"
+            );
+        }
+    }
+}

@@ -44,7 +44,11 @@ pub(crate) async fn require_token(
             return unauthorized(&metadata, Some(&error));
         }
     };
-    tracing::Span::current().record("principal", principal.subject());
+    // The request's span travels in its extensions (see the router's `trace_request`), so
+    // the principal is recorded whatever subscriber tracks the current span.
+    if let Some(span) = request.extensions().get::<tracing::Span>() {
+        span.record("principal", principal.subject());
+    }
     let missing = principal.missing_scopes(&authorization.required_scopes);
     if !missing.is_empty() {
         return insufficient_scope_at(&metadata, &authorization.required_scopes);

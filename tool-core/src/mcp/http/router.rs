@@ -163,7 +163,7 @@ pub(super) fn build(server: McpServer, config: &HttpConfig, sessions: Cancellati
 /// One span per MCP request: HTTP method, session id, principal (recorded by the token
 /// check) and status. Tokens never go into it.
 async fn trace_request(
-    request: axum::extract::Request,
+    mut request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> axum::response::Response {
     const SESSION: &str = "mcp-session-id";
@@ -182,6 +182,7 @@ async fn trace_request(
     if let Some(session) = &session {
         span.record("session_id", session.as_str());
     }
+    request.extensions_mut().insert(span.clone());
     let inner = span.clone();
     async move {
         let response = next.run(request).await;
