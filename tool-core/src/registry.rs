@@ -111,6 +111,9 @@ pub(crate) struct Entry {
     pub(crate) tool: Arc<dyn Tool>,
     pub(crate) retry: Option<RetryPolicy>,
     pub(crate) breaker: Option<Breaker>,
+    /// Scopes a caller's [`Principal`](crate::Principal) must hold to see and call the tool
+    /// over an authorizing transport (empty: none).
+    pub(crate) scopes: Vec<String>,
 }
 
 /// An ordered set of tools with unique names: the dispatcher and the source of definitions.
@@ -220,6 +223,7 @@ impl ToolRegistry {
             tool,
             retry: None,
             breaker: self.policy.breaker.map(Breaker::new),
+            scopes: Vec::new(),
         });
         self.definitions.push(definition);
         self.prompt_cache = OnceLock::new();

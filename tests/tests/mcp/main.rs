@@ -8,8 +8,11 @@
 mod mcp_client;
 mod mcp_hostile;
 mod mcp_http;
+mod mcp_http_auth;
 mod mcp_http_hostile;
 mod mcp_http_progress;
+mod mcp_http_scale;
+mod mcp_http_security;
 mod mcp_peer;
 mod mcp_python;
 mod mcp_resources;

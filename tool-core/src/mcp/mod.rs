@@ -32,8 +32,11 @@
 //! # let _ = reply; Ok(()) }
 //! ```
 
+#[cfg(feature = "mcp-http")]
+pub mod auth;
 mod client;
 mod client_catalog;
+mod gate;
 #[cfg(feature = "mcp-http")]
 mod http;
 mod lines;
@@ -43,20 +46,32 @@ mod prompts;
 mod remote;
 mod resources;
 mod server;
+#[cfg(feature = "mcp-redis")]
+mod session_store;
 
 use std::fmt;
 
 pub use client::{McpClient, DEFAULT_CALL_TIMEOUT};
 pub use client_catalog::RemoteResource;
 #[cfg(feature = "mcp-http")]
-pub use http::{HttpServing, DEFAULT_HTTP_PATH};
+pub use http::{
+    HttpClientOptions, HttpConfig, HttpServing, ShutdownSignal, DEFAULT_HTTP_PATH,
+    DEFAULT_MAX_CONCURRENT_CALLS, DEFAULT_SHUTDOWN_GRACE, LOOPBACK_HOSTS, LOOPBACK_ORIGINS,
+    SERVER_BUSY,
+};
 pub use lines::DEFAULT_MAX_MESSAGE_BYTES;
 pub use peers::ServerHandle;
 pub use remote::RemoteTool;
 pub use server::{McpServer, DEFAULT_PAGE_SIZE};
+#[cfg(feature = "mcp-redis")]
+pub use session_store::{RedisSessionStore, DEFAULT_SESSION_TTL};
 
-// rmcp is deliberately not re-exported: rustc would then name serde's and schemars' traits
-// through it (`tool_core::mcp::rmcp::serde::Deserialize`) in every user's error messages.
+/// The official Rust SDK this module is built on (rmcp, pinned), for what needs the raw SDK:
+/// a `#[tool_router]` server, a transport of your own, OAuth flows with its `auth` feature.
+// Hidden from the docs' item list on purpose: rustc then never names serde's and schemars'
+// traits through it (`tool_core::mcp::rmcp::serde::Deserialize`) in users' error messages.
+#[doc(hidden)]
+pub use rmcp;
 
 /// Why an MCP connection could not be set up or used (failures of single calls are
 /// `ToolResponse`s, never this).

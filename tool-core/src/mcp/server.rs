@@ -2,6 +2,7 @@
 //! definitions and responses meet rmcp's server types.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 #[allow(deprecated)] // logging/setLevel: see `peers`.
 use rmcp::model::SetLevelRequestParams;
@@ -18,6 +19,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
+use super::gate;
 use super::lines::{LineTransport, DEFAULT_MAX_MESSAGE_BYTES};
 use super::peers::{ServerHandle, Shared};
 use super::{prompts, resources, McpError};
@@ -66,6 +68,8 @@ pub struct McpServer {
     config: ServerConfig,
     /// Resources, prompts and connected clients, shared by every connection.
     shared: Arc<Shared>,
+    /// The per-call time limit of the HTTP configuration, if any.
+    call_timeout: Option<Duration>,
 }
 
 impl McpServer {
@@ -90,6 +94,7 @@ impl McpServer {
             max_message_bytes: None,
             config,
             shared: Arc::new(Shared::new(Catalog::new())),
+            call_timeout: None,
         }
     }
 
@@ -207,6 +212,12 @@ impl McpServer {
         self.max_message_bytes
     }
 
+    #[cfg(feature = "mcp-http")]
+    pub(super) fn with_call_timeout(mut self, limit: Option<Duration>) -> Self {
+        self.call_timeout = limit;
+        self
+    }
+
     /// The `tools/list` page size.
     pub fn page_size(&self) -> usize {
         self.page_size
@@ -271,13 +282,23 @@ impl McpServer {
         self.serve_on(transport).await
     }
 
-    fn page(&self, cursor: Option<&str>) -> Result<ListToolsResult, ErrorData> {
+    fn page(
+        &self,
+        cursor: Option<&str>,
+        principal: Option<&crate::Principal>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        // A caller sees only the tools it may call (see `ToolRegistry::with_required_scopes`).
+        let visible: Vec<&rmcp::model::Tool> = self
+            .tools
+            .iter()
+            .filter(|tool| gate::may_use(&self.registry, &tool.name, principal))
+            .collect();
         let start = match cursor {
             None => 0,
             Some(cursor) => cursor
                 .parse::<usize>()
                 .ok()
-                .filter(|&start| start <= self.tools.len())
+                .filter(|&start| start <= visible.len())
                 .ok_or_else(|| {
                     ErrorData::invalid_params(
                         format!(
@@ -287,9 +308,11 @@ impl McpServer {
                     )
                 })?,
         };
-        let end = start.saturating_add(self.page_size).min(self.tools.len());
-        let mut result = ListToolsResult::with_all_items(self.tools[start..end].to_vec());
-        if end < self.tools.len() {
+        let end = start.saturating_add(self.page_size).min(visible.len());
+        let page = visible.get(start..end).unwrap_or_default();
+        let mut result =
+            ListToolsResult::with_all_items(page.iter().map(|t| (*t).clone()).collect());
+        if end < visible.len() {
             result.next_cursor = Some(end.to_string());
         }
         Ok(result)
@@ -509,9 +532,13 @@ impl ServerHandler for McpServer {
     async fn list_tools(
         &self,
         request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        self.page(request.as_ref().and_then(|r| r.cursor.as_deref()))
+        let principal = gate::principal_of(&context);
+        self.page(
+            request.as_ref().and_then(|r| r.cursor.as_deref()),
+            principal.as_ref(),
+        )
     }
 
     fn get_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
@@ -536,6 +563,19 @@ impl ServerHandler for McpServer {
                 .to_owned();
             return Err(ErrorData::invalid_params(message, None));
         };
+        let principal = gate::principal_of(&context);
+        if !gate::may_use(&self.registry, &request.name, principal.as_ref()) {
+            // Refused before anything runs; the tool was not listed to this caller either.
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "tool '{}' needs the scopes '{}', which the caller's token does not grant; \
+                     ask the authorization server for a token with them",
+                    request.name,
+                    self.registry.required_scopes(&request.name).join(" ")
+                ),
+                None,
+            ));
+        }
         let arguments = match &request.arguments {
             Some(arguments) => serde_json::to_string(arguments).unwrap_or_else(|_| "{}".into()),
             None => "{}".to_owned(),
@@ -553,6 +593,9 @@ impl ServerHandler for McpServer {
         let mut call_context = CallContext::new()
             .with_cancel(cancel.clone())
             .with_peer(peer);
+        if let Some(principal) = principal {
+            call_context = call_context.with_extension(principal);
+        }
         let mut forwarder = None;
         if let Some(token) = context.meta.get_progress_token() {
             let (reporter, done, forward) = progress_reporter(token, context.peer.clone());
@@ -564,7 +607,11 @@ impl ServerHandler for McpServer {
         // Watching the token beside the call, not in a task of its own, keeps a call that
         // is never cancelled free of a spawn.
         let response = {
-            let running = self.registry.call_in(&call, &call_context);
+            let running = gate::within(
+                self.call_timeout,
+                &call.name,
+                self.registry.call_in(&call, &call_context),
+            );
             tokio::pin!(running);
             tokio::select! {
                 biased;

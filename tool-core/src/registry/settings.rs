@@ -140,4 +140,51 @@ impl ToolRegistry {
         let entry = self.position(tool).and_then(|i| self.entries.get(i))?;
         entry.retry.as_ref()
     }
+
+    /// Requires the caller to hold every one of `scopes` to see and call `tool`. An MCP
+    /// server lists the tool only to a caller whose [`Principal`](crate::Principal) grants
+    /// them and refuses a call from anyone else before the tool runs (a caller without a
+    /// principal, e.g. on stdio, never sees the tool). Direct calls through
+    /// [`ToolRegistry::call`] are the application's own and are not checked.
+    ///
+    /// # Panics
+    ///
+    /// If no tool has this name: a programming error caught when the registry is built.
+    ///
+    /// ```
+    /// use tool_core::{tool, tools};
+    /// /// Deletes a file.
+    /// #[tool(destructive)]
+    /// fn delete(path: String) -> String { path }
+    /// let r = tools![delete].with_required_scopes("delete", ["files:write"]);
+    /// assert_eq!(r.required_scopes("delete"), ["files:write"]);
+    /// ```
+    #[track_caller]
+    pub fn with_required_scopes(
+        mut self,
+        tool: &str,
+        scopes: impl IntoIterator<Item = impl Into<String>>,
+    ) -> Self {
+        let index = self.position(tool);
+        match index.and_then(|i| self.entries.get_mut(i)) {
+            Some(entry) => entry.scopes.extend(scopes.into_iter().map(Into::into)),
+            None => panic!("with_required_scopes: no tool named '{tool}' is registered"),
+        }
+        self
+    }
+
+    /// The scopes a caller needs for `tool` (empty for an unknown tool or one without).
+    ///
+    /// ```
+    /// # use tool_core::{tool, tools};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// assert!(tools![hi].required_scopes("hi").is_empty());
+    /// ```
+    pub fn required_scopes(&self, tool: &str) -> &[String] {
+        self.position(tool)
+            .and_then(|i| self.entries.get(i))
+            .map_or(&[], |entry| entry.scopes.as_slice())
+    }
 }
