@@ -93,3 +93,31 @@ impl Tool for Scripted {
 
 #[cfg(feature = "mcp")]
 pub mod mcp;
+
+/// The Python that has the official MCP SDK (and FastMCP), for the tests that run it as a peer:
+/// `TOOL_CORE_PYTHON`, else `.venv/bin/python` at the workspace root (`.ci/run` makes it).
+///
+/// Without one, `cargo test --workspace` on a machine with only a Rust toolchain still passes:
+/// the test says loudly that it skipped and how to include it. Under CI (`CI` set) a missing
+/// Python is a failure, never a skip.
+pub fn mcp_python(test: &str) -> Option<std::path::PathBuf> {
+    if let Some(path) = std::env::var_os("TOOL_CORE_PYTHON") {
+        return Some(path.into());
+    }
+    let workspace = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let venv = workspace.join(".venv/bin/python");
+    if venv.is_file() {
+        return Some(venv);
+    }
+    let how = format!(
+        "set TOOL_CORE_PYTHON to a Python with the MCP SDK, or run `python3 -m venv .venv && \
+         .venv/bin/pip install mcp==2.3.0 fastmcp==4.1.6` in {}",
+        workspace.display()
+    );
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{test}: no Python with the official MCP SDK: {how}"
+    );
+    eprintln!("SKIPPED {test}: no Python with the official MCP SDK; to include it, {how}");
+    None
+}

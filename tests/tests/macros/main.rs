@@ -15,7 +15,6 @@ mod support;
 
 mod bad_input_catalog;
 mod canonical_schema;
-mod compile_errors;
 mod context_injection;
 mod dialect_anthropic_mcp;
 mod dialect_gemini;

@@ -46,17 +46,8 @@ fn which(program: &str) -> Option<PathBuf> {
 }
 
 fn python() -> PathBuf {
-    if let Some(python) = std::env::var_os("TOOL_CORE_PYTHON") {
-        return PathBuf::from(python);
-    }
-    let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join("../.venv/bin/python");
-    assert!(
-        venv.is_file(),
-        "no Python with the official MCP SDK: set TOOL_CORE_PYTHON to one, or create \
-         {}: `python3 -m venv .venv && .venv/bin/pip install mcp==2.3.0` in the workspace root",
-        venv.display()
-    );
-    venv
+    // `tools_missing` has checked that there is one.
+    tool_tests::mcp_python("the replica tests").unwrap_or_else(|| PathBuf::from("python3"))
 }
 
 fn wait_for_port(port: u16, what: &str) {
@@ -199,7 +190,7 @@ fn tools_missing() -> bool {
             missing.join(" and ")
         );
     }
-    !missing.is_empty()
+    !missing.is_empty() || tool_tests::mcp_python("the replica tests").is_none()
 }
 
 /// Starts three replicas with `extra` flags behind nginx and runs the Python client.

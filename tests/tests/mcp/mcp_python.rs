@@ -4,34 +4,21 @@
 //! the client's callbacks, a subscription's update, list_changed after a registration, and
 //! an integer tool's structured output validated against its (wrapped) output schema.
 //!
-//! Python comes from `TOOL_CORE_PYTHON`, else `<workspace>/.venv/bin/python`; make one with
-//! `python3 -m venv .venv && .venv/bin/pip install mcp==2.3.0`.
+//! Python comes from `TOOL_CORE_PYTHON`, else `<workspace>/.venv/bin/python` (`.ci/run` makes
+//! it); without one the tests say that they skipped, except under CI, where they fail.
 
 #![cfg(feature = "mcp")]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-fn python() -> PathBuf {
-    if let Some(path) = std::env::var_os("TOOL_CORE_PYTHON") {
-        return PathBuf::from(path);
-    }
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let venv = workspace.join(".venv/bin/python");
-    if venv.exists() {
-        return venv;
-    }
-    panic!(
-        "no Python with the `mcp` package for this test: set TOOL_CORE_PYTHON to one, or run \
-         `python3 -m venv .venv && .venv/bin/pip install mcp==2.3.0` in {}",
-        workspace.display()
-    );
-}
 
 #[test]
 fn the_official_python_client_exercises_resources_prompts_and_the_peer() {
+    let Some(python) = tool_tests::mcp_python("the official Python client test") else {
+        return;
+    };
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("python/mcp_catalog_client.py");
-    let output = Command::new(python())
+    let output = Command::new(python)
         .arg(&script)
         .arg(env!("CARGO_BIN_EXE_mcp_catalog_peer"))
         .output()
@@ -59,7 +46,10 @@ async fn our_client_reads_a_fastmcp_servers_resources_and_prompts() {
     use tool_core::mcp::McpClient;
 
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("python/fastmcp_catalog_server.py");
-    let mut command = tokio::process::Command::new(python());
+    let Some(python) = tool_tests::mcp_python("the FastMCP server test") else {
+        return;
+    };
+    let mut command = tokio::process::Command::new(python);
     command
         .arg(&script)
         .env("FASTMCP_LOG_LEVEL", "ERROR")

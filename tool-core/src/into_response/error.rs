@@ -175,7 +175,13 @@ impl ToolError {
 macro_rules! shorthand {
     ($($name:ident => $code:ident),* $(,)?) => {
         impl ToolError {$(
-            #[doc = concat!("A `", stringify!($code), "` error.")]
+            #[doc = concat!("An error with the code [`ToolErrorCode::", stringify!($code), "`].")]
+            ///
+            /// ```
+            #[doc = concat!("let e = tool_core::ToolError::", stringify!($name), "(\"try again\");")]
+            #[doc = concat!("assert_eq!(e.code, tool_core::ToolErrorCode::", stringify!($code), ");")]
+            /// assert_eq!(e.message, "try again");
+            /// ```
             pub fn $name(message: impl Into<String>) -> Self {
                 ToolError::new(ToolErrorCode::$code, message)
             }

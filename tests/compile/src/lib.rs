@@ -1,0 +1,1 @@
+//! Compile-time checks of `#[tool]` and its siblings: see `tests/ui.rs`.
