@@ -5,6 +5,7 @@
 //! One test binary per area, each file a module, so that the workspace links tokio, axum,
 //! reqwest and rmcp a few times instead of once per file. Tests here share one process: none
 //! may rely on being alone in it (global hooks, environment variables, fixed ports).
+//! New tests: a file `x.rs` next to this one and a `mod x;` line below.
 
 #[path = "../formats_support/mod.rs"]
 mod formats_support;
