@@ -13,6 +13,7 @@ mod docs;
 mod expand;
 mod model;
 mod targets;
+mod tool_type;
 mod type_checks;
 
 use proc_macro::TokenStream;
@@ -46,7 +47,7 @@ pub fn derive_tool(item: TokenStream) -> TokenStream {
 /// `#[schemars(extend("additionalProperties" = true))]`.
 #[proc_macro_attribute]
 pub fn tool_type(attr: TokenStream, item: TokenStream) -> TokenStream {
-    expand::tool_type(attr.into(), item.into()).into()
+    tool_type::tool_type(attr.into(), item.into()).into()
 }
 
 /// Makes a documented function a resource readable by URI. See `tool_core::resource`.

@@ -15,10 +15,9 @@ use syn::{ImplItem, ItemFn, ItemImpl};
 use crate::attr::parse_tool_attr;
 use crate::check::{self, Receiver};
 use crate::ctxt::Ctxt;
-use crate::expand::{
-    self, call_args, facts, finish, params_struct, parse_crate_arg, prepare, strip_param_attrs,
-};
+use crate::expand::{self, call_args, facts, finish, params_struct, prepare, strip_param_attrs};
 use crate::model::{unraw, ToolModel};
+use crate::tool_type::parse_crate_arg;
 
 /// `#[tool]` on a free function.
 pub fn tool_fn(attr: TokenStream, item: TokenStream) -> TokenStream {
