@@ -7,28 +7,29 @@ use std::time::Duration;
 #[allow(deprecated)] // logging/setLevel: see `peers`.
 use rmcp::model::SetLevelRequestParams;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
-    ContentBlock, GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
+    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
+    GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
     ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    ProgressNotificationParam, ProgressToken, ReadResourceRequestParams, ReadResourceResponse,
-    ServerCapabilities, ServerConfig, SubscribeRequestParams, UnsubscribeRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig,
+    SubscribeRequestParams, UnsubscribeRequestParams,
 };
 use rmcp::service::NotificationContext;
 use rmcp::service::{RequestContext, RunningService, ServiceExt};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
-use serde_json::Value;
-use tokio::sync::{mpsc, oneshot};
 
 use super::gate;
-use super::lines::{LineTransport, DEFAULT_MAX_MESSAGE_BYTES};
+
+mod results;
+mod settings;
+
+use super::lines::LineTransport;
 use super::peers::{ServerHandle, Shared};
 use super::{prompts, resources, McpError};
 use crate::call::ToolCall;
 use crate::catalog::Catalog;
-use crate::context::{CallContext, CancelFlag, Progress, ProgressReporter};
-use crate::definition::ToolDefinition;
+use crate::context::{CallContext, CancelFlag};
 use crate::registry::ToolRegistry;
-use crate::response::ToolResponse;
+use results::{call_result, mcp_tool, progress_reporter};
 
 /// How many tools one `tools/list` page holds unless [`McpServer::with_page_size`] says
 /// otherwise: large enough that ordinary registries fit in one page.
@@ -158,81 +159,6 @@ impl McpServer {
         }
     }
 
-    /// The name and version the server reports in `initialize`.
-    pub fn with_server_info(mut self, name: &str, version: &str) -> Self {
-        self.config = self
-            .config
-            .with_server_info(Implementation::new(name, version));
-        self
-    }
-
-    /// Instructions the client may show its model.
-    pub fn with_instructions(mut self, instructions: &str) -> Self {
-        self.config = self.config.with_instructions(instructions);
-        self
-    }
-
-    /// How many tools one `tools/list` page holds (at least 1). Larger registries answer
-    /// with a `nextCursor`.
-    ///
-    /// ```
-    /// # use tool_core::{mcp::McpServer, ToolRegistry};
-    /// let server = McpServer::new(ToolRegistry::new()).with_page_size(0);
-    /// assert_eq!(server.page_size(), 1);
-    /// ```
-    pub fn with_page_size(mut self, page_size: usize) -> Self {
-        self.page_size = page_size.max(1);
-        self
-    }
-
-    /// The longest message the server reads: one line of JSON on
-    /// [`McpServer::serve_stdio`] and [`McpServer::serve_stream`] (default
-    /// [`DEFAULT_MAX_MESSAGE_BYTES`], 16 MiB), one POST body over streamable HTTP (default
-    /// rmcp's 4 MiB). A longer line is answered with a JSON-RPC `-32600` error (id `null`)
-    /// and skipped without being buffered, a longer POST body with HTTP 413; the server goes
-    /// on serving.
-    ///
-    /// ```
-    /// # use tool_core::{mcp::McpServer, ToolRegistry};
-    /// let server = McpServer::new(ToolRegistry::new()).with_max_message_bytes(1 << 20);
-    /// assert_eq!(server.max_message_bytes(), 1 << 20);
-    /// ```
-    pub fn with_max_message_bytes(mut self, bytes: usize) -> Self {
-        self.max_message_bytes = Some(bytes);
-        self
-    }
-
-    /// The message size limit on streams (see [`McpServer::with_max_message_bytes`]).
-    pub fn max_message_bytes(&self) -> usize {
-        self.max_message_bytes.unwrap_or(DEFAULT_MAX_MESSAGE_BYTES)
-    }
-
-    #[cfg(feature = "mcp-http")]
-    pub(super) fn http_body_limit(&self) -> Option<usize> {
-        self.max_message_bytes
-    }
-
-    #[cfg(feature = "mcp-http")]
-    pub(super) fn with_call_timeout(mut self, limit: Option<Duration>) -> Self {
-        self.call_timeout = limit;
-        self
-    }
-
-    /// The `tools/list` page size.
-    pub fn page_size(&self) -> usize {
-        self.page_size
-    }
-
-    /// How many tools the server offers.
-    pub fn tool_count(&self) -> usize {
-        self.tools.len()
-    }
-
-    /// The registry being served.
-    pub fn registry(&self) -> &Arc<ToolRegistry> {
-        &self.registry
-    }
-
     /// Serves one client over this process's stdin and stdout until the client closes them.
     /// Must run inside a tokio runtime with I/O enabled.
     pub async fn serve_stdio(self) -> Result<(), McpError> {
@@ -317,86 +243,6 @@ impl McpServer {
         }
         Ok(result)
     }
-}
-
-/// A definition as an rmcp tool, through the same JSON `provider::mcp` writes.
-fn mcp_tool(def: &ToolDefinition) -> rmcp::model::Tool {
-    let value = crate::provider::mcp::tool(def);
-    // `provider::mcp::tool` writes exactly the fields rmcp's `Tool` reads, with object
-    // schemas; should that ever change, the tool is still listed with its name and
-    // description rather than dropped.
-    serde_json::from_value(value).unwrap_or_else(|_| {
-        let mut tool = rmcp::model::Tool::default();
-        tool.name = def.name.clone().into();
-        tool.description = Some(def.description.clone().into());
-        tool
-    })
-}
-
-/// Our response as an MCP result: the model text as one text block, `structuredContent` =
-/// `data` for a successful call of a tool with an output schema, `isError` for `ERROR`.
-fn call_result(response: &ToolResponse, output_schema: Option<&Value>) -> CallToolResult {
-    let content = vec![ContentBlock::text(response.model_text())];
-    if response.is_error() {
-        return CallToolResult::error(content);
-    }
-    let mut result = CallToolResult::success(content);
-    if let (Some(schema), Some(data)) = (output_schema, &response.data) {
-        let value = serde_json::from_str::<Value>(data.get()).ok();
-        // A non-object result's schema is a `{"result": ..}` wrapper; the content follows it.
-        result.structured_content = if crate::output_schema::is_wrapped_output(schema) {
-            value.map(|v| serde_json::json!({ "result": v }))
-        } else {
-            value
-        };
-    }
-    result
-}
-
-/// Forwards a call's progress reports, in order, as `notifications/progress`. Dropping the
-/// returned sender (`done`) makes the task send what is queued and stop, even if the tool
-/// kept a clone of the reporter.
-fn progress_reporter(
-    token: ProgressToken,
-    peer: rmcp::Peer<RoleServer>,
-) -> (
-    ProgressReporter,
-    oneshot::Sender<()>,
-    tokio::task::JoinHandle<()>,
-) {
-    let (tx, mut rx) = mpsc::unbounded_channel::<Progress>();
-    let (done, mut finished) = oneshot::channel::<()>();
-    let notify = move |update: Progress| {
-        let mut param = ProgressNotificationParam::new(token.clone(), update.progress);
-        param.total = update.total;
-        param.message = update.message;
-        let peer = peer.clone();
-        async move { peer.notify_progress(param).await.is_ok() }
-    };
-    let forward = tokio::spawn(async move {
-        loop {
-            tokio::select! {
-                biased;
-                Some(update) = rx.recv() => {
-                    // A client that left cannot be told; the call itself still ends normally.
-                    if !notify(update).await {
-                        return;
-                    }
-                }
-                _ = &mut finished => break,
-                else => return,
-            }
-        }
-        while let Ok(update) = rx.try_recv() {
-            if !notify(update).await {
-                return;
-            }
-        }
-    });
-    let reporter = ProgressReporter::new(move |update| {
-        let _ = tx.send(update);
-    });
-    (reporter, done, forward)
 }
 
 impl ServerHandler for McpServer {

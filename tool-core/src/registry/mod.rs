@@ -4,6 +4,7 @@
 
 mod lists;
 mod name_key;
+mod names;
 mod settings;
 
 use std::collections::HashMap;
@@ -12,99 +13,19 @@ use std::sync::{Arc, OnceLock};
 
 pub use lists::{ToolList, ToolListFormat};
 use name_key::NameKey;
+pub(crate) use names::unknown_name;
+pub use names::{is_valid_tool_name, RegistryError};
 
 use crate::clock;
 use crate::context::Extensions;
 use crate::definition::ToolDefinition;
 use crate::policy::{Breaker, Policy, RetryPolicy};
 use crate::response::{ToolErrorCode, ToolResponse};
-use crate::suggest::{closest, quoted_list};
+use crate::suggest::quoted_list;
 use crate::tool::{Tool, ToolSet};
-
-/// `Unknown tool 'x'. Did you mean 'y'?`: the part of every unknown-tool message that names the
-/// mistake; callers add which tools are available (all, or only those offered this turn).
-pub(crate) fn unknown_name<'a>(
-    name: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-) -> String {
-    let hint = closest(name, candidates)
-        .map(|h| format!(" Did you mean '{h}'?"))
-        .unwrap_or_default();
-    let shown = if name.is_empty() {
-        "(empty name)"
-    } else {
-        name
-    };
-    format!("Unknown tool '{shown}'.{hint}")
-}
 
 /// Registries up to this size find a tool by comparing names, which beats hashing.
 const LINEAR_LOOKUP_MAX: usize = 12;
-
-/// Why a tool could not be registered.
-///
-/// ```
-/// use tool_core::{tool, RegistryError, ToolRegistry};
-///
-/// /// Says hi.
-/// #[tool]
-/// fn hi() -> &'static str { "hi" }
-///
-/// let mut registry = ToolRegistry::new();
-/// registry.register(hi {}).unwrap();
-/// assert!(matches!(registry.register(hi {}), Err(RegistryError::DuplicateName(_))));
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RegistryError {
-    /// Another tool already has this name.
-    DuplicateName(String),
-    /// The name does not match `^[A-Za-z_][A-Za-z0-9_-]{0,63}$`.
-    InvalidName(String),
-}
-
-impl fmt::Display for RegistryError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RegistryError::DuplicateName(name) => write!(
-                f,
-                "a tool named '{name}' is already registered; tool names must be unique \
-                 (rename one with #[tool(name = \"...\")])"
-            ),
-            RegistryError::InvalidName(name) => write!(
-                f,
-                "'{name}' is not a valid tool name: use 1 to 64 ASCII letters, digits, '_' or '-', \
-                 not starting with a digit or '-'"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for RegistryError {}
-
-/// Whether `name` matches `^[A-Za-z_][A-Za-z0-9_-]{0,63}$`, the rule every provider accepts.
-///
-/// ```
-/// assert!(tool_core::is_valid_tool_name("get_weather"));
-/// assert!(!tool_core::is_valid_tool_name("get weather"));
-/// assert!(!tool_core::is_valid_tool_name("9lives"));
-/// ```
-pub const fn is_valid_tool_name(name: &str) -> bool {
-    let bytes = name.as_bytes();
-    if bytes.is_empty() || bytes.len() > 64 {
-        return false;
-    }
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        let ok =
-            b.is_ascii_alphabetic() || b == b'_' || (i > 0 && (b.is_ascii_digit() || b == b'-'));
-        if !ok {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
 
 /// One registered tool and its per-tool dispatch state (both `None` unless configured).
 pub(crate) struct Entry {

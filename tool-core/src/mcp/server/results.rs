@@ -1,0 +1,93 @@
+//! What a call looks like on the wire: a definition as an rmcp tool, a response as a
+//! `CallToolResult`, and progress reports forwarded to the client.
+
+use crate::context::{Progress, ProgressReporter};
+use crate::definition::ToolDefinition;
+use crate::response::ToolResponse;
+use rmcp::model::{CallToolResult, ContentBlock, ProgressNotificationParam, ProgressToken};
+use rmcp::RoleServer;
+use serde_json::Value;
+use tokio::sync::{mpsc, oneshot};
+
+/// A definition as an rmcp tool, through the same JSON `provider::mcp` writes.
+pub(super) fn mcp_tool(def: &ToolDefinition) -> rmcp::model::Tool {
+    let value = crate::provider::mcp::tool(def);
+    // `provider::mcp::tool` writes exactly the fields rmcp's `Tool` reads, with object
+    // schemas; should that ever change, the tool is still listed with its name and
+    // description rather than dropped.
+    serde_json::from_value(value).unwrap_or_else(|_| {
+        let mut tool = rmcp::model::Tool::default();
+        tool.name = def.name.clone().into();
+        tool.description = Some(def.description.clone().into());
+        tool
+    })
+}
+
+/// Our response as an MCP result: the model text as one text block, `structuredContent` =
+/// `data` for a successful call of a tool with an output schema, `isError` for `ERROR`.
+pub(super) fn call_result(
+    response: &ToolResponse,
+    output_schema: Option<&Value>,
+) -> CallToolResult {
+    let content = vec![ContentBlock::text(response.model_text())];
+    if response.is_error() {
+        return CallToolResult::error(content);
+    }
+    let mut result = CallToolResult::success(content);
+    if let (Some(schema), Some(data)) = (output_schema, &response.data) {
+        let value = serde_json::from_str::<Value>(data.get()).ok();
+        // A non-object result's schema is a `{"result": ..}` wrapper; the content follows it.
+        result.structured_content = if crate::output_schema::is_wrapped_output(schema) {
+            value.map(|v| serde_json::json!({ "result": v }))
+        } else {
+            value
+        };
+    }
+    result
+}
+
+/// Forwards a call's progress reports, in order, as `notifications/progress`. Dropping the
+/// returned sender (`done`) makes the task send what is queued and stop, even if the tool
+/// kept a clone of the reporter.
+pub(super) fn progress_reporter(
+    token: ProgressToken,
+    peer: rmcp::Peer<RoleServer>,
+) -> (
+    ProgressReporter,
+    oneshot::Sender<()>,
+    tokio::task::JoinHandle<()>,
+) {
+    let (tx, mut rx) = mpsc::unbounded_channel::<Progress>();
+    let (done, mut finished) = oneshot::channel::<()>();
+    let notify = move |update: Progress| {
+        let mut param = ProgressNotificationParam::new(token.clone(), update.progress);
+        param.total = update.total;
+        param.message = update.message;
+        let peer = peer.clone();
+        async move { peer.notify_progress(param).await.is_ok() }
+    };
+    let forward = tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                biased;
+                Some(update) = rx.recv() => {
+                    // A client that left cannot be told; the call itself still ends normally.
+                    if !notify(update).await {
+                        return;
+                    }
+                }
+                _ = &mut finished => break,
+                else => return,
+            }
+        }
+        while let Ok(update) = rx.try_recv() {
+            if !notify(update).await {
+                return;
+            }
+        }
+    });
+    let reporter = ProgressReporter::new(move |update| {
+        let _ = tx.send(update);
+    });
+    (reporter, done, forward)
+}

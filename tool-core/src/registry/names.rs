@@ -1,0 +1,88 @@
+//! Tool names: which names are valid, why one could not be registered, and the message for a
+//! name the registry does not know.
+
+use std::fmt;
+
+use crate::suggest::closest;
+
+/// `Unknown tool 'x'. Did you mean 'y'?`: the part of every unknown-tool message that names the
+/// mistake; callers add which tools are available (all, or only those offered this turn).
+pub(crate) fn unknown_name<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> String {
+    let hint = closest(name, candidates)
+        .map(|h| format!(" Did you mean '{h}'?"))
+        .unwrap_or_default();
+    let shown = if name.is_empty() {
+        "(empty name)"
+    } else {
+        name
+    };
+    format!("Unknown tool '{shown}'.{hint}")
+}
+
+/// Why a tool could not be registered.
+///
+/// ```
+/// use tool_core::{tool, RegistryError, ToolRegistry};
+///
+/// /// Says hi.
+/// #[tool]
+/// fn hi() -> &'static str { "hi" }
+///
+/// let mut registry = ToolRegistry::new();
+/// registry.register(hi {}).unwrap();
+/// assert!(matches!(registry.register(hi {}), Err(RegistryError::DuplicateName(_))));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RegistryError {
+    /// Another tool already has this name.
+    DuplicateName(String),
+    /// The name does not match `^[A-Za-z_][A-Za-z0-9_-]{0,63}$`.
+    InvalidName(String),
+}
+
+impl fmt::Display for RegistryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RegistryError::DuplicateName(name) => write!(
+                f,
+                "a tool named '{name}' is already registered; tool names must be unique \
+                 (rename one with #[tool(name = \"...\")])"
+            ),
+            RegistryError::InvalidName(name) => write!(
+                f,
+                "'{name}' is not a valid tool name: use 1 to 64 ASCII letters, digits, '_' or '-', \
+                 not starting with a digit or '-'"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RegistryError {}
+
+/// Whether `name` matches `^[A-Za-z_][A-Za-z0-9_-]{0,63}$`, the rule every provider accepts.
+///
+/// ```
+/// assert!(tool_core::is_valid_tool_name("get_weather"));
+/// assert!(!tool_core::is_valid_tool_name("get weather"));
+/// assert!(!tool_core::is_valid_tool_name("9lives"));
+/// ```
+pub const fn is_valid_tool_name(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    if bytes.is_empty() || bytes.len() > 64 {
+        return false;
+    }
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let ok =
+            b.is_ascii_alphabetic() || b == b'_' || (i > 0 && (b.is_ascii_digit() || b == b'-'));
+        if !ok {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
