@@ -12,7 +12,7 @@ use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::{RoleClient, ServiceExt};
 use serde_json::{json, Value};
-use tool_core::mcp::{HttpConfig, McpServer, SERVER_BUSY};
+use tool_core::mcp::{HttpConfig, HttpServing, McpServer, SERVER_BUSY};
 use tool_tests::mcp::harness::bounded;
 use tool_tests::mcp::ours;
 
@@ -68,13 +68,18 @@ fn text_of(result: &rmcp::model::CallToolResult) -> String {
         .collect()
 }
 
+/// The demo tools served over HTTP on a free loopback port with `config`.
+async fn serve_demo(config: HttpConfig) -> HttpServing {
+    McpServer::new(ours::registry(Default::default()))
+        .serve_http_with("127.0.0.1:0", config)
+        .await
+        .unwrap()
+}
+
 #[tokio::test]
 async fn a_foreign_browser_origin_is_refused_and_loopback_origins_pass() {
     bounded(async {
-        let serving = McpServer::new(ours::registry(Default::default()))
-            .serve_http("127.0.0.1:0")
-            .await
-            .unwrap();
+        let serving = serve_demo(HttpConfig::new()).await;
         let url = serving.url();
         // A page on another site, reaching the server through the user's browser (DNS
         // rebinding): refused before any session exists.
@@ -95,13 +100,8 @@ async fn a_foreign_browser_origin_is_refused_and_loopback_origins_pass() {
         serving.shutdown().await;
 
         // Configured origins replace the loopback ones.
-        let serving = McpServer::new(ours::registry(Default::default()))
-            .serve_http_with(
-                "127.0.0.1:0",
-                HttpConfig::new().allowed_origins(["https://app.example.com"]),
-            )
-            .await
-            .unwrap();
+        let serving =
+            serve_demo(HttpConfig::new().allowed_origins(["https://app.example.com"])).await;
         let url = serving.url();
         assert_eq!(
             initialize_status(&url, &[("origin", "https://app.example.com")]).await,
@@ -119,10 +119,7 @@ async fn a_foreign_browser_origin_is_refused_and_loopback_origins_pass() {
 #[tokio::test]
 async fn a_foreign_host_is_refused_unless_allowed() {
     bounded(async {
-        let serving = McpServer::new(ours::registry(Default::default()))
-            .serve_http("127.0.0.1:0")
-            .await
-            .unwrap();
+        let serving = serve_demo(HttpConfig::new()).await;
         let url = serving.url();
         assert_eq!(
             initialize_status(&url, &[("host", "mcp.example.com")]).await,
@@ -131,13 +128,8 @@ async fn a_foreign_host_is_refused_unless_allowed() {
         assert_eq!(initialize_status(&url, &[]).await, 200);
         serving.shutdown().await;
 
-        let serving = McpServer::new(ours::registry(Default::default()))
-            .serve_http_with(
-                "127.0.0.1:0",
-                HttpConfig::new().allowed_hosts(["mcp.example.com", "127.0.0.1"]),
-            )
-            .await
-            .unwrap();
+        let serving =
+            serve_demo(HttpConfig::new().allowed_hosts(["mcp.example.com", "127.0.0.1"])).await;
         let url = serving.url();
         assert_eq!(
             initialize_status(&url, &[("host", "mcp.example.com")]).await,
@@ -155,10 +147,7 @@ async fn a_foreign_host_is_refused_unless_allowed() {
 #[tokio::test]
 async fn over_the_concurrency_limit_a_call_is_told_the_server_is_busy() {
     bounded(async {
-        let serving = McpServer::new(ours::registry(Default::default()))
-            .serve_http_with("127.0.0.1:0", HttpConfig::new().max_concurrent_calls(1))
-            .await
-            .unwrap();
+        let serving = serve_demo(HttpConfig::new().max_concurrent_calls(1)).await;
         let first = rmcp_client(serving.url()).await;
         let second = rmcp_client(serving.url()).await;
         let running = tokio::spawn({
@@ -191,13 +180,7 @@ async fn over_the_concurrency_limit_a_call_is_told_the_server_is_busy() {
 #[tokio::test]
 async fn a_call_over_the_time_limit_gets_a_timeout_result() {
     bounded(async {
-        let serving = McpServer::new(ours::registry(Default::default()))
-            .serve_http_with(
-                "127.0.0.1:0",
-                HttpConfig::new().call_timeout(Duration::from_millis(100)),
-            )
-            .await
-            .unwrap();
+        let serving = serve_demo(HttpConfig::new().call_timeout(Duration::from_millis(100))).await;
         let client = rmcp_client(serving.url()).await;
         let started = Instant::now();
         let result = client
@@ -220,13 +203,7 @@ async fn a_call_over_the_time_limit_gets_a_timeout_result() {
 #[tokio::test]
 async fn health_answers_and_turns_to_draining_on_shutdown() {
     bounded(async {
-        let serving = McpServer::new(ours::registry(Default::default()))
-            .serve_http_with(
-                "127.0.0.1:0",
-                HttpConfig::new().shutdown_grace(Duration::from_secs(5)),
-            )
-            .await
-            .unwrap();
+        let serving = serve_demo(HttpConfig::new().shutdown_grace(Duration::from_secs(5))).await;
         let health = format!("http://{}/health", serving.local_addr());
         let reply = http().get(&health).send().await.unwrap();
         assert_eq!(reply.status().as_u16(), 200);
@@ -253,13 +230,8 @@ async fn health_answers_and_turns_to_draining_on_shutdown() {
 #[tokio::test]
 async fn shutdown_reports_calls_cut_off_by_the_grace_period() {
     bounded(async {
-        let serving = McpServer::new(ours::registry(Default::default()))
-            .serve_http_with(
-                "127.0.0.1:0",
-                HttpConfig::new().shutdown_grace(Duration::from_millis(100)),
-            )
-            .await
-            .unwrap();
+        let serving =
+            serve_demo(HttpConfig::new().shutdown_grace(Duration::from_millis(100))).await;
         let client = rmcp_client(serving.url()).await;
         let _running = tokio::spawn({
             let peer = client.peer().clone();
@@ -276,10 +248,7 @@ async fn shutdown_reports_calls_cut_off_by_the_grace_period() {
 #[tokio::test]
 async fn one_call_on_an_idle_server_takes_well_under_nagles_delay() {
     bounded(async {
-        let serving = McpServer::new(ours::registry(Default::default()))
-            .serve_http("127.0.0.1:0")
-            .await
-            .unwrap();
+        let serving = serve_demo(HttpConfig::new()).await;
         let client = rmcp_client(serving.url()).await;
         let mut took = Vec::new();
         for i in 0..30 {
