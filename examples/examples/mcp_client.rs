@@ -9,7 +9,7 @@
 use std::path::PathBuf;
 
 use tool_core::mcp::McpClient;
-use tool_core::provider::openai;
+use tool_core::provider::{ChatApi, OpenAiChat};
 use tool_core::{tool, ToolCall, ToolRegistry};
 
 /// Reverses a word.
@@ -56,7 +56,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     println!("== what the model is told (OpenAI dialect)");
     for def in registry.definitions() {
-        let json = openai::tool(def);
+        let json = OpenAiChat::tools(std::slice::from_ref(def))[0].clone();
         println!("{}", serde_json::to_string(&json)?);
     }
 

@@ -5,7 +5,9 @@
 //! Run with `cargo run --example providers`.
 
 use serde_json::{json, Value};
-use tool_core::provider::{anthropic, gemini, mcp, openai, openai_responses, ToolChoice};
+use tool_core::provider::{
+    gemini, mcp, Anthropic, ChatApi, Gemini, OpenAiChat, OpenAiResponses, ToolChoice,
+};
 use tool_core::{block_on, tool, tool_type, tools, ToolRegistry};
 
 /// Temperature unit.
@@ -52,15 +54,15 @@ fn main() {
     let defs = registry.definitions();
 
     println!("==== The same tools in every dialect ====");
-    show("OpenAI Chat Completions tools", &openai::tools(defs));
-    show("OpenAI Responses tools", &openai_responses::tools(defs));
-    show("Anthropic tools", &anthropic::tools(defs));
-    show("Gemini tools (parameters)", &gemini::tools(defs));
+    show("OpenAI Chat Completions tools", &OpenAiChat::tools(defs));
+    show("OpenAI Responses tools", &OpenAiResponses::tools(defs));
+    show("Anthropic tools", &Anthropic::tools(defs));
+    show("Gemini tools (parameters)", &Gemini::tools(defs));
     show(
         "Gemini tools (parametersJsonSchema)",
         &gemini::tools_json_schema(defs),
     );
-    show("MCP tools/list result", &mcp::tools_list_result(defs));
+    show("MCP tools/list result", &mcp::tools(defs));
 
     openai_cycle(&registry);
     responses_cycle(&registry);
@@ -73,19 +75,19 @@ fn openai_cycle(registry: &ToolRegistry) {
     println!("\n==== OpenAI Chat Completions ====");
     let user = json!({"role": "user", "content": "Weather in Paris and Tokyo?"});
     let mut request = json!({"model": "gpt-4o", "messages": [user]});
-    request["tools"] = openai::tools(registry.definitions());
-    request["tool_choice"] = openai::tool_choice(&ToolChoice::Auto);
+    request["tools"] = OpenAiChat::tools(registry.definitions());
+    request["tool_choice"] = OpenAiChat::tool_choice(&ToolChoice::Auto, true);
     show("request", &request);
     let recorded = json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
         "role": "assistant", "content": null, "tool_calls": [
             {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"location\":\"Paris, France\",\"unit\":null}"}},
             {"id": "call_2", "type": "function", "function": {"name": "get_weather", "arguments": "{\"location\":\"Tokyo, Japan\",\"unit\":\"celsius\"}"}}]}}]});
     show("recorded response", &recorded);
-    match openai::read_response(&recorded) {
+    match OpenAiChat::read_response(&recorded) {
         Ok(turn) => {
             let results = block_on(registry.call_all(&turn.calls));
-            let mut next = vec![user, openai::assistant_message(&turn)];
-            next.extend(openai::tool_messages(&turn.calls, &results));
+            let mut next = vec![user, OpenAiChat::history_entry(&turn)];
+            next.extend(OpenAiChat::results_entry(&turn.calls, &results));
             show("next request's messages", &Value::Array(next));
         }
         Err(e) => println!("unreadable response: {e}"),
@@ -95,17 +97,20 @@ fn openai_cycle(registry: &ToolRegistry) {
 fn responses_cycle(registry: &ToolRegistry) {
     println!("\n==== OpenAI Responses ====");
     let request = json!({"model": "gpt-4.1", "input": "What time is it on the server?",
-        "tools": openai_responses::tools(registry.definitions()),
-        "tool_choice": openai_responses::tool_choice(&ToolChoice::Required)});
+        "tools": OpenAiResponses::tools(registry.definitions()),
+        "tool_choice": OpenAiResponses::tool_choice(&ToolChoice::Required, true)});
     show("request", &request);
     let recorded = json!({"status": "completed", "output": [
         {"type": "function_call", "id": "fc_1", "call_id": "call_t", "name": "server_time", "arguments": "{}", "status": "completed"}]});
     show("recorded response", &recorded);
-    match openai_responses::read_response(&recorded) {
+    match OpenAiResponses::read_response(&recorded) {
         Ok(turn) => {
             let results = block_on(registry.call_all(&turn.calls));
-            let mut input = openai_responses::assistant_items(&turn);
-            input.extend(openai_responses::tool_outputs(&turn.calls, &results));
+            let mut input = OpenAiResponses::history_entry(&turn)
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            input.extend(OpenAiResponses::results_entry(&turn.calls, &results));
             show(
                 "items appended to the next request's input",
                 &Value::Array(input),
@@ -119,8 +124,8 @@ fn anthropic_cycle(registry: &ToolRegistry) {
     println!("\n==== Anthropic Messages ====");
     let user = json!({"role": "user", "content": "What's the weather in San Francisco?"});
     let request = json!({"model": "claude-opus-4-7", "max_tokens": 1024, "messages": [user],
-        "tools": anthropic::tools(registry.definitions()),
-        "tool_choice": anthropic::tool_choice(&ToolChoice::Auto, true)});
+        "tools": Anthropic::tools(registry.definitions()),
+        "tool_choice": Anthropic::tool_choice(&ToolChoice::Auto, true)});
     show("request", &request);
     // Anthropic's documented example response: text and a tool_use block together.
     let recorded = json!({"id": "msg_01Aq9w938a90dw8q", "stop_reason": "tool_use", "role": "assistant", "content": [
@@ -128,14 +133,14 @@ fn anthropic_cycle(registry: &ToolRegistry) {
         {"type": "tool_use", "id": "toolu_01A09q90qw90lq917835lq9", "name": "get_weather",
          "input": {"location": "San Francisco, CA", "unit": "celsius"}}]});
     show("recorded response", &recorded);
-    match anthropic::read_response(&recorded) {
+    match Anthropic::read_response(&recorded) {
         Ok(turn) => {
             println!("text shown to the user: {}", turn.text);
             let results = block_on(registry.call_all(&turn.calls));
             let next = json!([
                 user,
-                anthropic::assistant_message(&turn),
-                anthropic::tool_results_message(&turn.calls, &results, None)
+                Anthropic::history_entry(&turn),
+                Anthropic::results_entry(&turn.calls, &results).remove(0)
             ]);
             show("next request's messages (tool_result blocks first)", &next);
         }
@@ -146,21 +151,21 @@ fn anthropic_cycle(registry: &ToolRegistry) {
 fn gemini_cycle(registry: &ToolRegistry) {
     println!("\n==== Gemini generateContent ====");
     let user = json!({"role": "user", "parts": [{"text": "Weather in Beijing and Tokyo?"}]});
-    let request = json!({"contents": [user], "tools": gemini::tools(registry.definitions()),
-        "tool_config": gemini::tool_config(&ToolChoice::Auto)});
+    let request = json!({"contents": [user], "tools": Gemini::tools(registry.definitions()),
+        "tool_config": Gemini::tool_choice(&ToolChoice::Auto, true)});
     show("request", &request);
     // Gemini: two independent calls in one response, no ids.
     let recorded = json!({"candidates": [{"finishReason": "STOP", "content": {"role": "model", "parts": [
         {"functionCall": {"name": "get_weather", "args": {"location": "Beijing, China"}}, "thoughtSignature": "c2lnLTE="},
         {"functionCall": {"name": "get_weather", "args": {"location": "Tokyo, Japan"}}}]}}]});
     show("recorded response", &recorded);
-    match gemini::read_response(&recorded) {
+    match Gemini::read_response(&recorded) {
         Ok(turn) => {
             let results = block_on(registry.call_all(&turn.calls));
             let next = json!([
                 user,
-                gemini::model_content(&turn),
-                gemini::function_responses(&turn.calls, &results)
+                Gemini::history_entry(&turn),
+                Gemini::results_entry(&turn.calls, &results).remove(0)
             ]);
             show("next request's contents", &next);
         }
@@ -178,7 +183,7 @@ fn mcp_cycle(registry: &ToolRegistry) {
             let response = block_on(registry.call(&call));
             show(
                 "result",
-                &json!({"jsonrpc": "2.0", "id": 3, "result": mcp::call_result(&response)}),
+                &json!({"jsonrpc": "2.0", "id": 3, "result": mcp::call_result(&response, None)}),
             );
         }
         Err(e) => println!("unreadable request: {e}"),

@@ -20,6 +20,7 @@ use std::time::Duration;
 use criterion::{criterion_group, Criterion};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use tool_core::provider::Api;
 use tool_core::{
     tool, tools, CallFuture, Json, Tool, ToolAnnotations, ToolCall, ToolCallRef, ToolContext,
     ToolListFormat, ToolRegistry,
@@ -255,13 +256,13 @@ fn lists(c: &mut Criterion) {
     group.bench_function("definitions", |b| {
         b.iter(|| black_box(black_box(&registry).definitions()))
     });
-    for format in ToolListFormat::ALL {
+    for &format in ToolListFormat::ALL {
         group.bench_function(format!("{format:?}/cached"), |b| {
             b.iter(|| black_box(black_box(&registry).tool_list(black_box(format)).json()))
         });
     }
     // What every turn cost before the cache: the provider function from the definitions.
-    for format in [ToolListFormat::OpenAiChat, ToolListFormat::McpToolsList] {
+    for format in [Api::OpenAiChat, Api::Mcp].map(ToolListFormat::from) {
         group.bench_function(format!("{format:?}/rebuilt"), |b| {
             b.iter(|| black_box(format.build(black_box(&registry).definitions())))
         });
@@ -274,10 +275,7 @@ fn lists(c: &mut Criterion) {
 #[inline(never)]
 fn cold_start() -> usize {
     let registry: ToolRegistry = tools![add, get_weather, search];
-    registry
-        .tool_list(ToolListFormat::McpToolsList)
-        .json()
-        .len()
+    registry.tool_list(Api::Mcp).json().len()
 }
 
 fn cold(c: &mut Criterion) {

@@ -44,13 +44,15 @@ use std::fmt;
 use std::path::Path;
 
 use crate::definition::ToolDefinition;
+use crate::provider::gemini::parameters_schema;
+use crate::provider::openai_chat::strict_schema;
+use crate::provider::{check_definition, Api};
 use crate::registry::ToolRegistry;
-use crate::schema::{check_definition, gemini_parameters, openai_strict, Dialect};
 
 /// Which checks [`ToolChecks::run`] applies. [`ToolChecks::all`] is what [`check_tools`] uses.
 ///
 /// ```
-/// use tool_core::schema::Dialect;
+/// use tool_core::provider::Api;
 /// use tool_core::testing::ToolChecks;
 /// use tool_core::{tool, tools};
 ///
@@ -62,7 +64,7 @@ use crate::schema::{check_definition, gemini_parameters, openai_strict, Dialect}
 /// ) -> u32 { counts.values().sum() }
 ///
 /// // Only Anthropic and MCP are used here, so OpenAI's strict mode does not matter.
-/// ToolChecks::only(&[Dialect::Anthropic, Dialect::Mcp]).assert(&tools![word_counts]);
+/// ToolChecks::only(&[Api::Anthropic, Api::Mcp]).assert(&tools![word_counts]);
 /// // Or: every provider's naming rules, without OpenAI's strict mode or Gemini's subset.
 /// ToolChecks::all()
 ///     .allow_not_strict()
@@ -71,25 +73,26 @@ use crate::schema::{check_definition, gemini_parameters, openai_strict, Dialect}
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolChecks {
-    dialects: Vec<Dialect>,
+    apis: Vec<Api>,
     require_strict: bool,
     require_gemini_clean: bool,
 }
 
 impl ToolChecks {
-    /// Every provider, every rule.
+    /// Every provider, every rule. The two OpenAI APIs share one rule set, checked once
+    /// (reported as `openai`).
     pub fn all() -> Self {
         ToolChecks {
-            dialects: Dialect::ALL.to_vec(),
+            apis: vec![Api::OpenAiChat, Api::Anthropic, Api::Gemini, Api::Mcp],
             require_strict: true,
             require_gemini_clean: true,
         }
     }
 
     /// Only these providers' rules.
-    pub fn only(dialects: &[Dialect]) -> Self {
+    pub fn only(apis: &[Api]) -> Self {
         ToolChecks {
-            dialects: dialects.to_vec(),
+            apis: apis.to_vec(),
             ..ToolChecks::all()
         }
     }
@@ -112,8 +115,8 @@ impl ToolChecks {
     pub fn run(&self, registry: &ToolRegistry) -> CheckReport {
         let mut problems = Vec::new();
         for def in registry.definitions() {
-            for &dialect in &self.dialects {
-                self.check(dialect, def, &mut problems);
+            for &api in &self.apis {
+                self.check(api, def, &mut problems);
             }
         }
         CheckReport { problems }
@@ -128,17 +131,17 @@ impl ToolChecks {
         }
     }
 
-    fn check(&self, dialect: Dialect, def: &ToolDefinition, out: &mut Vec<Problem>) {
+    fn check(&self, api: Api, def: &ToolDefinition, out: &mut Vec<Problem>) {
         let problem = |kind, message: String| Problem {
             tool: def.name.clone(),
-            dialect,
+            api,
             kind,
             message,
         };
-        for message in check_definition(dialect, def) {
-            // `check_definition` prefixes its messages with the dialect; the report shows the
-            // dialect in its own column.
-            let prefix = format!("{}: ", dialect.as_str());
+        for message in check_definition(api, def) {
+            // `check_definition` prefixes its messages with the rule set; the report shows it
+            // in its own column.
+            let prefix = format!("{}: ", api.rules_name());
             let message = message
                 .strip_prefix(&prefix)
                 .map_or(message.clone(), str::to_owned);
@@ -151,8 +154,8 @@ impl ToolChecks {
             };
             out.push(problem(kind, message));
         }
-        if dialect == Dialect::OpenAi && self.require_strict {
-            let reasons = openai_strict(&def.input_schema).not_strict;
+        if matches!(api, Api::OpenAiChat | Api::OpenAiResponses) && self.require_strict {
+            let reasons = strict_schema(&def.input_schema).not_strict;
             if !reasons.is_empty() {
                 let reasons: Vec<String> = reasons.iter().map(ToString::to_string).collect();
                 out.push(problem(
@@ -165,8 +168,8 @@ impl ToolChecks {
                 ));
             }
         }
-        if dialect == Dialect::Gemini && self.require_gemini_clean {
-            let losses: Vec<String> = gemini_parameters(&def.input_schema)
+        if api == Api::Gemini && self.require_gemini_clean {
+            let losses: Vec<String> = parameters_schema(&def.input_schema)
                 .changes
                 .iter()
                 .filter(|note| loses_meaning(&note.message))
@@ -215,8 +218,8 @@ pub enum ProblemKind {
 pub struct Problem {
     /// The tool's name.
     pub tool: String,
-    /// The provider whose rule it breaks.
-    pub dialect: Dialect,
+    /// The API whose rule it breaks.
+    pub api: Api,
     /// Which rule.
     pub kind: ProblemKind,
     /// What is wrong and what to do, in a sentence.
@@ -229,7 +232,7 @@ impl fmt::Display for Problem {
             f,
             "'{}' [{}]: {}",
             self.tool,
-            self.dialect.as_str(),
+            self.api.rules_name(),
             self.message
         )
     }

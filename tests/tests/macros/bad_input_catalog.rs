@@ -9,10 +9,9 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use serde_json::{json, Value};
 use tool_core::parse::{EndReason, Event};
-use tool_core::provider::gemini::GeminiStream;
 use tool_core::provider::{
-    anthropic, gemini, openai, openai_responses, AnthropicStream, AssistantTurn, OpenAiStream,
-    ProviderError,
+    Anthropic, AnthropicStream, Assembler, AssistantTurn, ChatApi, Gemini, GeminiStream,
+    OpenAiChat, OpenAiChatStream, OpenAiResponses, ProviderError,
 };
 use tool_core::{
     block_on, tool, tools, CallOptions, ToolCall, ToolErrorCode, ToolRegistry, ToolResponse,
@@ -458,10 +457,10 @@ fn every_xml_case_gets_its_outcome_and_never_panics() {
 type Reader = fn(&Value) -> Result<AssistantTurn, ProviderError>;
 
 fn provider_cases() -> Vec<(&'static str, Reader, Value, Option<usize>)> {
-    let oa: Reader = openai::read_response;
-    let an: Reader = anthropic::read_response;
-    let ge: Reader = gemini::read_response;
-    let orr: Reader = openai_responses::read_response;
+    let oa: Reader = OpenAiChat::read_response;
+    let an: Reader = Anthropic::read_response;
+    let ge: Reader = Gemini::read_response;
+    let orr: Reader = OpenAiResponses::read_response;
     let tool_call = |id: Value, name: Value, args: Value| json!({"id": id, "type": "function", "function": {"name": name, "arguments": args}});
     let oa_body = |calls: Value| json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant", "content": null, "tool_calls": calls}}]});
     vec![
@@ -643,7 +642,7 @@ fn every_provider_case_is_an_error_or_its_calls_and_never_panics() {
 #[test]
 fn truncated_streams_never_release_a_partial_call() {
     // OpenAI: a call whose stream ends before `finish_reason`.
-    let mut stream = OpenAiStream::new();
+    let mut stream = OpenAiChatStream::new();
     stream
         .push(&json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "c1", "function": {"name": "add", "arguments": "{\"a\":"}}]}}]}))
         .unwrap();

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use tool_core::provider::{anthropic, gemini, mcp, openai, openai_responses};
+use tool_core::provider::{gemini, mcp, Anthropic, ChatApi, Gemini, OpenAiChat, OpenAiResponses};
 use tool_core::{
     tool, toolbox, tools, CallContext, CallId, CancelFlag, Extension, Tool, ToolCall, ToolContext,
     ToolErrorCode, ToolHandler, ToolRegistry,
@@ -132,12 +132,12 @@ fn injected_parameters_never_appear_in_definitions_dialects_or_the_prompt() {
     let defs = registry.definitions();
     let rendered = [
         serde_json::to_string(defs).unwrap(),
-        openai::tools(defs).to_string(),
-        openai_responses::tools(defs).to_string(),
-        anthropic::tools(defs).to_string(),
-        gemini::tools(defs).to_string(),
+        OpenAiChat::tools(defs).to_string(),
+        OpenAiResponses::tools(defs).to_string(),
+        Anthropic::tools(defs).to_string(),
+        Gemini::tools(defs).to_string(),
         gemini::tools_json_schema(defs).to_string(),
-        mcp::tools_list_result(defs).to_string(),
+        mcp::tools(defs).to_string(),
         registry.tools_prompt().to_string(),
     ];
     for (i, text) in rendered.iter().enumerate() {

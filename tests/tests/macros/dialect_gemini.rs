@@ -5,12 +5,11 @@ use crate::support;
 
 use serde_json::json;
 use support::{checkers, fixtures, golden};
-use tool_core::provider::gemini;
-use tool_core::schema::{gemini_parameters, GEMINI_RECURSION_LIMIT};
+use tool_core::provider::{gemini, ChatApi, Gemini};
 
 #[test]
 fn parameters_declarations_match_golden() {
-    let tools = gemini::tools(fixtures::registry().definitions());
+    let tools = Gemini::tools(fixtures::registry().definitions());
     golden::assert_golden("gemini_tools.json", &golden::pretty(&tools));
 }
 
@@ -27,7 +26,7 @@ fn report_matches_golden() {
         out.push_str(&format!(
             "## {}\n{}\n",
             def.name,
-            gemini_parameters(&def.input_schema).report()
+            gemini::parameters_schema(&def.input_schema).report()
         ));
     }
     golden::assert_golden("gemini_report.txt", &out);
@@ -35,7 +34,7 @@ fn report_matches_golden() {
 
 #[test]
 fn every_parameters_schema_passes_the_subset_checker() {
-    let tools = gemini::tools(fixtures::registry().definitions());
+    let tools = Gemini::tools(fixtures::registry().definitions());
     for decl in tools[0]["function_declarations"].as_array().unwrap() {
         if let Some(parameters) = decl.get("parameters") {
             let errors = checkers::gemini_parameters(parameters);
@@ -47,7 +46,10 @@ fn every_parameters_schema_passes_the_subset_checker() {
 #[test]
 fn tool_without_arguments_has_no_parameters() {
     let registry = fixtures::registry();
-    let decl = gemini::function_declaration(registry.definition("server_time").unwrap());
+    let decl = Gemini::tools(std::slice::from_ref(
+        registry.definition("server_time").unwrap(),
+    ))[0]["function_declarations"][0]
+        .clone();
     assert_eq!(
         decl,
         json!({"name": "server_time", "description": "Returns the server time."})
@@ -57,7 +59,7 @@ fn tool_without_arguments_has_no_parameters() {
 #[test]
 fn recursion_is_unrolled_to_the_limit_then_cut() {
     let registry = fixtures::registry();
-    let d = gemini_parameters(
+    let d = gemini::parameters_schema(
         &registry
             .definition("create_categories")
             .unwrap()
@@ -69,7 +71,7 @@ fn recursion_is_unrolled_to_the_limit_then_cut() {
         node = &children["items"];
         levels += 1;
     }
-    assert_eq!(levels, GEMINI_RECURSION_LIMIT);
+    assert_eq!(levels, gemini::GEMINI_RECURSION_LIMIT);
     assert!(!d.schema.to_string().contains("$ref"));
     assert!(d
         .changes
@@ -80,7 +82,7 @@ fn recursion_is_unrolled_to_the_limit_then_cut() {
 #[test]
 fn nullable_replaces_null_types_and_const_becomes_enum() {
     let registry = fixtures::registry();
-    let d = gemini_parameters(&registry.definition("search").unwrap().input_schema);
+    let d = gemini::parameters_schema(&registry.definition("search").unwrap().input_schema);
     assert_eq!(
         d.schema["properties"]["max_price"],
         json!({"type": "number", "format": "double", "description": "Only items cheaper than this, in euros.", "nullable": true})
@@ -91,7 +93,7 @@ fn nullable_replaces_null_types_and_const_becomes_enum() {
         .as_str()
         .unwrap()
         .contains("relevance: Most relevant first"));
-    let draw = gemini_parameters(&registry.definition("draw").unwrap().input_schema);
+    let draw = gemini::parameters_schema(&registry.definition("draw").unwrap().input_schema);
     assert_eq!(
         draw.schema["properties"]["shapes"]["items"]["anyOf"][0]["properties"]["kind"]["enum"],
         json!(["circle"])
@@ -101,7 +103,7 @@ fn nullable_replaces_null_types_and_const_becomes_enum() {
 #[test]
 fn open_map_drops_additional_properties_and_describes_values() {
     let registry = fixtures::registry();
-    let d = gemini_parameters(&registry.definition("set_metadata").unwrap().input_schema);
+    let d = gemini::parameters_schema(&registry.definition("set_metadata").unwrap().input_schema);
     let metadata = &d.schema["properties"]["metadata"];
     assert!(metadata.get("additionalProperties").is_none());
     assert!(metadata["description"]
@@ -122,7 +124,7 @@ fn a_tree_with_many_recursive_fields_stays_small() {
     props.insert("v".into(), json!({"type": "string"}));
     let schema = json!({"type": "object", "properties": {"root": {"$ref": "#/$defs/Node"}},
         "$defs": {"Node": {"type": "object", "properties": props}}});
-    let d = gemini_parameters(&schema);
+    let d = gemini::parameters_schema(&schema);
     assert!(d.schema.to_string().len() < 500_000);
     assert!(checkers::gemini_parameters(&d.schema).is_empty());
 }

@@ -5,13 +5,12 @@ use crate::support;
 
 use serde_json::{json, Value};
 use support::{checkers, fixtures, golden};
-use tool_core::provider::{openai, openai_responses};
-use tool_core::schema::openai_strict;
+use tool_core::provider::{openai_chat, ChatApi, OpenAiChat, OpenAiResponses};
 
 fn report() -> String {
     let mut out = String::new();
     for def in fixtures::registry().definitions() {
-        let d = openai_strict(&def.input_schema);
+        let d = openai_chat::strict_schema(&def.input_schema);
         out.push_str(&format!(
             "## {} (strict: {})\n{}\n",
             def.name,
@@ -24,13 +23,13 @@ fn report() -> String {
 
 #[test]
 fn chat_completions_tools_match_golden() {
-    let tools = openai::tools(fixtures::registry().definitions());
+    let tools = OpenAiChat::tools(fixtures::registry().definitions());
     golden::assert_golden("openai_chat_tools.json", &golden::pretty(&tools));
 }
 
 #[test]
 fn responses_tools_match_golden_and_always_send_strict() {
-    let tools = openai_responses::tools(fixtures::registry().definitions());
+    let tools = OpenAiResponses::tools(fixtures::registry().definitions());
     for t in tools.as_array().unwrap() {
         assert!(t["strict"].is_boolean(), "{t}");
         assert!(t.get("function").is_none(), "Responses tools are flat");
@@ -46,7 +45,7 @@ fn strict_report_matches_golden() {
 #[test]
 fn every_strict_schema_passes_the_strict_checker() {
     for def in fixtures::registry().definitions() {
-        let d = openai_strict(&def.input_schema);
+        let d = openai_chat::strict_schema(&def.input_schema);
         if d.strict {
             let errors = checkers::openai_strict(&d.schema);
             assert!(errors.is_empty(), "{}: {errors:#?}", def.name);
@@ -67,7 +66,7 @@ fn every_strict_schema_passes_the_strict_checker() {
 #[test]
 fn open_map_is_not_strict_and_says_why() {
     let registry = fixtures::registry();
-    let d = openai_strict(&registry.definition("set_metadata").unwrap().input_schema);
+    let d = openai_chat::strict_schema(&registry.definition("set_metadata").unwrap().input_schema);
     assert!(!d.strict);
     assert!(
         d.not_strict[0].path.ends_with("/metadata"),
@@ -75,14 +74,17 @@ fn open_map_is_not_strict_and_says_why() {
         d.not_strict
     );
     assert!(d.not_strict[0].message.contains("open map"));
-    let tool = openai::tool(registry.definition("set_metadata").unwrap());
+    let tool = OpenAiChat::tools(std::slice::from_ref(
+        registry.definition("set_metadata").unwrap(),
+    ))[0]
+        .clone();
     assert_eq!(tool["function"]["strict"], false);
 }
 
 #[test]
 fn optional_parameter_becomes_required_and_nullable() {
     let registry = fixtures::registry();
-    let d = openai_strict(&registry.definition("get_weather").unwrap().input_schema);
+    let d = openai_chat::strict_schema(&registry.definition("get_weather").unwrap().input_schema);
     assert!(d.strict);
     assert_eq!(d.schema["required"], json!(["location", "unit"]));
     let unit = &d.schema["properties"]["unit"];
@@ -95,7 +97,7 @@ fn optional_parameter_becomes_required_and_nullable() {
 #[test]
 fn defaulted_parameter_is_required_with_default_in_description() {
     let registry = fixtures::registry();
-    let d = openai_strict(&registry.definition("search").unwrap().input_schema);
+    let d = openai_chat::strict_schema(&registry.definition("search").unwrap().input_schema);
     let limit = &d.schema["properties"]["limit"];
     assert_eq!(
         limit["type"], "integer",
@@ -112,7 +114,7 @@ fn defaulted_parameter_is_required_with_default_in_description() {
 #[test]
 fn ref_with_description_is_inlined_and_recursion_stays_a_ref() {
     let registry = fixtures::registry();
-    let d = openai_strict(
+    let d = openai_chat::strict_schema(
         &registry
             .definition("create_categories")
             .unwrap()
@@ -132,7 +134,7 @@ fn ref_with_description_is_inlined_and_recursion_stays_a_ref() {
 #[test]
 fn tagged_enum_one_of_becomes_any_of() {
     let registry = fixtures::registry();
-    let d = openai_strict(&registry.definition("draw").unwrap().input_schema);
+    let d = openai_chat::strict_schema(&registry.definition("draw").unwrap().input_schema);
     let text = d.schema.to_string();
     assert!(!text.contains("oneOf") && text.contains("anyOf"));
     assert!(!text.contains("\"const\""));
@@ -144,7 +146,7 @@ fn unsupported_keywords_and_formats_move_into_description() {
         "email": {"type": "string", "format": "email", "minLength": 3},
         "site": {"type": "string", "format": "uri", "description": "Home page."}
     }, "additionalProperties": false});
-    let d = openai_strict(&schema);
+    let d = openai_chat::strict_schema(&schema);
     assert!(d.strict);
     assert_eq!(
         d.schema["properties"]["email"],
@@ -160,12 +162,12 @@ fn unsupported_keywords_and_formats_move_into_description() {
 #[test]
 fn structural_keywords_and_deep_nesting_are_not_strict() {
     let all_of = json!({"type": "object", "properties": {"a": {"allOf": [{"type": "string"}]}}});
-    assert!(!openai_strict(&all_of).strict);
+    assert!(!openai_chat::strict_schema(&all_of).strict);
     let mut deep = json!({"type": "string"});
     for _ in 0..12 {
         deep = json!({"type": "object", "properties": {"x": deep}, "required": ["x"], "additionalProperties": false});
     }
-    let d = openai_strict(&deep);
+    let d = openai_chat::strict_schema(&deep);
     assert!(!d.strict);
     assert!(d.not_strict.iter().any(|n| n.message.contains("nested")));
 }
@@ -179,8 +181,8 @@ fn transform_is_deterministic_and_never_panics_on_odd_input() {
         json!({"$ref": "#/$defs/Missing"}),
         json!({"type": "object", "properties": {"a": 1}}),
     ] {
-        let first = openai_strict(&odd);
-        assert_eq!(first, openai_strict(&odd));
+        let first = openai_chat::strict_schema(&odd);
+        assert_eq!(first, openai_chat::strict_schema(&odd));
         let _: Value = first.schema;
     }
 }

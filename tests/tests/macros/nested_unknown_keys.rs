@@ -14,10 +14,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 use support::checkers;
-use tool_core::schema::{
-    anthropic_input_schema, gemini_parameters, gemini_parameters_json_schema, mcp_input_schema,
-    openai_strict,
-};
+use tool_core::provider::{anthropic, gemini, mcp, openai_chat};
 use tool_core::{tool, tool_type, tools, ToolCall, ToolErrorCode, ToolRegistry, ToolStatus};
 
 /// Output options, declared with plain derives and no `deny_unknown_fields`.
@@ -321,22 +318,22 @@ fn the_canonical_schema_closes_exactly_the_objects_the_decoder_closes() {
 fn every_dialect_tells_the_model_and_the_checkers_still_pass() {
     for def in registry().definitions() {
         let canonical = &def.input_schema;
-        let strict = openai_strict(canonical);
+        let strict = openai_chat::strict_schema(canonical);
         if strict.strict {
             let errors = checkers::openai_strict(&strict.schema);
             assert!(errors.is_empty(), "{}: {errors:#?}", def.name);
         }
-        let anthropic = anthropic_input_schema(canonical);
+        let anthropic = anthropic::input_schema(canonical);
         let errors = checkers::anthropic_input_schema(&anthropic.schema);
         assert!(errors.is_empty(), "{}: {errors:#?}", def.name);
-        let gemini = gemini_parameters(canonical);
+        let gemini = gemini::parameters_schema(canonical);
         let errors = checkers::gemini_parameters(&gemini.schema);
         assert!(errors.is_empty(), "{}: {errors:#?}", def.name);
         for dialect in [
             strict.schema,
             anthropic.schema,
-            gemini_parameters_json_schema(canonical).schema,
-            mcp_input_schema(canonical).schema,
+            gemini::json_schema(canonical).schema,
+            mcp::input_schema(canonical).schema,
         ] {
             // Every record (an object with properties) outside the open types is closed.
             assert!(

@@ -2,8 +2,8 @@
 //! `ToolCall`s, and back to one `user` message whose `tool_result` blocks come first.
 
 use serde_json::{json, Value};
-use tool_core::provider::anthropic::{self, ResultContent};
-use tool_core::provider::{AnthropicStream, ToolChoice};
+use tool_core::provider::anthropic::ResultContent;
+use tool_core::provider::{anthropic, Anthropic, AnthropicStream, Assembler, ChatApi, ToolChoice};
 use tool_core::{block_on, tool, tools, ToolCall, ToolErrorCode, ToolRegistry, ToolResponse};
 
 /// Current weather.
@@ -41,7 +41,7 @@ fn seed_001_response() -> Value {
 
 #[test]
 fn seed_tool_use_round_trips_to_a_tool_result() {
-    let turn = anthropic::read_response(&seed_001_response()).unwrap();
+    let turn = Anthropic::read_response(&seed_001_response()).unwrap();
     assert_eq!(turn.stop_reason.as_deref(), Some("tool_use"));
     assert_eq!(
         turn.text,
@@ -54,7 +54,7 @@ fn seed_tool_use_round_trips_to_a_tool_result() {
     );
 
     let results = block_on(registry().call_all(&turn.calls));
-    let message = anthropic::tool_results_message(&turn.calls, &results, None);
+    let message = Anthropic::results_entry(&turn.calls, &results).remove(0);
     assert_eq!(
         message,
         json!({"role": "user", "content": [
@@ -62,7 +62,7 @@ fn seed_tool_use_round_trips_to_a_tool_result() {
         ]})
     );
 
-    let assistant = anthropic::assistant_message(&turn);
+    let assistant = Anthropic::history_entry(&turn);
     assert_eq!(assistant["content"][0]["type"], "text");
     assert_eq!(assistant["content"][1], seed_001_response()["content"][1]);
 }
@@ -74,8 +74,12 @@ fn results_come_first_and_text_after_all_of_them() {
         ToolCall::new("toolu_2", "get_weather", "{}"),
     ];
     let responses = [ToolResponse::success("a"), ToolResponse::success("b")];
-    let message =
-        anthropic::tool_results_message(&calls, &responses, Some("What should I do next?"));
+    let message = anthropic::results_message(
+        &calls,
+        &responses,
+        Some("What should I do next?"),
+        anthropic::ResultContent::Text,
+    );
     let kinds: Vec<&str> = message["content"]
         .as_array()
         .unwrap()
@@ -88,14 +92,14 @@ fn results_come_first_and_text_after_all_of_them() {
 
 #[test]
 fn error_responses_set_is_error_with_instructive_text() {
-    let turn = anthropic::read_response(&json!({"stop_reason": "tool_use", "content": [
+    let turn = Anthropic::read_response(&json!({"stop_reason": "tool_use", "content": [
         {"type": "tool_use", "id": "toolu_x", "name": "get_weather", "input": {}},
         {"type": "tool_use", "id": "toolu_y", "name": "get_weather", "input": {"location": ""}},
         {"type": "tool_use", "id": "toolu_z", "name": "get_weather", "input": {"location": "Paris"}}
     ]}))
     .unwrap();
     let results = block_on(registry().call_all(&turn.calls));
-    let message = anthropic::tool_results_message(&turn.calls, &results, None);
+    let message = Anthropic::results_entry(&turn.calls, &results).remove(0);
     let blocks = message["content"].as_array().unwrap();
     assert_eq!(blocks[0]["is_error"], true);
     assert!(
@@ -127,19 +131,19 @@ fn block_content_style_wraps_text_in_blocks() {
 #[test]
 fn tool_choice_spellings_including_any_and_parallel_switch() {
     assert_eq!(
-        anthropic::tool_choice(&ToolChoice::Auto, true),
+        Anthropic::tool_choice(&ToolChoice::Auto, true),
         json!({"type": "auto"})
     );
     assert_eq!(
-        anthropic::tool_choice(&ToolChoice::Required, true),
+        Anthropic::tool_choice(&ToolChoice::Required, true),
         json!({"type": "any"})
     );
     assert_eq!(
-        anthropic::tool_choice(&ToolChoice::None, false),
+        Anthropic::tool_choice(&ToolChoice::None, false),
         json!({"type": "none"})
     );
     assert_eq!(
-        anthropic::tool_choice(&ToolChoice::tool("get_weather"), false),
+        Anthropic::tool_choice(&ToolChoice::tool("get_weather"), false),
         json!({"type": "tool", "name": "get_weather", "disable_parallel_tool_use": true})
     );
 }
@@ -191,7 +195,7 @@ fn streamed_tool_use_blocks_complete_only_at_block_stop() {
     // or read whole has the same argument text.
     assert_eq!(turn.calls[0].arguments, "{\"location\":\"Paris\"}");
     let results = block_on(registry().call_all(&turn.calls));
-    let message = anthropic::tool_results_message(&turn.calls, &results, None);
+    let message = Anthropic::results_entry(&turn.calls, &results).remove(0);
     assert_eq!(message["content"][1]["tool_use_id"], "toolu_b");
 }
 

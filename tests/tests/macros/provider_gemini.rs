@@ -2,8 +2,7 @@
 //! synthesized stable ids, `thoughtSignature`s kept, `functionResponse` parts back in order.
 
 use serde_json::{json, Value};
-use tool_core::provider::gemini::{self, GeminiStream};
-use tool_core::provider::ToolChoice;
+use tool_core::provider::{Assembler, ChatApi, Gemini, GeminiStream, ToolChoice};
 use tool_core::{block_on, tool, tools, ToolRegistry};
 
 /// Current weather for a city.
@@ -29,7 +28,7 @@ fn seed_002_response() -> Value {
 
 #[test]
 fn seed_parallel_function_calls_get_stable_ids_and_answers_in_order() {
-    let turn = gemini::read_response(&seed_002_response()).unwrap();
+    let turn = Gemini::read_response(&seed_002_response()).unwrap();
     assert_eq!(
         turn.stop_reason.as_deref(),
         Some("STOP"),
@@ -41,7 +40,7 @@ fn seed_parallel_function_calls_get_stable_ids_and_answers_in_order() {
         ["gemini_call_0_get_weather", "gemini_call_1_get_weather"]
     );
     assert_eq!(
-        gemini::read_response(&seed_002_response()).unwrap(),
+        Gemini::read_response(&seed_002_response()).unwrap(),
         turn,
         "same response, same ids"
     );
@@ -51,7 +50,7 @@ fn seed_parallel_function_calls_get_stable_ids_and_answers_in_order() {
     );
 
     let results = block_on(registry().call_all(&turn.calls));
-    let content = gemini::function_responses(&turn.calls, &results);
+    let content = Gemini::results_entry(&turn.calls, &results).remove(0);
     assert_eq!(
         content,
         json!({"role": "user", "parts": [
@@ -60,7 +59,7 @@ fn seed_parallel_function_calls_get_stable_ids_and_answers_in_order() {
         ]})
     );
 
-    let model = gemini::model_content(&turn);
+    let model = Gemini::history_entry(&turn);
     assert_eq!(
         model["parts"],
         seed_002_response()["candidates"][0]["content"]["parts"],
@@ -72,11 +71,12 @@ fn seed_parallel_function_calls_get_stable_ids_and_answers_in_order() {
 fn provider_ids_are_kept_and_sent_back() {
     let response = json!({"candidates": [{"finishReason": "STOP", "content": {"role": "model", "parts": [
         {"functionCall": {"id": "fc-77", "name": "get_weather", "args": {"city": "Oslo"}}}]}}]});
-    let turn = gemini::read_response(&response).unwrap();
+    let turn = Gemini::read_response(&response).unwrap();
     assert_eq!(turn.calls[0].id, "fc-77");
     let results = block_on(registry().call_all(&turn.calls));
     assert_eq!(
-        gemini::function_responses(&turn.calls, &results)["parts"][0]["functionResponse"]["id"],
+        Gemini::results_entry(&turn.calls, &results).remove(0)["parts"][0]["functionResponse"]
+            ["id"],
         "fc-77"
     );
 }
@@ -85,10 +85,10 @@ fn provider_ids_are_kept_and_sent_back() {
 fn errors_go_under_error_not_output() {
     let response = json!({"candidates": [{"finishReason": "STOP", "content": {"role": "model", "parts": [
         {"functionCall": {"name": "get_weather", "args": {"town": "Oslo"}}}]}}]});
-    let turn = gemini::read_response(&response).unwrap();
+    let turn = Gemini::read_response(&response).unwrap();
     let results = block_on(registry().call_all(&turn.calls));
-    let body = &gemini::function_responses(&turn.calls, &results)["parts"][0]["functionResponse"]
-        ["response"];
+    let body = &Gemini::results_entry(&turn.calls, &results).remove(0)["parts"][0]
+        ["functionResponse"]["response"];
     assert!(body.get("output").is_none());
     assert!(
         body["error"]
@@ -133,15 +133,15 @@ fn streamed_parts_assemble_text_and_calls_until_finish_reason() {
 #[test]
 fn tool_config_spellings() {
     assert_eq!(
-        gemini::tool_config(&ToolChoice::Auto),
+        Gemini::tool_choice(&ToolChoice::Auto, true),
         json!({"function_calling_config": {"mode": "AUTO"}})
     );
     assert_eq!(
-        gemini::tool_config(&ToolChoice::Required),
+        Gemini::tool_choice(&ToolChoice::Required, true),
         json!({"function_calling_config": {"mode": "ANY"}})
     );
     assert_eq!(
-        gemini::tool_config(&ToolChoice::None),
+        Gemini::tool_choice(&ToolChoice::None, true),
         json!({"function_calling_config": {"mode": "NONE"}})
     );
 }

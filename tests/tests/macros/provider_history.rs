@@ -11,9 +11,9 @@ use crate::support;
 
 use serde_json::{json, Value};
 use support::golden;
-use tool_core::provider::gemini::{self, GeminiStream};
 use tool_core::provider::{
-    anthropic, openai_responses, AnthropicStream, AssistantTurn, OpenAiResponsesStream,
+    gemini, Anthropic, AnthropicStream, Assembler, AssistantTurn, ChatApi, Gemini, GeminiStream,
+    OpenAiResponses, OpenAiResponsesStream,
 };
 use tool_core::{ToolCall, ToolResponse};
 
@@ -107,15 +107,15 @@ fn anthropic_next_messages(turn: &AssistantTurn) -> Value {
     let results = [ToolResponse::success("6"), ToolResponse::success("4")];
     json!([
         {"role": "user", "content": "Simulate the dice game."},
-        anthropic::assistant_message(turn),
-        anthropic::tool_results_message(&turn.calls, &results, None),
+        Anthropic::history_entry(turn),
+        Anthropic::results_entry(&turn.calls, &results).remove(0),
     ])
 }
 
 #[test]
 fn anthropic_thinking_server_tool_and_caller_come_back_unchanged() {
     let response = anthropic_response();
-    let turn = anthropic::read_response(&response).unwrap();
+    let turn = Anthropic::read_response(&response).unwrap();
     // Only the client tool_use blocks are calls; the server tool ran on Anthropic's side.
     assert_eq!(
         turn.calls,
@@ -150,7 +150,7 @@ fn anthropic_thinking_server_tool_and_caller_come_back_unchanged() {
 
 #[test]
 fn anthropic_streamed_turn_is_the_whole_turn_and_comes_back_unchanged() {
-    let whole = anthropic::read_response(&anthropic_response()).unwrap();
+    let whole = Anthropic::read_response(&anthropic_response()).unwrap();
     let streamed = anthropic_streamed();
     assert_eq!(streamed, whole);
     assert_eq!(
@@ -158,7 +158,7 @@ fn anthropic_streamed_turn_is_the_whole_turn_and_comes_back_unchanged() {
         bytes(&anthropic_next_messages(&whole))
     );
     assert_eq!(
-        bytes(&anthropic::assistant_message(&streamed)["content"]),
+        bytes(&Anthropic::history_entry(&streamed)["content"]),
         bytes(&anthropic_response()["content"])
     );
     golden::assert_golden(
@@ -169,11 +169,11 @@ fn anthropic_streamed_turn_is_the_whole_turn_and_comes_back_unchanged() {
 
 #[test]
 fn anthropic_edited_turn_is_rebuilt_from_text_and_calls() {
-    let mut turn = anthropic::read_response(&anthropic_response()).unwrap();
+    let mut turn = Anthropic::read_response(&anthropic_response()).unwrap();
     turn.calls.truncate(1);
     // The native blocks no longer describe the turn, so they are not sent.
     assert_eq!(
-        anthropic::assistant_message(&turn),
+        Anthropic::history_entry(&turn),
         json!({"role": "assistant", "content": [
             {"type": "text", "text": "I'll help you simulate this dice game between two players!"},
             {"type": "tool_use", "id": "toolu_01PMcE1JBKCeLjn83cgUCvR5", "name": "rollDie", "input": {"player": "player2"}}]})
@@ -196,7 +196,7 @@ fn anthropic_stream_keeps_an_input_given_whole_at_block_start() {
     let calls = stream.take_completed();
     assert_eq!(calls[0].arguments, r#"{"player":"player1"}"#);
     let turn = stream.finish().unwrap();
-    let whole = anthropic::read_response(&json!({"stop_reason": "tool_use", "content": [
+    let whole = Anthropic::read_response(&json!({"stop_reason": "tool_use", "content": [
         {"type": "tool_use", "id": "toolu_1", "name": "rollDie", "input": {"player": "player1"}}]}))
     .unwrap();
     assert_eq!(turn, whole);
@@ -210,7 +210,7 @@ fn a_number_the_model_wrote_is_read_and_sent_back_digit_for_digit() {
     let text = r#"{"stop_reason": "tool_use", "content": [
         {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {"x": 4.31997221839291e-96, "y": 1.1419922014341819e243}}]}"#;
     let response: Value = serde_json::from_str(text).unwrap();
-    let turn = anthropic::read_response(&response).unwrap();
+    let turn = Anthropic::read_response(&response).unwrap();
     assert_eq!(
         turn.calls[0].arguments,
         r#"{"x":4.31997221839291e-96,"y":1.1419922014341819e+243}"#
@@ -284,7 +284,7 @@ fn responses_events() -> Vec<Value> {
 #[test]
 fn responses_reasoning_item_comes_back_unchanged_whole_and_streamed() {
     let response = responses_response();
-    let whole = openai_responses::read_response(&response).unwrap();
+    let whole = OpenAiResponses::read_response(&response).unwrap();
     assert_eq!(
         whole
             .calls
@@ -304,8 +304,13 @@ fn responses_reasoning_item_comes_back_unchanged_whole_and_streamed() {
     for turn in [&whole, &streamed] {
         let results = [ToolResponse::success("19"), ToolResponse::success("57")];
         let mut input = vec![json!({"role": "user", "content": "(12 + 7) * 3?"})];
-        input.extend(openai_responses::assistant_items(turn));
-        input.extend(openai_responses::tool_outputs(&turn.calls, &results));
+        input.extend(
+            OpenAiResponses::history_entry(turn)
+                .as_array()
+                .cloned()
+                .unwrap_or_default(),
+        );
+        input.extend(OpenAiResponses::results_entry(&turn.calls, &results));
         assert_eq!(
             bytes(&Value::Array(input[1..4].to_vec())),
             bytes(&response["output"])
@@ -361,7 +366,7 @@ fn gemini_chunks() -> Vec<Value> {
 #[test]
 fn gemini_interleaved_text_and_calls_come_back_in_order_with_signatures() {
     let response = gemini_response();
-    let whole = gemini::read_response(&response).unwrap();
+    let whole = Gemini::read_response(&response).unwrap();
     assert_eq!(
         whole.text,
         "Let me check the flight first. And the weather in Paris. "
@@ -385,8 +390,8 @@ fn gemini_interleaved_text_and_calls_come_back_in_order_with_signatures() {
         ];
         let contents = json!([
             {"role": "user", "parts": [{"text": "Is AA100 on time, and how is the weather there?"}]},
-            gemini::model_content(turn),
-            gemini::function_responses_for(turn, &results),
+            Gemini::history_entry(turn),
+            gemini::results_entry_for(turn, &results),
         ]);
         assert_eq!(
             bytes(&contents[1]),
@@ -410,19 +415,19 @@ fn gemini_issued_id_with_the_synthetic_prefix_survives_the_round_trip() {
         {"functionCall": {"name": "get_weather", "args": {}}},
         {"functionCall": {"id": "gemini_call_7", "name": "get_weather", "args": {"city": "Paris"}}}
     ]}, "finishReason": "STOP"}]});
-    let turn = gemini::read_response(&response).unwrap();
+    let turn = Gemini::read_response(&response).unwrap();
     assert_eq!(turn.calls[0].id, "gemini_call_0_get_weather");
     assert_eq!(turn.calls[1].id, "gemini_call_7");
 
-    let content = gemini::model_content(&turn);
+    let content = Gemini::history_entry(&turn);
     assert_eq!(content, response["candidates"][0]["content"]);
-    let again = gemini::read_response(
+    let again = Gemini::read_response(
         &json!({"candidates": [{"content": content, "finishReason": "STOP"}]}),
     )
     .unwrap();
     assert_eq!(again, turn);
 
-    let answer = gemini::function_responses_for(
+    let answer = gemini::results_entry_for(
         &turn,
         &[ToolResponse::success("1"), ToolResponse::success("2")],
     );
@@ -437,8 +442,8 @@ fn gemini_issued_id_with_the_synthetic_prefix_survives_the_round_trip() {
 fn a_turn_survives_being_stored_and_read_back() {
     for turn in [
         anthropic_streamed(),
-        openai_responses::read_response(&responses_response()).unwrap(),
-        gemini::read_response(&gemini_response()).unwrap(),
+        OpenAiResponses::read_response(&responses_response()).unwrap(),
+        Gemini::read_response(&gemini_response()).unwrap(),
     ] {
         let stored = serde_json::to_string(&turn).unwrap();
         let back: AssistantTurn = serde_json::from_str(&stored).unwrap();

@@ -3,7 +3,8 @@
 
 use serde_json::{json, Value};
 use tool_core::provider::{
-    anthropic, gemini, mcp, openai, openai_responses, AnthropicStream, OpenAiStream, ToolChoice,
+    mcp, Anthropic, AnthropicStream, Assembler, ChatApi, Gemini, OpenAiChat, OpenAiChatStream,
+    OpenAiResponses, ToolChoice,
 };
 use tool_core::{block_on, tool, tool_type, tools, ToolErrorCode};
 
@@ -25,7 +26,7 @@ fn mcp_call_round_trips_with_is_error() {
     let call = mcp::read_call(&request).unwrap();
     assert_eq!(call.id, "req-1");
     let response = block_on(tools![read_file].call(&call));
-    let result = mcp::call_result(&response);
+    let result = mcp::call_result(&response, None);
     assert_eq!(
         result,
         json!({"content": [{"type": "text", "text": "Error [NOT_FOUND]: file 'a.txt' does not exist"}], "isError": true})
@@ -56,12 +57,12 @@ fn forced_tool_gives_typed_structured_output() {
     let registry = tools![show_recommendation_cards];
     let choice = ToolChoice::tool("show_recommendation_cards");
     assert_eq!(
-        anthropic::tool_choice(&choice, true),
+        Anthropic::tool_choice(&choice, true),
         json!({"type": "tool", "name": "show_recommendation_cards"})
     );
     let response = json!({"stop_reason": "tool_use", "content": [{"type": "tool_use", "id": "toolu_1", "name": "show_recommendation_cards",
         "input": {"cards": [{"id": "tpl_001", "title": "电商主图生成"}]}}]});
-    let turn = anthropic::read_response(&response).unwrap();
+    let turn = Anthropic::read_response(&response).unwrap();
 
     #[tool_type]
     #[derive(Debug)]
@@ -103,12 +104,12 @@ fn malformed_provider_json_is_an_error_never_a_panic() {
     let mut errors = 0;
     for value in malformed() {
         for result in [
-            openai::read_response(&value).map(|_| ()),
-            openai_responses::read_response(&value).map(|_| ()),
-            anthropic::read_response(&value).map(|_| ()),
-            gemini::read_response(&value).map(|_| ()),
+            OpenAiChat::read_response(&value).map(|_| ()),
+            OpenAiResponses::read_response(&value).map(|_| ()),
+            Anthropic::read_response(&value).map(|_| ()),
+            Gemini::read_response(&value).map(|_| ()),
             mcp::read_call(&value).map(|_| ()),
-            OpenAiStream::new().push(&value),
+            OpenAiChatStream::new().push(&value),
             tool_core::provider::OpenAiResponsesStream::new().push(&value),
             AnthropicStream::new().push(&value),
         ] {

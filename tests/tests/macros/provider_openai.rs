@@ -2,7 +2,9 @@
 //! streamed) and Responses `function_call` items, to `ToolCall`s and back to result messages.
 
 use serde_json::{json, Value};
-use tool_core::provider::{openai, openai_responses, AssistantTurn, OpenAiStream, ToolChoice};
+use tool_core::provider::{
+    Assembler, AssistantTurn, ChatApi, OpenAiChat, OpenAiChatStream, OpenAiResponses, ToolChoice,
+};
 use tool_core::{block_on, tool, tools, ToolRegistry};
 
 /// Searches the web.
@@ -36,7 +38,7 @@ fn seed_003_response() -> Value {
 #[test]
 fn seed_parallel_calls_round_trip_to_one_tool_message_each_in_order() {
     let registry = registry();
-    let turn = openai::read_response(&seed_003_response()).unwrap();
+    let turn = OpenAiChat::read_response(&seed_003_response()).unwrap();
     assert_eq!(turn.stop_reason.as_deref(), Some("tool_calls"));
     let ids: Vec<&str> = turn.calls.iter().map(|c| c.id.as_str()).collect();
     assert_eq!(
@@ -49,7 +51,7 @@ fn seed_parallel_calls_round_trip_to_one_tool_message_each_in_order() {
     assert_eq!(turn.calls[0].arguments, "{\"query\":\"宝马X1 价格 2023\"}");
 
     let results = block_on(registry.call_all(&turn.calls));
-    let messages = openai::tool_messages(&turn.calls, &results);
+    let messages = OpenAiChat::results_entry(&turn.calls, &results);
     assert_eq!(messages.len(), 2);
     assert_eq!(
         messages[0],
@@ -57,7 +59,7 @@ fn seed_parallel_calls_round_trip_to_one_tool_message_each_in_order() {
     );
     assert_eq!(messages[1]["tool_call_id"], ids[1]);
 
-    let assistant = openai::assistant_message(&turn);
+    let assistant = OpenAiChat::history_entry(&turn);
     assert_eq!(
         assistant["content"],
         Value::Null,
@@ -75,11 +77,11 @@ fn content_and_calls_in_one_response_keeps_the_text() {
     let response = json!({"choices": [{"finish_reason": "tool_calls", "message": {"role": "assistant",
         "content": "I recommend these three templates.",
         "tool_calls": [{"id": "call_9", "type": "function", "function": {"name": "show_recommendation_cards", "arguments": "{\"cards\":[]}"}}]}}]});
-    let turn = openai::read_response(&response).unwrap();
+    let turn = OpenAiChat::read_response(&response).unwrap();
     assert_eq!(turn.text, "I recommend these three templates.");
     assert_eq!(turn.calls[0].name, "show_recommendation_cards");
     assert_eq!(
-        openai::assistant_message(&turn)["content"],
+        OpenAiChat::history_entry(&turn)["content"],
         "I recommend these three templates."
     );
 }
@@ -90,9 +92,9 @@ fn unknown_tool_and_bad_arguments_still_get_one_result_each() {
     let response = json!({"choices": [{"finish_reason": "tool_calls", "message": {"role": "assistant", "content": null, "tool_calls": [
         {"id": "a", "type": "function", "function": {"name": "web_serch", "arguments": "{}"}},
         {"id": "b", "type": "function", "function": {"name": "web_search", "arguments": "{\"query\":"}}]}}]});
-    let turn = openai::read_response(&response).unwrap();
+    let turn = OpenAiChat::read_response(&response).unwrap();
     let results = block_on(registry.call_all(&turn.calls));
-    let messages = openai::tool_messages(&turn.calls, &results);
+    let messages = OpenAiChat::results_entry(&turn.calls, &results);
     assert_eq!(messages.len(), 2);
     assert!(messages[0]["content"]
         .as_str()
@@ -106,8 +108,8 @@ fn unknown_tool_and_bad_arguments_still_get_one_result_each() {
 
 #[test]
 fn missing_results_are_filled_so_every_call_is_answered() {
-    let turn = openai::read_response(&seed_003_response()).unwrap();
-    let messages = openai::tool_messages(&turn.calls, &[]);
+    let turn = OpenAiChat::read_response(&seed_003_response()).unwrap();
+    let messages = OpenAiChat::results_entry(&turn.calls, &[]);
     assert_eq!(messages.len(), 2);
     assert!(messages[1]["content"]
         .as_str()
@@ -148,7 +150,7 @@ fn streamed_seed_003() -> Vec<Value> {
 
 #[test]
 fn streamed_deltas_are_assembled_by_index_not_id() {
-    let mut stream = OpenAiStream::new();
+    let mut stream = OpenAiChatStream::new();
     for c in streamed_seed_003() {
         stream.push(&c).unwrap();
     }
@@ -165,14 +167,14 @@ fn streamed_deltas_are_assembled_by_index_not_id() {
     );
     let results = block_on(registry().call_all(&turn.calls));
     assert_eq!(
-        openai::tool_messages(&turn.calls, &results)[1]["content"],
+        OpenAiChat::results_entry(&turn.calls, &results)[1]["content"],
         "results for 小米Su7"
     );
 }
 
 #[test]
 fn a_stream_cut_before_finish_reason_dispatches_nothing() {
-    let mut stream = OpenAiStream::new();
+    let mut stream = OpenAiChatStream::new();
     let chunks = streamed_seed_003();
     for c in &chunks[..chunks.len() - 1] {
         stream.push(c).unwrap();
@@ -184,20 +186,29 @@ fn a_stream_cut_before_finish_reason_dispatches_nothing() {
 
 #[test]
 fn tool_choice_and_parallel_switch_spellings() {
-    assert_eq!(openai::tool_choice(&ToolChoice::Auto), "auto");
-    assert_eq!(openai::tool_choice(&ToolChoice::Required), "required");
-    assert_eq!(openai::tool_choice(&ToolChoice::None), "none");
+    assert_eq!(OpenAiChat::tool_choice(&ToolChoice::Auto, true), "auto");
     assert_eq!(
-        openai::tool_choice(&ToolChoice::tool("web_search")),
+        OpenAiChat::tool_choice(&ToolChoice::Required, true),
+        "required"
+    );
+    assert_eq!(OpenAiChat::tool_choice(&ToolChoice::None, true), "none");
+    assert_eq!(
+        OpenAiChat::tool_choice(&ToolChoice::tool("web_search"), true),
         json!({"type": "function", "function": {"name": "web_search"}})
     );
-    let fields = openai::request_fields(registry().definitions(), &ToolChoice::Auto, false);
+    let fields = serde_json::Value::Object(OpenAiChat::tool_fields(
+        registry().definitions(),
+        &ToolChoice::Auto,
+        false,
+    ));
     assert_eq!(fields["parallel_tool_calls"], false);
-    assert!(openai::request_fields(&[], &ToolChoice::Auto, true)
-        .get("parallel_tool_calls")
-        .is_none());
+    assert!(
+        serde_json::Value::Object(OpenAiChat::tool_fields(&[], &ToolChoice::Auto, true))
+            .get("parallel_tool_calls")
+            .is_none()
+    );
     assert_eq!(
-        openai_responses::tool_choice(&ToolChoice::tool("web_search")),
+        OpenAiResponses::tool_choice(&ToolChoice::tool("web_search"), true),
         json!({"type": "function", "name": "web_search"})
     );
 }
@@ -215,23 +226,23 @@ fn responses_output() -> Value {
 
 #[test]
 fn responses_function_calls_round_trip_to_function_call_outputs() {
-    let turn = openai_responses::read_response(&responses_output()).unwrap();
+    let turn = OpenAiResponses::read_response(&responses_output()).unwrap();
     assert_eq!(turn.text, "Searching both.");
     assert_eq!(
         turn.calls.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(),
         ["call_a", "call_b"]
     );
     let results = block_on(registry().call_all(&turn.calls));
-    let outputs = openai_responses::tool_outputs(&turn.calls, &results);
+    let outputs = OpenAiResponses::results_entry(&turn.calls, &results);
     assert_eq!(
         outputs[1],
         json!({"type": "function_call_output", "call_id": "call_b", "output": "results for b"})
     );
     // Read from the API, the output items (reasoning included) go back exactly as they came.
-    let items = openai_responses::assistant_items(&turn);
-    assert_eq!(Value::Array(items), responses_output()["output"]);
+    let items = OpenAiResponses::history_entry(&turn);
+    assert_eq!(items, responses_output()["output"]);
     // Without them (a turn built by hand), the history is rebuilt from text and calls.
-    let rebuilt = openai_responses::assistant_items(&AssistantTurn {
+    let rebuilt = OpenAiResponses::history_entry(&AssistantTurn {
         native: Vec::new(),
         ..turn
     });
@@ -249,7 +260,7 @@ fn responses_function_calls_round_trip_to_function_call_outputs() {
 fn responses_incomplete_function_call_is_never_dispatched() {
     let mut output = responses_output();
     output["output"][3]["status"] = json!("in_progress");
-    let err = openai_responses::read_response(&output).unwrap_err();
+    let err = OpenAiResponses::read_response(&output).unwrap_err();
     assert_eq!(err.path, "output[3]");
 }
 
@@ -281,14 +292,14 @@ fn responses_streamed_events_complete_calls_at_output_item_done() {
     assert_eq!(turn.calls[0].id, "call_a");
     let results = block_on(registry().call_all(&turn.calls));
     assert_eq!(
-        openai_responses::tool_outputs(&turn.calls, &results)[0]["output"],
+        OpenAiResponses::results_entry(&turn.calls, &results)[0]["output"],
         "results for rust"
     );
 }
 
 #[test]
 fn repeated_ids_in_later_deltas_are_not_appended() {
-    let mut stream = OpenAiStream::new();
+    let mut stream = OpenAiChatStream::new();
     stream.push(&chunk(json!({"tool_calls": [{"index": 0, "id": "call_0", "type": "function", "function": {"name": "web_search", "arguments": "{\"query\""}}]}), Value::Null)).unwrap();
     stream.push(&chunk(json!({"tool_calls": [{"index": 0, "id": "call_0", "type": "function", "function": {"name": "web_search", "arguments": ":\"x\"}"}}]}), json!("tool_calls"))).unwrap();
     let turn = stream.finish().unwrap();
@@ -306,7 +317,9 @@ fn repeated_ids_in_later_deltas_are_not_appended() {
 fn content_parts_arrays_are_read_as_text() {
     let message = json!({"role": "assistant", "content": [{"type": "text", "text": "Part one. "}, {"type": "text", "text": "Part two."}]});
     assert_eq!(
-        openai::read_message_value(&message).unwrap().text,
+        OpenAiChat::read_response(&json!({"choices": [{"message": message}]}))
+            .unwrap()
+            .text,
         "Part one. Part two."
     );
 }

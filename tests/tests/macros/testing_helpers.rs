@@ -8,7 +8,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 
 use serde_json::{json, Value};
-use tool_core::schema::Dialect;
+use tool_core::provider::Api;
 use tool_core::testing::{self, ProblemKind, ToolChecks};
 use tool_core::{
     tool, tool_type, tools, CallFuture, Tool, ToolContext, ToolRegistry, ToolResponse,
@@ -99,17 +99,17 @@ fn clean_registry_passes_every_check() {
 #[test]
 fn report_names_the_non_strict_schema_and_the_long_description() {
     let report = testing::check_tools(&faulty());
-    let found: Vec<(&str, Dialect, ProblemKind)> = report
+    let found: Vec<(&str, Api, ProblemKind)> = report
         .problems
         .iter()
-        .map(|p| (p.tool.as_str(), p.dialect, p.kind))
+        .map(|p| (p.tool.as_str(), p.api, p.kind))
         .collect();
     assert_eq!(
         found,
         [
-            ("word_counts", Dialect::OpenAi, ProblemKind::NotStrict),
-            ("word_counts", Dialect::Gemini, ProblemKind::GeminiLoss),
-            ("verbose", Dialect::OpenAi, ProblemKind::Description),
+            ("word_counts", Api::OpenAiChat, ProblemKind::NotStrict),
+            ("word_counts", Api::Gemini, ProblemKind::GeminiLoss),
+            ("verbose", Api::OpenAiChat, ProblemKind::Description),
         ]
     );
     assert!(report.for_tool("get_weather").next().is_none());
@@ -144,12 +144,12 @@ fn assert_form_fails_the_test_with_the_report() {
 #[test]
 fn checks_can_be_narrowed_to_the_providers_and_modes_in_use() {
     let registry = tools![word_counts];
-    ToolChecks::only(&[Dialect::Anthropic, Dialect::Mcp]).assert(&registry);
+    ToolChecks::only(&[Api::Anthropic, Api::Mcp]).assert(&registry);
     ToolChecks::all()
         .allow_not_strict()
         .allow_gemini_losses()
         .assert(&registry);
-    let openai_only = ToolChecks::only(&[Dialect::OpenAi]).run(&registry);
+    let openai_only = ToolChecks::only(&[Api::OpenAiChat]).run(&registry);
     assert_eq!(openai_only.problems.len(), 1);
     assert_eq!(openai_only.problems[0].kind, ProblemKind::NotStrict);
 }

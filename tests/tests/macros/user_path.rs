@@ -6,8 +6,9 @@ use crate::support;
 
 use serde_json::json;
 use support::fixtures;
-use tool_core::provider::{anthropic, gemini, mcp, openai, openai_responses};
-use tool_core::schema::Dialect;
+use tool_core::provider::{
+    anthropic, gemini, mcp, Anthropic, Api, ChatApi, Gemini, OpenAiChat, OpenAiResponses,
+};
 use tool_core::{
     tool, tools, CallOptions, ToolCall, ToolCallRef, ToolErrorCode, ToolEvent, ToolListFormat,
     ToolResponse,
@@ -18,22 +19,25 @@ fn every_cached_list_equals_its_provider_function() {
     let registry = fixtures::registry();
     let defs = registry.definitions();
     let expected = [
-        (ToolListFormat::OpenAiChat, openai::tools(defs)),
         (
-            ToolListFormat::OpenAiResponses,
-            openai_responses::tools(defs),
+            ToolListFormat::Api(Api::OpenAiChat),
+            OpenAiChat::tools(defs),
         ),
-        (ToolListFormat::Anthropic, anthropic::tools(defs)),
+        (
+            ToolListFormat::Api(Api::OpenAiResponses),
+            OpenAiResponses::tools(defs),
+        ),
+        (ToolListFormat::Api(Api::Anthropic), Anthropic::tools(defs)),
         (
             ToolListFormat::AnthropicStrict,
             anthropic::tools_strict(defs),
         ),
-        (ToolListFormat::Gemini, gemini::tools(defs)),
+        (ToolListFormat::Api(Api::Gemini), Gemini::tools(defs)),
         (
             ToolListFormat::GeminiJsonSchema,
             gemini::tools_json_schema(defs),
         ),
-        (ToolListFormat::McpToolsList, mcp::tools_list_result(defs)),
+        (ToolListFormat::Api(Api::Mcp), mcp::tools(defs)),
     ];
     assert_eq!(expected.len(), ToolListFormat::ALL.len());
     for (format, value) in expected {
@@ -49,7 +53,7 @@ fn every_cached_list_equals_its_provider_function() {
         // Warm: the same list, not a rebuilt one.
         assert!(std::ptr::eq(list, registry.tool_list(format)), "{format:?}");
     }
-    for dialect in Dialect::ALL {
+    for &dialect in Api::ALL {
         assert!(std::ptr::eq(
             registry.tool_list(dialect),
             registry.tool_list(ToolListFormat::from(dialect))
@@ -77,10 +81,10 @@ fn registering_a_tool_clears_every_cached_list() {
         .map(|&f| registry.tool_list(f).json().to_owned())
         .collect();
     let shared = registry
-        .tool_list(ToolListFormat::McpToolsList)
+        .tool_list(ToolListFormat::Api(Api::Mcp))
         .shared_raw();
     registry.register(hi {}).unwrap();
-    for (format, old) in ToolListFormat::ALL.into_iter().zip(before) {
+    for (format, old) in ToolListFormat::ALL.iter().copied().zip(before) {
         let now = registry.tool_list(format);
         assert_ne!(now.json(), old, "{format:?} still lists only 'add'");
         assert_eq!(

@@ -17,4 +17,5 @@ mod mcp_http_security;
 mod mcp_peer;
 mod mcp_python;
 mod mcp_resources;
+mod mcp_results;
 mod mcp_server;

@@ -70,7 +70,7 @@ async fn remote_tools_sit_next_to_local_ones(client: &McpClient) {
         json!(["city", "temp_c"])
     );
     // Dialects treat them like local tools: the MCP dialect lists them with their schemas.
-    let listed = mcp::tools_list_result(registry.definitions());
+    let listed = mcp::tools(registry.definitions());
     assert_eq!(listed["tools"][3]["name"], "r_forecast");
     assert_eq!(listed["tools"][3]["outputSchema"]["type"], "object");
     assert_eq!(listed["tools"][3]["title"], "Weather forecast");

@@ -43,7 +43,7 @@ fn recorded_chunks(name: &str) -> Vec<serde_json::Value> {
 #[test]
 fn the_recorded_closing_empty_text_part_goes_back_only_with_its_signature() {
     use serde_json::json;
-    use tool_core::provider::gemini::GeminiStream;
+    use tool_core::provider::{Assembler, GeminiStream};
 
     let mut stream = GeminiStream::new();
     for chunk in recorded_chunks("gemini_turn1.sse") {

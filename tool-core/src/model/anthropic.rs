@@ -12,10 +12,10 @@ use super::{
     NativeContent, Usage,
 };
 use crate::http::{self, Decoder, Endpoint, Transport};
-use crate::provider::{anthropic, AnthropicStream};
+use crate::provider::{Anthropic as Wire, AnthropicStream, Api, Assembler, ChatApi};
 
 /// The tag of this adapter's [`NativeContent`].
-const PROVIDER: &str = "anthropic";
+const PROVIDER: Api = Api::Anthropic;
 
 /// A Claude model behind the Messages API (`POST {base}/messages`).
 ///
@@ -114,11 +114,11 @@ impl Anthropic {
                 }
                 Message::Assistant(turn) => messages.push(match native_of(turn, PROVIDER) {
                     Some(native) => native.clone(),
-                    None => anthropic::assistant_message(&neutral_turn(turn)),
+                    None => Wire::history_entry(&neutral_turn(turn)),
                 }),
                 Message::Tool { results } => {
                     let (calls, responses) = calls_and_responses(results);
-                    messages.push(anthropic::tool_results_message(&calls, &responses, None));
+                    messages.extend(Wire::results_entry(&calls, &responses));
                 }
             }
         }
@@ -130,14 +130,11 @@ impl Anthropic {
         }
         body.insert("messages".into(), Value::Array(messages));
         if !request.tools.is_empty() {
-            body.insert(
-                "tools".into(),
-                anthropic::tools(request.tools.definitions()),
-            );
-            body.insert(
-                "tool_choice".into(),
-                anthropic::tool_choice(request.tool_choice, request.parallel_tool_calls),
-            );
+            body.extend(Wire::tool_fields(
+                request.tools.definitions(),
+                request.tool_choice,
+                request.parallel_tool_calls,
+            ));
         }
         if self.transport.endpoint.stream {
             body.insert("stream".into(), Value::Bool(true));
@@ -258,12 +255,12 @@ impl Decoder for MessagesDecoder {
         let turn = std::mem::take(&mut self.assembler)
             .finish()
             .map_err(http::incomplete)?;
-        let native = NativeContent::new(PROVIDER, anthropic::assistant_message(&turn));
+        let native = NativeContent::new(PROVIDER, Wire::history_entry(&turn));
         Ok(finished_turn(turn, Some(self.usage), native))
     }
 
     fn whole(&mut self, body: &Value) -> Result<ModelTurn, ModelError> {
-        let turn = anthropic::read_response(body).map_err(ModelError::from)?;
+        let turn = Wire::read_response(body).map_err(ModelError::from)?;
         let usage = body.get("usage").map(|u| Usage {
             input_tokens: count(u, &["input_tokens"])
                 + count(u, &["cache_creation_input_tokens"])
@@ -272,7 +269,7 @@ impl Decoder for MessagesDecoder {
             cached_input_tokens: count(u, &["cache_read_input_tokens"]),
             reasoning_tokens: 0,
         });
-        let native = NativeContent::new(PROVIDER, anthropic::assistant_message(&turn));
+        let native = NativeContent::new(PROVIDER, Wire::history_entry(&turn));
         Ok(finished_turn(turn, usage, native))
     }
 }

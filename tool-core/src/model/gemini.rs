@@ -12,10 +12,10 @@ use super::{
     NativeContent, Usage,
 };
 use crate::http::{self, Decoder, Endpoint, Transport};
-use crate::provider::gemini::{self, GeminiStream};
+use crate::provider::{Api, Assembler, ChatApi, Gemini as Wire, GeminiStream};
 
 /// The tag of this adapter's [`NativeContent`].
-const PROVIDER: &str = "gemini";
+const PROVIDER: Api = Api::Gemini;
 
 /// A Gemini model behind `POST {base}/models/{model}:streamGenerateContent?alt=sse` (or
 /// `:generateContent` when not streaming).
@@ -112,11 +112,11 @@ impl Gemini {
                 }
                 Message::Assistant(turn) => contents.push(match native_of(turn, PROVIDER) {
                     Some(native) => native.clone(),
-                    None => gemini::model_content(&neutral_turn(turn)),
+                    None => Wire::history_entry(&neutral_turn(turn)),
                 }),
                 Message::Tool { results } => {
                     let (calls, responses) = calls_and_responses(results);
-                    contents.push(gemini::function_responses(&calls, &responses));
+                    contents.extend(Wire::results_entry(&calls, &responses));
                 }
             }
         }
@@ -129,11 +129,11 @@ impl Gemini {
         }
         body.insert("contents".into(), Value::Array(contents));
         if !request.tools.is_empty() {
-            body.insert("tools".into(), gemini::tools(request.tools.definitions()));
-            body.insert(
-                "toolConfig".into(),
-                gemini::tool_config(request.tool_choice),
-            );
+            body.extend(Wire::tool_fields(
+                request.tools.definitions(),
+                request.tool_choice,
+                request.parallel_tool_calls,
+            ));
         }
         self.transport.endpoint.finish_body(body)
     }
@@ -199,17 +199,17 @@ impl Decoder for GeminiDecoder {
                 call: call.clone(),
             });
         }
-        let native = NativeContent::new(PROVIDER, gemini::model_content(&turn));
+        let native = NativeContent::new(PROVIDER, Wire::history_entry(&turn));
         Ok(finished_turn(turn, self.usage, native))
     }
 
     fn whole(&mut self, body: &Value) -> Result<ModelTurn, ModelError> {
-        let turn = gemini::read_response(body).map_err(ModelError::from)?;
+        let turn = Wire::read_response(body).map_err(ModelError::from)?;
         let usage = body
             .get("usageMetadata")
             .filter(|u| u.is_object())
             .map(read_usage);
-        let native = NativeContent::new(PROVIDER, gemini::model_content(&turn));
+        let native = NativeContent::new(PROVIDER, Wire::history_entry(&turn));
         Ok(finished_turn(turn, usage, native))
     }
 }

@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use crate::call::ToolCall;
-use crate::provider::AssistantTurn;
+use crate::provider::{Api, AssistantTurn};
 use crate::response::ToolResponse;
 
 use super::{ModelTurn, NativeContent, StopReason, ToolResult, Usage};
@@ -46,10 +46,10 @@ pub(crate) fn neutral_turn(turn: &ModelTurn) -> AssistantTurn {
 }
 
 /// The provider's own content of `turn` when `provider` wrote it.
-pub(crate) fn native_of<'t>(turn: &'t ModelTurn, provider: &str) -> Option<&'t Value> {
+pub(crate) fn native_of(turn: &ModelTurn, api: Api) -> Option<&Value> {
     turn.native
         .as_ref()
-        .filter(|n| n.is(provider))
+        .filter(|n| n.provider == api)
         .map(|n| &n.content)
 }
 

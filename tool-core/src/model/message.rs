@@ -1,11 +1,13 @@
 //! The neutral conversation: what the runner keeps between turns and hands every adapter.
 
+use std::fmt;
 use std::ops::{Add, AddAssign};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::call::ToolCall;
+use crate::provider::Api;
 use crate::response::ToolResponse;
 
 /// One message of the conversation, in no provider's format. Adapters translate the whole
@@ -167,44 +169,143 @@ impl ModelTurn {
     }
 }
 
-/// Provider-native content of one turn, tagged with the adapter that understands it. An
-/// adapter replays only content tagged with its own [`NativeContent::provider`] and falls back
-/// to the neutral text and calls otherwise (a conversation may switch models).
+/// Provider-native content of one turn, tagged with its [`NativeSource`]. An adapter replays
+/// only content tagged with its own source and falls back to the neutral text and calls
+/// otherwise (a conversation may switch models).
 ///
 /// ```
-/// let n = tool_core::model::NativeContent::new("anthropic", serde_json::json!([{"type": "text", "text": "hi"}]));
+/// use tool_core::model::{NativeContent, NativeSource};
+/// use tool_core::provider::Api;
+/// let n = NativeContent::new(Api::Anthropic, serde_json::json!([{"type": "text", "text": "hi"}]));
 /// assert!(n.is("anthropic"));
+/// assert_eq!(n.provider, NativeSource::Api(Api::Anthropic));
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NativeContent {
-    /// Which adapter wrote it, e.g. `"anthropic"`, `"openai_responses"`.
-    pub provider: String,
+    /// Which adapter wrote it. Stored as its name (`"anthropic"`, `"text:hermes"`).
+    pub provider: NativeSource,
     /// The content as the provider sent it (a content array, an item list, a `Content`).
     pub content: Value,
 }
 
 impl NativeContent {
-    /// Creates native content.
+    /// Creates native content; `source` is an [`Api`], or a name such as `"text:hermes"`.
     ///
     /// ```
     /// let n = tool_core::model::NativeContent::new("gemini", serde_json::json!({"parts": []}));
     /// assert_eq!(n.provider, "gemini");
+    /// assert_eq!(n.provider, tool_core::provider::Api::Gemini);
     /// ```
-    pub fn new(provider: impl Into<String>, content: Value) -> Self {
+    pub fn new(source: impl Into<NativeSource>, content: Value) -> Self {
         NativeContent {
-            provider: provider.into(),
+            provider: source.into(),
             content,
         }
     }
 
-    /// Whether `provider` wrote this content.
+    /// Whether the source named `provider` wrote this content.
     ///
     /// ```
     /// let n = tool_core::model::NativeContent::new("anthropic", serde_json::json!([]));
     /// assert!(n.is("anthropic") && !n.is("openai_chat"));
     /// ```
     pub fn is(&self, provider: &str) -> bool {
-        self.provider == provider
+        self.provider == *provider
+    }
+}
+
+/// Who wrote a turn's [`NativeContent`]: an HTTP adapter of an [`Api`], or a text format
+/// (`text:<format>`, written by [`TextMode`](super::TextMode)). Serialized as its name, so
+/// stored conversations read back the same.
+///
+/// ```
+/// use tool_core::model::NativeSource;
+/// use tool_core::provider::Api;
+/// assert_eq!(NativeSource::from("openai_responses"), NativeSource::Api(Api::OpenAiResponses));
+/// assert_eq!(NativeSource::from("text:hermes").to_string(), "text:hermes");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum NativeSource {
+    /// One of the HTTP adapters.
+    Api(Api),
+    /// A text format, by name (without the `text:` prefix).
+    Text(String),
+    /// Any other adapter, by the name it gave.
+    Other(String),
+}
+
+/// The prefix of a text format's source name.
+const TEXT_PREFIX: &str = "text:";
+
+impl From<Api> for NativeSource {
+    fn from(api: Api) -> Self {
+        NativeSource::Api(api)
+    }
+}
+
+impl From<&str> for NativeSource {
+    fn from(name: &str) -> Self {
+        if let Some(api) = Api::from_name(name) {
+            NativeSource::Api(api)
+        } else if let Some(format) = name.strip_prefix(TEXT_PREFIX) {
+            NativeSource::Text(format.to_owned())
+        } else {
+            NativeSource::Other(name.to_owned())
+        }
+    }
+}
+
+impl From<String> for NativeSource {
+    fn from(name: String) -> Self {
+        NativeSource::from(name.as_str())
+    }
+}
+
+impl fmt::Display for NativeSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NativeSource::Api(api) => f.write_str(api.as_str()),
+            NativeSource::Text(format) => write!(f, "{TEXT_PREFIX}{format}"),
+            NativeSource::Other(name) => f.write_str(name),
+        }
+    }
+}
+
+impl PartialEq<str> for NativeSource {
+    fn eq(&self, name: &str) -> bool {
+        match self {
+            NativeSource::Api(api) => api.as_str() == name,
+            NativeSource::Text(format) => name
+                .strip_prefix(TEXT_PREFIX)
+                .is_some_and(|rest| rest == format),
+            NativeSource::Other(other) => other == name,
+        }
+    }
+}
+
+impl PartialEq<&str> for NativeSource {
+    fn eq(&self, name: &&str) -> bool {
+        *self == **name
+    }
+}
+
+impl PartialEq<Api> for NativeSource {
+    fn eq(&self, api: &Api) -> bool {
+        *self == NativeSource::Api(*api)
+    }
+}
+
+impl Serialize for NativeSource {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for NativeSource {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        Ok(NativeSource::from(name))
     }
 }
 

@@ -66,7 +66,7 @@ pub use futures_core::Stream;
 
 pub use error::{ModelError, ModelErrorKind};
 pub use event::ModelEvent;
-pub use message::{Message, ModelTurn, NativeContent, StopReason, ToolResult, Usage};
+pub use message::{Message, ModelTurn, NativeContent, NativeSource, StopReason, ToolResult, Usage};
 pub use request::{ModelRequest, OfferedTools};
 pub use scripted::{ScriptedModel, SeenRequest};
 pub use text::{TextMode, XmlMode};

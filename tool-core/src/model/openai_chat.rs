@@ -12,10 +12,10 @@ use super::{
     Usage,
 };
 use crate::http::{self, Decoder, Endpoint, Transport};
-use crate::provider::{openai, OpenAiStream};
+use crate::provider::{Api, Assembler, ChatApi, OpenAiChat as Wire, OpenAiChatStream};
 
 /// The tag of this adapter's [`NativeContent`].
-const PROVIDER: &str = "openai_chat";
+const PROVIDER: Api = Api::OpenAiChat;
 
 /// A model behind the Chat Completions API (`POST {base}/chat/completions`): OpenAI itself,
 /// or any compatible server (vLLM, llama.cpp's server, Ollama, LiteLLM) through
@@ -107,11 +107,11 @@ impl OpenAiChat {
                 }
                 Message::Assistant(turn) => messages.push(match native_of(turn, PROVIDER) {
                     Some(native) => native.clone(),
-                    None => openai::assistant_message(&neutral_turn(turn)),
+                    None => Wire::history_entry(&neutral_turn(turn)),
                 }),
                 Message::Tool { results } => {
                     let (calls, responses) = calls_and_responses(results);
-                    messages.extend(openai::tool_messages(&calls, &responses));
+                    messages.extend(Wire::results_entry(&calls, &responses));
                 }
             }
         }
@@ -119,13 +119,11 @@ impl OpenAiChat {
         body.insert("model".into(), json!(self.model));
         body.insert("messages".into(), Value::Array(messages));
         if !request.tools.is_empty() {
-            if let Value::Object(fields) = openai::request_fields(
+            body.extend(Wire::tool_fields(
                 request.tools.definitions(),
                 request.tool_choice,
                 request.parallel_tool_calls,
-            ) {
-                body.extend(fields);
-            }
+            ));
         }
         if self.transport.endpoint.stream {
             body.insert("stream".into(), Value::Bool(true));
@@ -147,7 +145,7 @@ impl Model for OpenAiChat {
 /// complete only at the end.
 #[derive(Default)]
 struct ChatDecoder {
-    assembler: OpenAiStream,
+    assembler: OpenAiChatStream,
     started: usize,
     usage: Option<Usage>,
 }
@@ -224,14 +222,14 @@ impl Decoder for ChatDecoder {
                 call: call.clone(),
             });
         }
-        let native = NativeContent::new(PROVIDER, openai::assistant_message(&turn));
+        let native = NativeContent::new(PROVIDER, Wire::history_entry(&turn));
         Ok(finished_turn(turn, self.usage, native))
     }
 
     fn whole(&mut self, body: &Value) -> Result<ModelTurn, ModelError> {
-        let turn = openai::read_response(body).map_err(ModelError::from)?;
+        let turn = Wire::read_response(body).map_err(ModelError::from)?;
         let usage = body.get("usage").filter(|u| u.is_object()).map(read_usage);
-        let native = NativeContent::new(PROVIDER, openai::assistant_message(&turn));
+        let native = NativeContent::new(PROVIDER, Wire::history_entry(&turn));
         Ok(finished_turn(turn, usage, native))
     }
 }

@@ -12,10 +12,10 @@ use super::{
     NativeContent, Usage,
 };
 use crate::http::{self, Decoder, Endpoint, Transport};
-use crate::provider::{openai_responses, OpenAiResponsesStream};
+use crate::provider::{Api, Assembler, ChatApi, OpenAiResponses as Wire, OpenAiResponsesStream};
 
 /// The tag of this adapter's [`NativeContent`].
-const PROVIDER: &str = "openai_responses";
+const PROVIDER: Api = Api::OpenAiResponses;
 
 /// A model behind the Responses API (`POST {base}/responses`), stateless: every request
 /// carries the whole history as `input` items (the assistant's output items as the API sent
@@ -93,11 +93,14 @@ impl OpenAiResponses {
                 Message::Assistant(turn) => match native_of(turn, PROVIDER) {
                     Some(Value::Array(items)) => input.extend(items.iter().cloned()),
                     Some(item) => input.push(item.clone()),
-                    None => input.extend(openai_responses::assistant_items(&neutral_turn(turn))),
+                    None => match Wire::history_entry(&neutral_turn(turn)) {
+                        Value::Array(items) => input.extend(items),
+                        item => input.push(item),
+                    },
                 },
                 Message::Tool { results } => {
                     let (calls, responses) = calls_and_responses(results);
-                    input.extend(openai_responses::tool_outputs(&calls, &responses));
+                    input.extend(Wire::results_entry(&calls, &responses));
                 }
             }
         }
@@ -108,13 +111,11 @@ impl OpenAiResponses {
         }
         body.insert("input".into(), Value::Array(input));
         if !request.tools.is_empty() {
-            if let Value::Object(fields) = openai_responses::request_fields(
+            body.extend(Wire::tool_fields(
                 request.tools.definitions(),
                 request.tool_choice,
                 request.parallel_tool_calls,
-            ) {
-                body.extend(fields);
-            }
+            ));
         }
         if self.transport.endpoint.stream {
             body.insert("stream".into(), Value::Bool(true));
@@ -238,20 +239,14 @@ impl Decoder for ResponsesDecoder {
         let turn = std::mem::take(&mut self.assembler)
             .finish()
             .map_err(http::incomplete)?;
-        let native = NativeContent::new(
-            PROVIDER,
-            Value::Array(openai_responses::assistant_items(&turn)),
-        );
+        let native = NativeContent::new(PROVIDER, Wire::history_entry(&turn));
         Ok(finished_turn(turn, self.usage, native))
     }
 
     fn whole(&mut self, body: &Value) -> Result<ModelTurn, ModelError> {
-        let turn = openai_responses::read_response(body).map_err(ModelError::from)?;
+        let turn = Wire::read_response(body).map_err(ModelError::from)?;
         let usage = body.get("usage").filter(|u| u.is_object()).map(read_usage);
-        let native = NativeContent::new(
-            PROVIDER,
-            Value::Array(openai_responses::assistant_items(&turn)),
-        );
+        let native = NativeContent::new(PROVIDER, Wire::history_entry(&turn));
         Ok(finished_turn(turn, usage, native))
     }
 }

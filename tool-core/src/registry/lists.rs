@@ -2,7 +2,7 @@
 //! MCP server answers to every `tools/list`.
 //!
 //! Each list is built on first use by the `provider` functions (the same bytes as
-//! `provider::openai::tools(registry.definitions())` and friends), serialized once, and
+//! `OpenAiChat::tools(registry.definitions())` and friends), serialized once, and
 //! handed out by reference afterwards. Registering a tool clears them.
 
 use std::sync::{Arc, OnceLock};
@@ -11,81 +11,79 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::definition::ToolDefinition;
-use crate::provider::{anthropic, gemini, mcp, openai, openai_responses};
-use crate::schema::Dialect;
+use crate::provider::{
+    anthropic, gemini, mcp, Anthropic, Api, ChatApi, Gemini, OpenAiChat, OpenAiResponses,
+};
 
-/// Which provider's tools JSON a [`ToolList`] holds, and the `provider` function that builds it.
-///
-/// A [`Dialect`] converts to its usual format (`OpenAi` to Chat Completions, `Gemini` to
-/// `parameters`), so `registry.tool_list(Dialect::OpenAi)` works too.
+/// Which tools JSON a [`ToolList`] holds: an [`Api`]'s usual `tools` (what
+/// [`ChatApi::tools`] builds; for MCP the `tools/list` result), or one of the two variants an
+/// API also accepts. An [`Api`] converts into its usual list, so
+/// `registry.tool_list(Api::Anthropic)` works.
 ///
 /// ```
-/// use tool_core::schema::Dialect;
+/// use tool_core::provider::Api;
 /// use tool_core::ToolListFormat;
-/// assert_eq!(ToolListFormat::from(Dialect::Mcp), ToolListFormat::McpToolsList);
+/// assert_eq!(ToolListFormat::from(Api::Mcp), ToolListFormat::Api(Api::Mcp));
 /// assert_eq!(ToolListFormat::ALL.len(), 7);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ToolListFormat {
-    /// OpenAI Chat Completions `tools`: [`openai::tools`].
-    OpenAiChat,
-    /// OpenAI Responses `tools`: [`openai_responses::tools`].
-    OpenAiResponses,
-    /// Anthropic Messages `tools`: [`anthropic::tools`].
-    Anthropic,
+    /// The API's usual tools JSON: [`ChatApi::tools`], or [`mcp::tools`] for MCP.
+    Api(Api),
     /// Anthropic `tools` with `strict: true` where allowed: [`anthropic::tools_strict`].
     AnthropicStrict,
-    /// Gemini `tools` with `parameters`: [`gemini::tools`].
-    Gemini,
     /// Gemini `tools` with `parametersJsonSchema`: [`gemini::tools_json_schema`].
     GeminiJsonSchema,
-    /// The MCP `tools/list` result `{"tools": [...]}`: [`mcp::tools_list_result`].
-    McpToolsList,
 }
 
 impl ToolListFormat {
-    /// Every format, in a fixed order.
-    pub const ALL: [ToolListFormat; 7] = [
-        ToolListFormat::OpenAiChat,
-        ToolListFormat::OpenAiResponses,
-        ToolListFormat::Anthropic,
+    /// Every format, in a fixed order: each API's usual list, then the two variants.
+    pub const ALL: &'static [ToolListFormat] = &[
+        ToolListFormat::Api(Api::OpenAiChat),
+        ToolListFormat::Api(Api::OpenAiResponses),
+        ToolListFormat::Api(Api::Anthropic),
+        ToolListFormat::Api(Api::Gemini),
+        ToolListFormat::Api(Api::Mcp),
         ToolListFormat::AnthropicStrict,
-        ToolListFormat::Gemini,
         ToolListFormat::GeminiJsonSchema,
-        ToolListFormat::McpToolsList,
     ];
 
-    /// The list for these definitions, built by the `provider` function named on the variant.
+    /// The list for these definitions, built by the function named on the variant.
     ///
     /// ```
-    /// assert_eq!(tool_core::ToolListFormat::McpToolsList.build(&[]), serde_json::json!({"tools": []}));
+    /// use tool_core::{provider::Api, ToolListFormat};
+    /// assert_eq!(ToolListFormat::Api(Api::Mcp).build(&[]), serde_json::json!({"tools": []}));
     /// ```
     pub fn build(self, defs: &[ToolDefinition]) -> Value {
         match self {
-            ToolListFormat::OpenAiChat => openai::tools(defs),
-            ToolListFormat::OpenAiResponses => openai_responses::tools(defs),
-            ToolListFormat::Anthropic => anthropic::tools(defs),
+            ToolListFormat::Api(Api::OpenAiChat) => OpenAiChat::tools(defs),
+            ToolListFormat::Api(Api::OpenAiResponses) => OpenAiResponses::tools(defs),
+            ToolListFormat::Api(Api::Anthropic) => Anthropic::tools(defs),
+            ToolListFormat::Api(Api::Gemini) => Gemini::tools(defs),
+            ToolListFormat::Api(Api::Mcp) => mcp::tools(defs),
             ToolListFormat::AnthropicStrict => anthropic::tools_strict(defs),
-            ToolListFormat::Gemini => gemini::tools(defs),
             ToolListFormat::GeminiJsonSchema => gemini::tools_json_schema(defs),
-            ToolListFormat::McpToolsList => mcp::tools_list_result(defs),
         }
     }
 
     /// Its index in [`ToolListFormat::ALL`] (checked at compile time below).
     const fn slot(self) -> usize {
-        self as usize
+        match self {
+            ToolListFormat::Api(Api::OpenAiChat) => 0,
+            ToolListFormat::Api(Api::OpenAiResponses) => 1,
+            ToolListFormat::Api(Api::Anthropic) => 2,
+            ToolListFormat::Api(Api::Gemini) => 3,
+            ToolListFormat::Api(Api::Mcp) => 4,
+            ToolListFormat::AnthropicStrict => 5,
+            ToolListFormat::GeminiJsonSchema => 6,
+        }
     }
 }
 
-impl From<Dialect> for ToolListFormat {
-    fn from(dialect: Dialect) -> Self {
-        match dialect {
-            Dialect::OpenAi => ToolListFormat::OpenAiChat,
-            Dialect::Anthropic => ToolListFormat::Anthropic,
-            Dialect::Gemini => ToolListFormat::Gemini,
-            Dialect::Mcp => ToolListFormat::McpToolsList,
-        }
+impl From<Api> for ToolListFormat {
+    fn from(api: Api) -> Self {
+        ToolListFormat::Api(api)
     }
 }
 
@@ -97,6 +95,7 @@ impl From<Dialect> for ToolListFormat {
 /// where a `serde_json::Value` is needed.
 ///
 /// ```
+/// use tool_core::provider::{Api, ChatApi};
 /// use tool_core::{tool, tools, ToolListFormat};
 ///
 /// /// Adds two integers.
@@ -104,8 +103,8 @@ impl From<Dialect> for ToolListFormat {
 /// fn add(a: i64, b: i64) -> i64 { a + b }
 ///
 /// let registry = tools![add];
-/// let list = registry.tool_list(ToolListFormat::OpenAiChat);
-/// assert_eq!(*list.value(), tool_core::provider::openai::tools(registry.definitions()));
+/// let list = registry.tool_list(Api::OpenAiChat);
+/// assert_eq!(*list.value(), tool_core::provider::OpenAiChat::tools(registry.definitions()));
 /// assert!(list.json().starts_with(r#"[{"type":"function","function":{"name":"add""#));
 ///
 /// #[derive(serde::Serialize)]
@@ -123,13 +122,14 @@ impl ToolList {
     /// Builds the list for `defs` (what the registry does on first use).
     ///
     /// ```
+    /// use tool_core::provider::Api;
     /// use tool_core::{tool, tools, ToolList, ToolListFormat};
     /// /// Says hi.
     /// #[tool]
     /// fn hi() -> &'static str { "hi" }
     /// let registry = tools![hi];
-    /// let list = ToolList::build(ToolListFormat::Anthropic, registry.definitions());
-    /// assert_eq!(list.value(), registry.tool_list(ToolListFormat::Anthropic).value());
+    /// let list = ToolList::build(ToolListFormat::Api(Api::Anthropic), registry.definitions());
+    /// assert_eq!(list.value(), registry.tool_list(Api::Anthropic).value());
     /// ```
     pub fn build(format: ToolListFormat, defs: &[ToolDefinition]) -> ToolList {
         let value = format.build(defs);
@@ -146,12 +146,13 @@ impl ToolList {
     /// The compact JSON text.
     ///
     /// ```
+    /// use tool_core::provider::Api;
     /// use tool_core::{tool, tools, ToolListFormat};
     /// /// Says hi.
     /// #[tool]
     /// fn hi() -> &'static str { "hi" }
     /// let registry = tools![hi];
-    /// assert!(registry.tool_list(ToolListFormat::Anthropic).json().starts_with(r#"[{"name":"hi""#));
+    /// assert!(registry.tool_list(Api::Anthropic).json().starts_with(r#"[{"name":"hi""#));
     /// ```
     pub fn json(&self) -> &str {
         self.json.get()
@@ -160,12 +161,13 @@ impl ToolList {
     /// The JSON text as bytes, e.g. for a request body.
     ///
     /// ```
+    /// use tool_core::provider::Api;
     /// use tool_core::{tool, tools, ToolListFormat};
     /// /// Says hi.
     /// #[tool]
     /// fn hi() -> &'static str { "hi" }
     /// let registry = tools![hi];
-    /// let list = registry.tool_list(ToolListFormat::OpenAiChat);
+    /// let list = registry.tool_list(Api::OpenAiChat);
     /// assert_eq!(list.bytes(), list.json().as_bytes());
     /// ```
     pub fn bytes(&self) -> &[u8] {
@@ -175,12 +177,13 @@ impl ToolList {
     /// The JSON text as a [`RawValue`]: serializes as the bytes themselves.
     ///
     /// ```
+    /// use tool_core::provider::Api;
     /// use tool_core::{tool, tools, ToolListFormat};
     /// /// Says hi.
     /// #[tool]
     /// fn hi() -> &'static str { "hi" }
     /// let registry = tools![hi];
-    /// let list = registry.tool_list(ToolListFormat::Gemini);
+    /// let list = registry.tool_list(Api::Gemini);
     /// let body = serde_json::json!({"tools": list.raw()});
     /// assert_eq!(body["tools"], *list.value());
     /// ```
@@ -191,11 +194,12 @@ impl ToolList {
     /// A shared handle on the JSON text, to keep beyond the registry's borrow.
     ///
     /// ```
+    /// use tool_core::provider::Api;
     /// use tool_core::{tool, tools, ToolListFormat};
     /// /// Says hi.
     /// #[tool]
     /// fn hi() -> &'static str { "hi" }
-    /// let raw = tools![hi].tool_list(ToolListFormat::McpToolsList).shared_raw(); // outlives the registry
+    /// let raw = tools![hi].tool_list(Api::Mcp).shared_raw(); // outlives the registry
     /// assert!(raw.get().starts_with(r#"{"tools":[{"name":"hi""#));
     /// ```
     pub fn shared_raw(&self) -> Arc<RawValue> {
@@ -205,12 +209,13 @@ impl ToolList {
     /// The list as a JSON value.
     ///
     /// ```
+    /// use tool_core::provider::Api;
     /// use tool_core::{tool, tools, ToolListFormat};
     /// /// Says hi.
     /// #[tool]
     /// fn hi() -> &'static str { "hi" }
     /// let registry = tools![hi];
-    /// assert_eq!(registry.tool_list(ToolListFormat::OpenAiChat).value()[0]["function"]["name"], "hi");
+    /// assert_eq!(registry.tool_list(Api::OpenAiChat).value()[0]["function"]["name"], "hi");
     /// ```
     pub fn value(&self) -> &Value {
         &self.value
@@ -219,11 +224,12 @@ impl ToolList {
     /// A shared handle on the JSON value.
     ///
     /// ```
+    /// use tool_core::provider::Api;
     /// use tool_core::{tool, tools, ToolListFormat};
     /// /// Says hi.
     /// #[tool]
     /// fn hi() -> &'static str { "hi" }
-    /// let value = tools![hi].tool_list(ToolListFormat::OpenAiResponses).shared_value();
+    /// let value = tools![hi].tool_list(Api::OpenAiResponses).shared_value();
     /// assert_eq!(value[0]["name"], "hi");
     /// ```
     pub fn shared_value(&self) -> Arc<Value> {
@@ -258,7 +264,7 @@ impl super::ToolRegistry {
     /// build from [`ToolRegistry::definitions`](super::ToolRegistry::definitions).
     ///
     /// ```
-    /// use tool_core::schema::Dialect;
+    /// use tool_core::provider::Api;
     /// use tool_core::{tool, tools, ToolListFormat};
     ///
     /// /// Says hi.
@@ -266,16 +272,16 @@ impl super::ToolRegistry {
     /// fn hi() -> &'static str { "hi" }
     ///
     /// let mut registry = tools![hi];
-    /// let mcp = registry.tool_list(Dialect::Mcp);
+    /// let mcp = registry.tool_list(Api::Mcp);
     /// assert_eq!(mcp.value()["tools"][0]["name"], "hi");
     /// // The same list, not a new one.
-    /// assert!(std::ptr::eq(mcp, registry.tool_list(ToolListFormat::McpToolsList)));
+    /// assert!(std::ptr::eq(mcp, registry.tool_list(ToolListFormat::Api(Api::Mcp))));
     ///
     /// /// Says bye.
     /// #[tool]
     /// fn bye() -> &'static str { "bye" }
     /// registry.register(bye {}).unwrap();
-    /// assert_eq!(registry.tool_list(Dialect::Mcp).value()["tools"][1]["name"], "bye");
+    /// assert_eq!(registry.tool_list(Api::Mcp).value()["tools"][1]["name"], "bye");
     /// ```
     #[inline]
     pub fn tool_list(&self, format: impl Into<ToolListFormat>) -> &ToolList {

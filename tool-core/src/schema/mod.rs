@@ -6,31 +6,18 @@
 //! struct-like enum variant; maps, flattened maps and types that opt out stay open), referenced
 //! types under `$defs`, and no `$schema` or `title` at the root.
 //!
-//! The dialect transforms ([`openai_strict`], [`anthropic_input_schema`],
-//! [`gemini_parameters`], [`gemini_parameters_json_schema`], [`mcp_input_schema`]) are pure
+//! Each API's dialect lives with the rest of that API's wire format:
+//! [`provider::openai_chat::strict_schema`](crate::provider::openai_chat::strict_schema),
+//! [`provider::anthropic::input_schema`](crate::provider::anthropic::input_schema),
+//! [`provider::gemini::parameters_schema`](crate::provider::gemini::parameters_schema) and
+//! [`provider::gemini::json_schema`](crate::provider::gemini::json_schema),
+//! [`provider::mcp::input_schema`](crate::provider::mcp::input_schema). They are pure
 //! functions of the canonical schema; each returns a [`DialectSchema`] saying what it changed.
 
-mod anthropic;
 mod canonical;
-mod gemini;
-mod mcp;
-mod names;
-mod openai;
-mod openai_limits;
 mod report;
-mod walk;
+pub(crate) mod walk;
 
-pub use anthropic::anthropic_input_schema;
 pub use canonical::canonical_schema;
-pub use gemini::{
-    gemini_format_allowed, gemini_parameters, gemini_parameters_json_schema,
-    GEMINI_RECURSION_LIMIT, GEMINI_SCHEMA_KEYS,
-};
-pub use mcp::mcp_input_schema;
-pub use names::{check_definition, Dialect, OPENAI_MAX_DESCRIPTION};
-pub use openai::{
-    openai_strict, OPENAI_MAX_ENUM_VALUES, OPENAI_MAX_NESTING, OPENAI_MAX_PROPERTIES,
-    OPENAI_STRICT_FORMATS, OPENAI_STRICT_KEYWORDS,
-};
 pub use report::{DialectSchema, SchemaNote};
 pub(crate) use walk::ref_target;

@@ -48,7 +48,7 @@ impl fmt::Display for SchemaNote {
 /// ```
 /// use serde_json::json;
 /// let canonical = json!({"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"], "additionalProperties": false});
-/// let out = tool_core::schema::openai_strict(&canonical);
+/// let out = tool_core::provider::openai_chat::strict_schema(&canonical);
 /// assert!(out.strict);
 /// assert!(out.changes.is_empty() && out.not_strict.is_empty());
 /// assert_eq!(out.schema, canonical);
@@ -70,7 +70,7 @@ impl DialectSchema {
     /// A human-readable report: one line per change, then one per reason it is not strict.
     ///
     /// ```
-    /// let out = tool_core::schema::openai_strict(&serde_json::json!({"type": "object", "properties": {}}));
+    /// let out = tool_core::provider::openai_chat::strict_schema(&serde_json::json!({"type": "object", "properties": {}}));
     /// assert!(out.report().contains("additionalProperties"));
     /// ```
     pub fn report(&self) -> String {

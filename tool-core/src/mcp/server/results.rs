@@ -23,27 +23,23 @@ pub(super) fn mcp_tool(def: &ToolDefinition) -> rmcp::model::Tool {
     })
 }
 
-/// Our response as an MCP result: the model text as one text block, `structuredContent` =
-/// `data` for a successful call of a tool with an output schema, `isError` for `ERROR`.
+/// Our response as an MCP result, through the same JSON `provider::mcp::call_result` writes
+/// (one rule for both: `structuredContent` only for a success of a tool with an output schema).
 pub(super) fn call_result(
     response: &ToolResponse,
     output_schema: Option<&Value>,
 ) -> CallToolResult {
-    let content = vec![ContentBlock::text(response.model_text())];
-    if response.is_error() {
-        return CallToolResult::error(content);
-    }
-    let mut result = CallToolResult::success(content);
-    if let (Some(schema), Some(data)) = (output_schema, &response.data) {
-        let value = serde_json::from_str::<Value>(data.get()).ok();
-        // A non-object result's schema is a `{"result": ..}` wrapper; the content follows it.
-        result.structured_content = if crate::output_schema::is_wrapped_output(schema) {
-            value.map(|v| serde_json::json!({ "result": v }))
+    let value = crate::provider::mcp::call_result(response, output_schema);
+    // `call_result` writes exactly the fields rmcp's `CallToolResult` reads; should that ever
+    // change, the model text still reaches the client with the right error flag.
+    serde_json::from_value(value).unwrap_or_else(|_| {
+        let content = vec![ContentBlock::text(response.model_text())];
+        if response.is_error() {
+            CallToolResult::error(content)
         } else {
-            value
-        };
-    }
-    result
+            CallToolResult::success(content)
+        }
+    })
 }
 
 /// Forwards a call's progress reports, in order, as `notifications/progress`. Dropping the

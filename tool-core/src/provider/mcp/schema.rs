@@ -5,15 +5,15 @@
 
 use serde_json::Value;
 
-use super::report::DialectSchema;
+use crate::schema::DialectSchema;
 
 /// The MCP `inputSchema`: the canonical schema unchanged.
 ///
 /// ```
 /// let canonical = serde_json::json!({"type": "object", "properties": {}, "additionalProperties": false});
-/// assert_eq!(tool_core::schema::mcp_input_schema(&canonical).schema, canonical);
+/// assert_eq!(tool_core::provider::mcp::input_schema(&canonical).schema, canonical);
 /// ```
-pub fn mcp_input_schema(schema: &Value) -> DialectSchema {
+pub fn input_schema(schema: &Value) -> DialectSchema {
     DialectSchema {
         schema: schema.clone(),
         strict: false,

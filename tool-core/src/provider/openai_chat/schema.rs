@@ -22,37 +22,21 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
 
-use super::openai_limits::Limits;
-use super::report::{DialectSchema, SchemaNote};
-use super::walk::{
+use super::limits::Limits;
+use crate::schema::walk::{
     admits_null, append_to_description, child, is_numeric_format, ref_target, rename_key,
 };
+use crate::schema::{DialectSchema, SchemaNote};
 
 /// Most object properties a strict schema may have in total (OpenAI Structured Outputs guide).
-///
-/// ```
-/// assert_eq!(tool_core::schema::OPENAI_MAX_PROPERTIES, 5000);
-/// ```
-pub const OPENAI_MAX_PROPERTIES: usize = 5000;
+pub(crate) const OPENAI_MAX_PROPERTIES: usize = 5000;
 /// Deepest object nesting a strict schema may have (OpenAI Structured Outputs guide).
-///
-/// ```
-/// assert_eq!(tool_core::schema::OPENAI_MAX_NESTING, 10);
-/// ```
-pub const OPENAI_MAX_NESTING: usize = 10;
+pub(crate) const OPENAI_MAX_NESTING: usize = 10;
 /// Most enum values a strict schema may have in total (OpenAI Structured Outputs guide).
-///
-/// ```
-/// assert_eq!(tool_core::schema::OPENAI_MAX_ENUM_VALUES, 1000);
-/// ```
-pub const OPENAI_MAX_ENUM_VALUES: usize = 1000;
+pub(crate) const OPENAI_MAX_ENUM_VALUES: usize = 1000;
 
 /// String `format` values strict mode accepts (OpenAI Structured Outputs guide).
-///
-/// ```
-/// assert!(tool_core::schema::OPENAI_STRICT_FORMATS.contains(&"uuid"));
-/// ```
-pub const OPENAI_STRICT_FORMATS: &[&str] = &[
+pub(crate) const OPENAI_STRICT_FORMATS: &[&str] = &[
     "date-time",
     "time",
     "date",
@@ -65,11 +49,7 @@ pub const OPENAI_STRICT_FORMATS: &[&str] = &[
 ];
 
 /// Keywords a strict schema may contain (OpenAI Structured Outputs guide).
-///
-/// ```
-/// assert!(!tool_core::schema::OPENAI_STRICT_KEYWORDS.contains(&"oneOf"));
-/// ```
-pub const OPENAI_STRICT_KEYWORDS: &[&str] = &[
+pub(crate) const OPENAI_STRICT_KEYWORDS: &[&str] = &[
     "type",
     "description",
     "title",
@@ -129,17 +109,17 @@ const STRUCTURAL: &[&str] = &[
 ///     "required": ["city"],
 ///     "additionalProperties": false
 /// });
-/// let out = tool_core::schema::openai_strict(&canonical);
+/// let out = tool_core::provider::openai_chat::strict_schema(&canonical);
 /// assert!(out.strict);
 /// assert_eq!(out.schema["required"], json!(["city", "days"]));
 /// assert!(out.schema["properties"]["days"].get("format").is_none());
 ///
 /// let map = json!({"type": "object", "properties": {"tags": {"type": "object", "additionalProperties": {"type": "string"}}}});
-/// let out = tool_core::schema::openai_strict(&map);
+/// let out = tool_core::provider::openai_chat::strict_schema(&map);
 /// assert!(!out.strict);
 /// assert!(out.not_strict[0].message.contains("open map"));
 /// ```
-pub fn openai_strict(schema: &Value) -> DialectSchema {
+pub fn strict_schema(schema: &Value) -> DialectSchema {
     let Some(root) = schema.as_object() else {
         return not_strict(
             schema,

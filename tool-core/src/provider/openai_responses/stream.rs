@@ -2,9 +2,9 @@
 
 use serde_json::Value;
 
-use super::error::At;
-use super::openai_responses::read_items;
-use super::{AssistantTurn, ProviderError};
+use super::wire::read_items;
+use crate::provider::error::At;
+use crate::provider::{Assembler, AssistantTurn, ProviderError};
 
 #[derive(Debug)]
 struct Partial {
@@ -25,7 +25,7 @@ struct Partial {
 ///
 /// ```
 /// use serde_json::json;
-/// use tool_core::provider::OpenAiResponsesStream;
+/// use tool_core::provider::{Assembler, OpenAiResponsesStream};
 /// let mut s = OpenAiResponsesStream::new();
 /// s.push(&json!({"type": "response.output_item.added", "output_index": 0, "item": {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f", "arguments": ""}})).unwrap();
 /// s.push(&json!({"type": "response.function_call_arguments.delta", "output_index": 0, "item_id": "fc_1", "delta": "{}"})).unwrap();
@@ -48,20 +48,24 @@ impl OpenAiResponsesStream {
     /// An empty assembler.
     ///
     /// ```
+    /// use tool_core::provider::Assembler;
     /// assert!(tool_core::provider::OpenAiResponsesStream::new().finish().is_err());
     /// ```
     pub fn new() -> Self {
         Self::default()
     }
+}
 
+impl Assembler for OpenAiResponsesStream {
     /// Feeds one event (the JSON of one `data:` line).
     ///
     /// ```
+    /// use tool_core::provider::Assembler;
     /// let mut s = tool_core::provider::OpenAiResponsesStream::new();
     /// assert!(s.push(&serde_json::json!({"type": "response.output_text.delta", "output_index": 0, "delta": "Hi"})).is_ok());
     /// assert!(s.push(&serde_json::json!({"type": "response.function_call_arguments.delta", "output_index": 3, "delta": "x"})).is_err());
     /// ```
-    pub fn push(&mut self, event: &Value) -> Result<(), ProviderError> {
+    fn push(&mut self, event: &Value) -> Result<(), ProviderError> {
         let event = At::root(event);
         match event.get("type")?.str()? {
             "response.output_text.delta" => self.delta_text.push_str(event.get("delta")?.str()?),
@@ -138,16 +142,16 @@ impl OpenAiResponsesStream {
         }
         Ok(())
     }
-
     /// The assembled turn; fails when the stream ended before `response.completed` or with a
     /// function call still open.
     ///
     /// ```
+    /// use tool_core::provider::Assembler;
     /// let mut s = tool_core::provider::OpenAiResponsesStream::new();
     /// s.push(&serde_json::json!({"type": "response.completed", "response": {"status": "completed"}})).unwrap();
     /// assert_eq!(s.finish().unwrap().stop_reason.as_deref(), Some("completed"));
     /// ```
-    pub fn finish(mut self) -> Result<AssistantTurn, ProviderError> {
+    fn finish(mut self) -> Result<AssistantTurn, ProviderError> {
         if !self.open.is_empty() {
             return Err(ProviderError::new(
                 "stream",

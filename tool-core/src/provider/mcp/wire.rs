@@ -1,42 +1,25 @@
-//! Model Context Protocol: `tools/list` entries, reading a `tools/call` request, and its
-//! result.
-//!
-//! From the MCP specification (Tools): a tool is `{"name", "description", "inputSchema",
-//! "outputSchema", "annotations"}` with the hints `readOnlyHint`, `destructiveHint`, `idempotentHint` and
-//! `openWorldHint`; a result is `{"content": [{"type": "text", "text"}], "isError"}`, with
-//! `structuredContent` holding a JSON object result.
+//! The MCP shapes: `tools/list` entries, a `tools/call` request, its result.
 
 use serde_json::{json, Map, Value};
 
-use super::error::At;
-use super::ProviderError;
+use super::schema::input_schema;
 use crate::call::ToolCall;
 use crate::definition::ToolDefinition;
+use crate::output_schema::is_wrapped_output;
+use crate::provider::error::At;
+use crate::provider::ProviderError;
 use crate::response::ToolResponse;
-use crate::schema::mcp_input_schema;
 
 /// One `tools/list` entry; `outputSchema` only when the tool has one, `annotations` only when
 /// a hint is stated.
-///
-/// ```
-/// # use tool_core::{tool, tools};
-/// /// Reads a file.
-/// #[tool(read_only)]
-/// fn read(path: String) -> String { path }
-/// let t = tool_core::provider::mcp::tool(&tools![read].definitions()[0]);
-/// assert_eq!(t["annotations"], serde_json::json!({"readOnlyHint": true}));
-/// ```
-pub fn tool(def: &ToolDefinition) -> Value {
+pub(crate) fn tool(def: &ToolDefinition) -> Value {
     let mut out = Map::new();
     out.insert("name".into(), json!(def.name));
     if let Some(title) = &def.title {
         out.insert("title".into(), json!(title));
     }
     out.insert("description".into(), json!(def.description));
-    out.insert(
-        "inputSchema".into(),
-        mcp_input_schema(&def.input_schema).schema,
-    );
+    out.insert("inputSchema".into(), input_schema(&def.input_schema).schema);
     if let Some(output) = &def.output_schema {
         out.insert("outputSchema".into(), Value::clone(output));
     }
@@ -61,9 +44,9 @@ pub fn tool(def: &ToolDefinition) -> Value {
 /// The `tools/list` result: `{"tools": [...]}`.
 ///
 /// ```
-/// assert_eq!(tool_core::provider::mcp::tools_list_result(&[]), serde_json::json!({"tools": []}));
+/// assert_eq!(tool_core::provider::mcp::tools(&[]), serde_json::json!({"tools": []}));
 /// ```
-pub fn tools_list_result(defs: &[ToolDefinition]) -> Value {
+pub fn tools(defs: &[ToolDefinition]) -> Value {
     json!({"tools": defs.iter().map(tool).collect::<Vec<_>>()})
 }
 
@@ -96,24 +79,40 @@ pub fn read_call(request: &Value) -> Result<ToolCall, ProviderError> {
 }
 
 /// The `tools/call` result: the model text as one text block, `isError` for an `ERROR`, and
-/// `structuredContent` when the response's `data` is a JSON object.
+/// `structuredContent` only for a success of a tool that declares an output schema (the
+/// specification requires it to match that schema): the response's `data`, wrapped as
+/// `{"result": …}` when the schema is the wrapper of a non-object result. The MCP server
+/// answers with exactly this.
 ///
 /// ```
+/// use tool_core::provider::mcp;
+/// let schema = serde_json::json!({"type": "object", "properties": {"n": {"type": "integer"}}});
 /// let r = tool_core::ToolResponse::success("ok").with_data(&serde_json::json!({"n": 1}));
-/// let out = tool_core::provider::mcp::call_result(&r);
+/// let out = mcp::call_result(&r, Some(&schema));
 /// assert_eq!(out["isError"], false);
 /// assert_eq!(out["structuredContent"]["n"], 1);
+/// assert!(mcp::call_result(&r, None).get("structuredContent").is_none());
 /// ```
-pub fn call_result(response: &ToolResponse) -> Value {
+pub fn call_result(response: &ToolResponse, output_schema: Option<&Value>) -> Value {
     let mut out = Map::new();
     out.insert(
         "content".into(),
         json!([{"type": "text", "text": response.model_text()}]),
     );
-    if let Some(data) = &response.data {
-        if let Ok(Value::Object(object)) = serde_json::from_str::<Value>(data.get()) {
-            out.insert("structuredContent".into(), Value::Object(object));
+    let structured = match (response.is_error(), output_schema, &response.data) {
+        (false, Some(schema), Some(data)) => {
+            serde_json::from_str::<Value>(data.get()).ok().map(|value| {
+                if is_wrapped_output(schema) {
+                    json!({ "result": value })
+                } else {
+                    value
+                }
+            })
         }
+        _ => None,
+    };
+    if let Some(structured) = structured {
+        out.insert("structuredContent".into(), structured);
     }
     out.insert("isError".into(), Value::Bool(response.is_error()));
     Value::Object(out)

@@ -2,9 +2,9 @@
 
 use serde_json::Value;
 
-use super::error::At;
-use super::{AssistantTurn, ProviderError};
 use crate::call::ToolCall;
+use crate::provider::error::At;
+use crate::provider::{Assembler, AssistantTurn, ProviderError};
 
 #[derive(Debug, Default)]
 struct Partial {
@@ -17,70 +17,39 @@ struct Partial {
 ///
 /// Tool-call deltas are keyed by `index`, not `id`: only the first delta of a call carries
 /// its id and name, later ones carry argument fragments and the index alone (Chat
-/// Completions streaming reference). Calls are handed out only by [`OpenAiStream::finish`],
+/// Completions streaming reference). Calls are handed out only by [`OpenAiChatStream::finish`],
 /// after a `finish_reason`, so a partial call is never dispatched. Each chunk costs time
 /// proportional to its own size.
 ///
 /// ```
 /// use serde_json::json;
-/// let mut stream = tool_core::provider::OpenAiStream::new();
+/// use tool_core::provider::Assembler;
+/// let mut stream = tool_core::provider::OpenAiChatStream::new();
 /// stream.push(&json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "call_1", "type": "function", "function": {"name": "f", "arguments": ""}}]}}]})).unwrap();
 /// stream.push(&json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "function": {"arguments": "{\"x\":1}"}}]}}]})).unwrap();
 /// assert!(stream.finish().is_err()); // no finish_reason yet: nothing is dispatched
 /// ```
 #[derive(Debug, Default)]
-pub struct OpenAiStream {
+pub struct OpenAiChatStream {
     text: String,
     calls: Vec<Partial>,
     stop_reason: Option<String>,
 }
 
-impl OpenAiStream {
+impl OpenAiChatStream {
     /// An empty assembler.
     ///
     /// ```
-    /// assert!(!tool_core::provider::OpenAiStream::new().is_finished());
+    /// assert!(!tool_core::provider::OpenAiChatStream::new().is_finished());
     /// ```
     pub fn new() -> Self {
         Self::default()
     }
 
-    /// Feeds one chunk (the JSON of one `data:` line).
-    ///
-    /// ```
-    /// let mut s = tool_core::provider::OpenAiStream::new();
-    /// s.push(&serde_json::json!({"choices": [{"index": 0, "delta": {"content": "Hi"}}]})).unwrap();
-    /// assert!(s.push(&serde_json::json!({"choices": 1})).is_err());
-    /// ```
-    pub fn push(&mut self, chunk: &Value) -> Result<(), ProviderError> {
-        let root = At::root(chunk);
-        let Some(choices) = root.opt("choices") else {
-            // Usage-only chunks have no choices.
-            return Ok(());
-        };
-        for choice in choices.array()? {
-            if let Some(reason) = choice.opt("finish_reason") {
-                self.stop_reason = Some(reason.str()?.to_owned());
-            }
-            let Some(delta) = choice.opt("delta") else {
-                continue;
-            };
-            if let Some(content) = delta.opt("content") {
-                self.text.push_str(content.str()?);
-            }
-            if let Some(tool_calls) = delta.opt("tool_calls") {
-                for call in tool_calls.array()? {
-                    self.push_call(&call)?;
-                }
-            }
-        }
-        Ok(())
-    }
-
     /// Feeds one SSE `data:` payload as text; `[DONE]` is accepted and ignored.
     ///
     /// ```
-    /// let mut s = tool_core::provider::OpenAiStream::new();
+    /// let mut s = tool_core::provider::OpenAiChatStream::new();
     /// assert!(s.push_data("[DONE]").is_ok());
     /// assert!(s.push_data("{not json").is_err());
     /// ```
@@ -143,23 +112,59 @@ impl OpenAiStream {
     /// Whether a `finish_reason` has arrived.
     ///
     /// ```
-    /// let mut s = tool_core::provider::OpenAiStream::new();
+    /// use tool_core::provider::Assembler;
+    /// let mut s = tool_core::provider::OpenAiChatStream::new();
     /// s.push(&serde_json::json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})).unwrap();
     /// assert!(s.is_finished());
     /// ```
     pub fn is_finished(&self) -> bool {
         self.stop_reason.is_some()
     }
+}
 
+impl Assembler for OpenAiChatStream {
+    /// Feeds one chunk (the JSON of one `data:` line).
+    ///
+    /// ```
+    /// use tool_core::provider::Assembler;
+    /// let mut s = tool_core::provider::OpenAiChatStream::new();
+    /// s.push(&serde_json::json!({"choices": [{"index": 0, "delta": {"content": "Hi"}}]})).unwrap();
+    /// assert!(s.push(&serde_json::json!({"choices": 1})).is_err());
+    /// ```
+    fn push(&mut self, chunk: &Value) -> Result<(), ProviderError> {
+        let root = At::root(chunk);
+        let Some(choices) = root.opt("choices") else {
+            // Usage-only chunks have no choices.
+            return Ok(());
+        };
+        for choice in choices.array()? {
+            if let Some(reason) = choice.opt("finish_reason") {
+                self.stop_reason = Some(reason.str()?.to_owned());
+            }
+            let Some(delta) = choice.opt("delta") else {
+                continue;
+            };
+            if let Some(content) = delta.opt("content") {
+                self.text.push_str(content.str()?);
+            }
+            if let Some(tool_calls) = delta.opt("tool_calls") {
+                for call in tool_calls.array()? {
+                    self.push_call(&call)?;
+                }
+            }
+        }
+        Ok(())
+    }
     /// The assembled turn. Fails when the stream ended before a `finish_reason`, or when a
     /// call is missing its id or name: such calls are never handed out.
     ///
     /// ```
-    /// let mut s = tool_core::provider::OpenAiStream::new();
+    /// use tool_core::provider::Assembler;
+    /// let mut s = tool_core::provider::OpenAiChatStream::new();
     /// s.push(&serde_json::json!({"choices": [{"index": 0, "delta": {"content": "Hi"}, "finish_reason": "stop"}]})).unwrap();
     /// assert_eq!(s.finish().unwrap().text, "Hi");
     /// ```
-    pub fn finish(self) -> Result<AssistantTurn, ProviderError> {
+    fn finish(self) -> Result<AssistantTurn, ProviderError> {
         if self.stop_reason.is_none() {
             return Err(ProviderError::new(
                 "stream",

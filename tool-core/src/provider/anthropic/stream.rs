@@ -2,10 +2,10 @@
 
 use serde_json::Value;
 
-use super::anthropic::read_blocks;
-use super::error::At;
-use super::{AssistantTurn, ProviderError};
+use super::wire::read_blocks;
 use crate::call::ToolCall;
+use crate::provider::error::At;
+use crate::provider::{Assembler, AssistantTurn, ProviderError};
 
 /// One content block as it grows: the block of `content_block_start`, updated in place by
 /// its deltas, and the `input_json_delta` fragments not yet parsed.
@@ -49,6 +49,7 @@ impl Block {
 ///
 /// ```
 /// use serde_json::json;
+/// use tool_core::provider::Assembler;
 /// let mut s = tool_core::provider::AnthropicStream::new();
 /// s.push(&json!({"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}})).unwrap();
 /// s.push(&json!({"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": "{\"x\":"}})).unwrap();
@@ -77,14 +78,45 @@ impl AnthropicStream {
         Self::default()
     }
 
+    fn index(&self, event: &At<'_>) -> Result<usize, ProviderError> {
+        let index = event.get("index")?;
+        index
+            .value
+            .as_u64()
+            .and_then(|i| usize::try_from(i).ok())
+            .ok_or_else(|| index.expected("a non-negative integer"))
+    }
+
+    /// Calls whose blocks have closed since the last call of this method.
+    ///
+    /// ```
+    /// use tool_core::provider::Assembler;
+    /// let mut s = tool_core::provider::AnthropicStream::new();
+    /// assert!(s.take_completed().is_empty());
+    /// ```
+    pub fn take_completed(&mut self) -> Vec<ToolCall> {
+        let out = self
+            .calls
+            .get(self.handed_out..)
+            .unwrap_or_default()
+            .iter()
+            .map(|(_, call)| call.clone())
+            .collect();
+        self.handed_out = self.calls.len();
+        out
+    }
+}
+
+impl Assembler for AnthropicStream {
     /// Feeds one event (the JSON of one `data:` line).
     ///
     /// ```
+    /// use tool_core::provider::Assembler;
     /// let mut s = tool_core::provider::AnthropicStream::new();
     /// assert!(s.push(&serde_json::json!({"type": "ping"})).is_ok());
     /// assert!(s.push(&serde_json::json!({"type": "content_block_stop", "index": 4})).is_err());
     /// ```
-    pub fn push(&mut self, event: &Value) -> Result<(), ProviderError> {
+    fn push(&mut self, event: &Value) -> Result<(), ProviderError> {
         let event = At::root(event);
         match event.get("type")?.str()? {
             "content_block_start" => {
@@ -177,43 +209,16 @@ impl AnthropicStream {
         }
         Ok(())
     }
-
-    fn index(&self, event: &At<'_>) -> Result<usize, ProviderError> {
-        let index = event.get("index")?;
-        index
-            .value
-            .as_u64()
-            .and_then(|i| usize::try_from(i).ok())
-            .ok_or_else(|| index.expected("a non-negative integer"))
-    }
-
-    /// Calls whose blocks have closed since the last call of this method.
-    ///
-    /// ```
-    /// let mut s = tool_core::provider::AnthropicStream::new();
-    /// assert!(s.take_completed().is_empty());
-    /// ```
-    pub fn take_completed(&mut self) -> Vec<ToolCall> {
-        let out = self
-            .calls
-            .get(self.handed_out..)
-            .unwrap_or_default()
-            .iter()
-            .map(|(_, call)| call.clone())
-            .collect();
-        self.handed_out = self.calls.len();
-        out
-    }
-
     /// The assembled turn (every closed call, including ones already taken). Fails when the
     /// stream ended before `message_stop` with a `tool_use` block still open.
     ///
     /// ```
+    /// use tool_core::provider::Assembler;
     /// let mut s = tool_core::provider::AnthropicStream::new();
     /// s.push(&serde_json::json!({"type": "message_stop"})).unwrap();
     /// assert!(s.finish().unwrap().calls.is_empty());
     /// ```
-    pub fn finish(mut self) -> Result<AssistantTurn, ProviderError> {
+    fn finish(mut self) -> Result<AssistantTurn, ProviderError> {
         let open = self
             .blocks
             .iter()

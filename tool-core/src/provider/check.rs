@@ -1,62 +1,13 @@
-//! Name and description rules per provider, checked before a definition is sent.
+//! Name and description rules per API, checked before a definition is sent.
 
 use serde_json::Value;
 
+use super::Api;
 use crate::definition::ToolDefinition;
-
-/// A provider whose tool definition rules differ.
-///
-/// ```
-/// use tool_core::schema::Dialect;
-/// assert_eq!(Dialect::Gemini.as_str(), "gemini");
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Dialect {
-    /// OpenAI Chat Completions and Responses.
-    OpenAi,
-    /// Anthropic Messages.
-    Anthropic,
-    /// Gemini `generateContent`.
-    Gemini,
-    /// Model Context Protocol `tools/list`.
-    Mcp,
-}
-
-impl Dialect {
-    /// Every dialect, in a fixed order.
-    ///
-    /// ```
-    /// assert_eq!(tool_core::schema::Dialect::ALL.len(), 4);
-    /// ```
-    pub const ALL: [Dialect; 4] = [
-        Dialect::OpenAi,
-        Dialect::Anthropic,
-        Dialect::Gemini,
-        Dialect::Mcp,
-    ];
-
-    /// A short lowercase name.
-    ///
-    /// ```
-    /// assert_eq!(tool_core::schema::Dialect::OpenAi.as_str(), "openai");
-    /// ```
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Dialect::OpenAi => "openai",
-            Dialect::Anthropic => "anthropic",
-            Dialect::Gemini => "gemini",
-            Dialect::Mcp => "mcp",
-        }
-    }
-}
 
 /// The longest description OpenAI accepts for a function (the issue's rule; the API reference
 /// documents 1024 characters for tool descriptions).
-///
-/// ```
-/// assert_eq!(tool_core::schema::OPENAI_MAX_DESCRIPTION, 1024);
-/// ```
-pub const OPENAI_MAX_DESCRIPTION: usize = 1024;
+pub(crate) const OPENAI_MAX_DESCRIPTION: usize = 1024;
 
 /// Problems with a definition's name, description or parameter names for one provider; empty
 /// when it is fine.
@@ -70,7 +21,7 @@ pub const OPENAI_MAX_DESCRIPTION: usize = 1024;
 ///   tool names).
 ///
 /// ```
-/// use tool_core::schema::{check_definition, Dialect};
+/// use tool_core::provider::{check_definition, Api};
 /// use tool_core::ToolDefinition;
 /// let def = ToolDefinition {
 ///     name: "get_weather".into(),
@@ -80,21 +31,21 @@ pub const OPENAI_MAX_DESCRIPTION: usize = 1024;
 ///     annotations: Default::default(),
 ///     output_schema: None,
 /// };
-/// assert_eq!(check_definition(Dialect::OpenAi, &def).len(), 1);
-/// assert!(check_definition(Dialect::Anthropic, &def).is_empty());
+/// assert_eq!(check_definition(Api::OpenAiChat, &def).len(), 1);
+/// assert!(check_definition(Api::Anthropic, &def).is_empty());
 /// ```
-pub fn check_definition(dialect: Dialect, def: &ToolDefinition) -> Vec<String> {
+pub fn check_definition(api: Api, def: &ToolDefinition) -> Vec<String> {
     let mut out = Vec::new();
     let name = def.name.as_str();
     let chars = name.chars().count();
-    let ok = match dialect {
-        Dialect::OpenAi | Dialect::Anthropic => {
+    let ok = match api {
+        Api::OpenAiChat | Api::OpenAiResponses | Api::Anthropic => {
             (1..=64).contains(&chars)
                 && name
                     .chars()
                     .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
         }
-        Dialect::Gemini => {
+        Api::Gemini => {
             (1..=64).contains(&chars)
                 && name
                     .chars()
@@ -104,7 +55,7 @@ pub fn check_definition(dialect: Dialect, def: &ToolDefinition) -> Vec<String> {
                     .chars()
                     .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '-'))
         }
-        Dialect::Mcp => {
+        Api::Mcp => {
             (1..=128).contains(&chars)
                 && name
                     .chars()
@@ -114,16 +65,18 @@ pub fn check_definition(dialect: Dialect, def: &ToolDefinition) -> Vec<String> {
     if !ok {
         out.push(format!(
             "{}: tool name '{name}' is not valid for this provider",
-            dialect.as_str()
+            api.rules_name()
         ));
     }
-    if dialect == Dialect::OpenAi && def.description.chars().count() > OPENAI_MAX_DESCRIPTION {
+    if matches!(api, Api::OpenAiChat | Api::OpenAiResponses)
+        && def.description.chars().count() > OPENAI_MAX_DESCRIPTION
+    {
         out.push(format!(
             "openai: the description of '{name}' has {} characters; at most {OPENAI_MAX_DESCRIPTION} are accepted",
             def.description.chars().count()
         ));
     }
-    if dialect == Dialect::Gemini {
+    if api == Api::Gemini {
         if let Some(Value::Object(props)) = def.input_schema.get("properties") {
             for key in props.keys() {
                 let valid = key.len() <= 64

@@ -8,8 +8,8 @@
 
 use serde_json::{Map, Value};
 
-use super::report::{DialectSchema, SchemaNote};
-use super::walk::ref_target;
+use crate::schema::walk::ref_target;
+use crate::schema::{DialectSchema, SchemaNote};
 
 /// The Anthropic `input_schema` for a canonical schema. `strict` says whether the tool may be
 /// sent with `strict: true`: every object closed and no recursive `$defs`.
@@ -17,11 +17,11 @@ use super::walk::ref_target;
 /// ```
 /// use serde_json::json;
 /// let canonical = json!({"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"], "additionalProperties": false});
-/// let out = tool_core::schema::anthropic_input_schema(&canonical);
+/// let out = tool_core::provider::anthropic::input_schema(&canonical);
 /// assert_eq!(out.schema, canonical);
 /// assert!(out.strict);
 /// ```
-pub fn anthropic_input_schema(schema: &Value) -> DialectSchema {
+pub fn input_schema(schema: &Value) -> DialectSchema {
     let mut changes = Vec::new();
     let mut not_strict = Vec::new();
     let mut root = schema.as_object().cloned().unwrap_or_default();
@@ -67,12 +67,16 @@ fn close_records(value: &mut Value, path: &str, changes: &mut Vec<SchemaNote>) {
                 changes.push(SchemaNote::new(path, "added `additionalProperties: false`"));
             }
             for (k, v) in map.iter_mut() {
-                close_records(v, &super::walk::child(path, k), changes);
+                close_records(v, &crate::schema::walk::child(path, k), changes);
             }
         }
         Value::Array(items) => {
             for (i, v) in items.iter_mut().enumerate() {
-                close_records(v, &super::walk::child(path, &i.to_string()), changes);
+                close_records(
+                    v,
+                    &crate::schema::walk::child(path, &i.to_string()),
+                    changes,
+                );
             }
         }
         _ => {}
@@ -90,12 +94,12 @@ fn open_objects(value: &Value, path: &str, out: &mut Vec<SchemaNote>) {
                 ));
             }
             for (k, v) in map {
-                open_objects(v, &super::walk::child(path, k), out);
+                open_objects(v, &crate::schema::walk::child(path, k), out);
             }
         }
         Value::Array(items) => {
             for (i, v) in items.iter().enumerate() {
-                open_objects(v, &super::walk::child(path, &i.to_string()), out);
+                open_objects(v, &crate::schema::walk::child(path, &i.to_string()), out);
             }
         }
         _ => {}
@@ -118,7 +122,7 @@ fn recursive_defs(schema: &Value, out: &mut Vec<SchemaNote>) {
             for r in refs {
                 if r == *name {
                     out.push(SchemaNote::new(
-                        super::walk::child("#/$defs", name),
+                        crate::schema::walk::child("#/$defs", name),
                         "a recursive type; strict tool use does not allow recursion",
                     ));
                     queue.clear();

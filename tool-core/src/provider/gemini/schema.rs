@@ -18,23 +18,21 @@
 
 use serde_json::{Map, Value};
 
-use super::report::{DialectSchema, SchemaNote};
-use super::walk::{append_to_description, child, is_numeric_format, ref_target, rename_key};
+use crate::schema::walk::{
+    append_to_description, child, is_numeric_format, ref_target, rename_key,
+};
+use crate::schema::{DialectSchema, SchemaNote};
 
 /// How many times a recursive type may appear inside itself before the nesting is cut
 /// (`parameters` has no `$ref`, so recursion must be unrolled).
 ///
 /// ```
-/// assert_eq!(tool_core::schema::GEMINI_RECURSION_LIMIT, 3);
+/// assert_eq!(tool_core::provider::gemini::GEMINI_RECURSION_LIMIT, 3);
 /// ```
 pub const GEMINI_RECURSION_LIMIT: usize = 3;
 
 /// Keys the `parameters` subset accepts (Gemini API reference, `Schema`).
-///
-/// ```
-/// assert!(!tool_core::schema::GEMINI_SCHEMA_KEYS.contains(&"additionalProperties"));
-/// ```
-pub const GEMINI_SCHEMA_KEYS: &[&str] = &[
+pub(crate) const GEMINI_SCHEMA_KEYS: &[&str] = &[
     "type",
     "format",
     "title",
@@ -60,12 +58,7 @@ pub const GEMINI_SCHEMA_KEYS: &[&str] = &[
 ];
 
 /// `format` values the subset accepts, per type (Gemini API reference, `Schema.format`).
-///
-/// ```
-/// assert!(tool_core::schema::gemini_format_allowed("integer", "int64"));
-/// assert!(!tool_core::schema::gemini_format_allowed("string", "email"));
-/// ```
-pub fn gemini_format_allowed(ty: &str, format: &str) -> bool {
+pub(crate) fn gemini_format_allowed(ty: &str, format: &str) -> bool {
     matches!(
         (ty, format),
         ("number", "float" | "double")
@@ -85,13 +78,13 @@ pub fn gemini_format_allowed(ty: &str, format: &str) -> bool {
 ///     "additionalProperties": false,
 ///     "$defs": {"Unit": {"type": "string", "enum": ["c", "f"]}}
 /// });
-/// let out = tool_core::schema::gemini_parameters(&canonical);
+/// let out = tool_core::provider::gemini::parameters_schema(&canonical);
 /// assert_eq!(out.schema, json!({
 ///     "type": "object",
 ///     "properties": {"unit": {"type": "string", "enum": ["c", "f"], "description": "Unit.", "nullable": true}}
 /// }));
 /// ```
-pub fn gemini_parameters(schema: &Value) -> DialectSchema {
+pub fn parameters_schema(schema: &Value) -> DialectSchema {
     let mut root = schema.as_object().cloned().unwrap_or_default();
     let defs = match root.shift_remove("$defs") {
         Some(Value::Object(defs)) => defs,
@@ -123,9 +116,9 @@ pub fn gemini_parameters(schema: &Value) -> DialectSchema {
 ///
 /// ```
 /// let canonical = serde_json::json!({"type": "object", "properties": {}, "additionalProperties": false});
-/// assert_eq!(tool_core::schema::gemini_parameters_json_schema(&canonical).schema, canonical);
+/// assert_eq!(tool_core::provider::gemini::json_schema(&canonical).schema, canonical);
 /// ```
-pub fn gemini_parameters_json_schema(schema: &Value) -> DialectSchema {
+pub fn json_schema(schema: &Value) -> DialectSchema {
     DialectSchema {
         schema: schema.clone(),
         strict: false,

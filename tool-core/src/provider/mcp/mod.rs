@@ -1,0 +1,18 @@
+//! Model Context Protocol: `tools/list` entries, reading a `tools/call` request, and its
+//! result.
+//!
+//! From the MCP specification (Tools): a tool is `{"name", "description", "inputSchema",
+//! "outputSchema", "annotations"}` with the hints `readOnlyHint`, `destructiveHint`, `idempotentHint` and
+//! `openWorldHint`; a result is `{"content": [{"type": "text", "text"}], "isError"}`, with
+//! `structuredContent` matching the tool's `outputSchema` when it declares one.
+//!
+//! MCP is not a chat API (no `tool_choice`, no history), so it has functions of its own rather
+//! than a [`ChatApi`](super::ChatApi) marker.
+
+mod schema;
+mod wire;
+
+pub use schema::input_schema;
+pub use wire::{call_result, read_call, tools};
+
+pub(crate) use wire::tool;

@@ -1,0 +1,192 @@
+//! The Responses API shapes: tools, `tool_choice`, output items, the history entries.
+
+use serde_json::{json, Map, Value};
+
+use super::stream::OpenAiResponsesStream;
+use super::OpenAiResponses;
+use crate::call::ToolCall;
+use crate::definition::ToolDefinition;
+use crate::provider::error::At;
+use crate::provider::openai_chat::strict_schema;
+use crate::provider::{
+    pairs, same_calls, Api, AssistantTurn, ChatApi, ProviderError, Sealed, ToolChoice,
+};
+use crate::response::ToolResponse;
+
+/// One flat function tool with an explicit `strict` (this API defaults it to true).
+fn tool(def: &ToolDefinition) -> Value {
+    let dialect = strict_schema(&def.input_schema);
+    json!({
+        "type": "function",
+        "name": def.name,
+        "description": def.description,
+        "parameters": dialect.schema,
+        "strict": dialect.strict,
+    })
+}
+
+/// What [`read_items`] finds in a list of output items.
+#[derive(Default)]
+pub(crate) struct Items {
+    pub text: String,
+    pub calls: Vec<ToolCall>,
+    pub item_ids: Vec<Option<String>>,
+    pub has_message: bool,
+}
+
+/// The text, calls and call item ids of a list of output items (shared by the reader, the
+/// stream assembler and the history writer's agreement check).
+pub(crate) fn read_items(items: &[Value]) -> Result<Items, ProviderError> {
+    let mut out = Items::default();
+    for (i, value) in items.iter().enumerate() {
+        let item = At {
+            value,
+            path: format!("output[{i}]"),
+        };
+        match item.get("type")?.str()? {
+            "message" => {
+                out.has_message = true;
+                for part in item.get("content")?.array()? {
+                    if part.opt("type").and_then(|t| t.value.as_str()) == Some("output_text") {
+                        out.text.push_str(part.get("text")?.str()?);
+                    }
+                }
+            }
+            "function_call" => {
+                if let Some(status) = item.opt("status") {
+                    let status = status.str()?;
+                    if status != "completed" {
+                        return Err(ProviderError::new(
+                            item.path.clone(),
+                            format!("function call is '{status}', not completed; not dispatched"),
+                        ));
+                    }
+                }
+                out.calls.push(ToolCall {
+                    id: item.get("call_id")?.str()?.to_owned(),
+                    name: item.get("name")?.str()?.to_owned(),
+                    arguments: item.get("arguments")?.str()?.to_owned(),
+                });
+                out.item_ids.push(
+                    item.opt("id")
+                        .and_then(|i| i.value.as_str().map(str::to_owned)),
+                );
+            }
+            _ => {}
+        }
+    }
+    Ok(out)
+}
+
+fn native_agrees(turn: &AssistantTurn) -> bool {
+    if turn.native.is_empty() {
+        return false;
+    }
+    match read_items(&turn.native) {
+        Ok(read) => read.text == turn.text && same_calls(&read.calls, &turn.calls),
+        Err(_) => false,
+    }
+}
+
+impl Sealed for OpenAiResponses {}
+
+impl ChatApi for OpenAiResponses {
+    const API: Api = Api::OpenAiResponses;
+    type Stream = OpenAiResponsesStream;
+
+    fn tools(defs: &[ToolDefinition]) -> Value {
+        Value::Array(defs.iter().map(tool).collect())
+    }
+
+    /// `"auto"`, `"required"`, `"none"` or `{"type": "function", "name": …}`; the parallel
+    /// switch is a field of its own (see `tool_fields`).
+    fn tool_choice(choice: &ToolChoice, _parallel: bool) -> Value {
+        match choice {
+            ToolChoice::Auto => json!("auto"),
+            ToolChoice::Required => json!("required"),
+            ToolChoice::None => json!("none"),
+            ToolChoice::Tool(name) => json!({"type": "function", "name": name}),
+        }
+    }
+
+    /// `tools`, `tool_choice` and, when `parallel` is false, `parallel_tool_calls: false`.
+    fn tool_fields(
+        defs: &[ToolDefinition],
+        choice: &ToolChoice,
+        parallel: bool,
+    ) -> Map<String, Value> {
+        let mut out = Map::new();
+        out.insert("tools".into(), Self::tools(defs));
+        out.insert("tool_choice".into(), Self::tool_choice(choice, parallel));
+        if !parallel {
+            out.insert("parallel_tool_calls".into(), Value::Bool(false));
+        }
+        out
+    }
+
+    /// The `output` items: `message` items give the text, `function_call` items the calls
+    /// (id = `call_id`). Every item, including the ones not read here (`reasoning` with its
+    /// `encrypted_content`, web search calls), is kept unchanged in
+    /// [`AssistantTurn::native`]. A call whose `status` is not `completed` is an error, so it
+    /// is never dispatched.
+    fn read_response(response: &Value) -> Result<AssistantTurn, ProviderError> {
+        let root = At::root(response);
+        let output = root.get("output")?;
+        let items = output
+            .value
+            .as_array()
+            .ok_or_else(|| output.expected("an array"))?;
+        let read = read_items(items)?;
+        Ok(AssistantTurn {
+            text: read.text,
+            calls: read.calls,
+            stop_reason: root
+                .opt("status")
+                .and_then(|s| s.value.as_str().map(str::to_owned)),
+            item_ids: read.item_ids,
+            native: items.clone(),
+            ..AssistantTurn::default()
+        })
+    }
+
+    /// The assistant's items for the next request's `input`, as an array. A turn read from
+    /// the API sends its output items back exactly as they came (reasoning items with their
+    /// ids and `encrypted_content`, messages, calls, in their order). A turn built by hand,
+    /// or whose `text` or `calls` no longer match those items, is written as its text in an
+    /// assistant message, then one `function_call` item per call (with the original `fc_…`
+    /// id when known).
+    fn history_entry(turn: &AssistantTurn) -> Value {
+        if native_agrees(turn) {
+            return Value::Array(turn.native.clone());
+        }
+        let mut out = Vec::new();
+        if !turn.text.is_empty() {
+            out.push(json!({"role": "assistant", "content": turn.text}));
+        }
+        for (i, call) in turn.calls.iter().enumerate() {
+            let mut item = Map::new();
+            item.insert("type".into(), json!("function_call"));
+            if let Some(Some(id)) = turn.item_ids.get(i) {
+                item.insert("id".into(), json!(id));
+            }
+            item.insert("call_id".into(), json!(call.id));
+            item.insert("name".into(), json!(call.name));
+            item.insert("arguments".into(), json!(call.arguments));
+            out.push(Value::Object(item));
+        }
+        Value::Array(out)
+    }
+
+    /// One `function_call_output` item per call, in call order.
+    fn results_entry(calls: &[ToolCall], responses: &[ToolResponse]) -> Vec<Value> {
+        pairs(calls, responses)
+            .map(|(call, response)| {
+                json!({"type": "function_call_output", "call_id": call.id, "output": response.model_text()})
+            })
+            .collect()
+    }
+
+    fn stream() -> OpenAiResponsesStream {
+        OpenAiResponsesStream::default()
+    }
+}
