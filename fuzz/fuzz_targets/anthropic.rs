@@ -15,7 +15,7 @@ use arbitrary::Arbitrary;
 use common::{check_serde, object, same_turn, Cuts, Mode, J, S};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value};
-use tool_core::provider::{anthropic, AnthropicStream, AssistantTurn};
+use tool_core::provider::{Anthropic, AnthropicStream, Assembler, AssistantTurn, ChatApi};
 
 #[derive(Arbitrary, Debug)]
 enum Block {
@@ -130,7 +130,7 @@ fuzz_target!(|data: &[u8]| {
 });
 
 fn whole(response: &Value, cuts: Cuts) {
-    let Ok(turn) = anthropic::read_response(response) else {
+    let Ok(turn) = Anthropic::read_response(response) else {
         return;
     };
     check_written_back(&turn);
@@ -166,20 +166,20 @@ fn stream(events: &[Value]) -> Option<AssistantTurn> {
 /// and calls.
 fn check_written_back(turn: &AssistantTurn) {
     check_serde(turn);
-    let message = anthropic::assistant_message(turn);
+    let message = Anthropic::history_entry(turn);
     let mut again = json!({"content": message["content"]});
     if let Some(reason) = &turn.stop_reason {
         again["stop_reason"] = json!(reason);
     }
-    let back = anthropic::read_response(&again).expect("a written-back turn reads again");
+    let back = Anthropic::read_response(&again).expect("a written-back turn reads again");
     assert_eq!(&back, turn, "written back and read again changed the turn");
 
     let bare = AssistantTurn {
         native: Vec::new(),
         ..turn.clone()
     };
-    let message = anthropic::assistant_message(&bare);
-    let back = anthropic::read_response(&json!({"content": message["content"]}))
+    let message = Anthropic::history_entry(&bare);
+    let back = Anthropic::read_response(&json!({"content": message["content"]}))
         .expect("a rebuilt turn reads again");
     assert!(same_turn(&back, turn), "rebuilt history changed the turn");
 }

@@ -15,8 +15,7 @@ use arbitrary::Arbitrary;
 use common::{check_serde, object, same_turn, Cuts, Mode, J, S};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value};
-use tool_core::provider::gemini::{self, GeminiStream};
-use tool_core::provider::AssistantTurn;
+use tool_core::provider::{gemini, Assembler, AssistantTurn, ChatApi, Gemini, GeminiStream};
 use tool_core::ToolResponse;
 
 #[derive(Arbitrary, Debug)]
@@ -101,7 +100,7 @@ fuzz_target!(|data: &[u8]| {
 });
 
 fn whole(response: &Value, cuts: Cuts) {
-    let Ok(turn) = gemini::read_response(response) else {
+    let Ok(turn) = Gemini::read_response(response) else {
         return;
     };
     check_written_back(&turn);
@@ -130,13 +129,13 @@ fn call_ids(parts: &[Value]) -> Vec<Option<Value>> {
 
 fn check_written_back(turn: &AssistantTurn) {
     check_serde(turn);
-    let content = gemini::model_content(turn);
+    let content = Gemini::history_entry(turn);
     let again = json!({"candidates": [{"content": content, "finishReason": turn.stop_reason}]});
-    let back = gemini::read_response(&again).expect("a written-back turn reads again");
+    let back = Gemini::read_response(&again).expect("a written-back turn reads again");
     assert_eq!(&back, turn, "written back and read again changed the turn");
 
     let responses = vec![ToolResponse::success("ok"); turn.calls.len()];
-    let answered = gemini::function_responses_for(turn, &responses);
+    let answered = gemini::results_entry_for(turn, &responses);
     let sent: Vec<Option<Value>> = answered["parts"]
         .as_array()
         .into_iter()
@@ -153,15 +152,15 @@ fn check_written_back(turn: &AssistantTurn) {
     // apart (the documented limit of a turn without native parts).
     let looks_synthetic = call_ids(&turn.native).iter().flatten().any(|id| {
         id.as_str()
-            .is_some_and(|id| id.starts_with(gemini::SYNTHETIC_ID_PREFIX))
+            .is_some_and(|id| id.starts_with("gemini_call_"))
     });
     if !looks_synthetic {
         let bare = AssistantTurn {
             native: Vec::new(),
             ..turn.clone()
         };
-        let again = json!({"candidates": [{"content": gemini::model_content(&bare), "finishReason": "STOP"}]});
-        let back = gemini::read_response(&again).expect("a rebuilt turn reads again");
+        let again = json!({"candidates": [{"content": Gemini::history_entry(&bare), "finishReason": "STOP"}]});
+        let back = Gemini::read_response(&again).expect("a rebuilt turn reads again");
         assert!(same_turn(&back, turn), "rebuilt history changed the turn");
     }
 }

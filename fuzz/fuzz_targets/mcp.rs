@@ -96,15 +96,21 @@ fn check_result(shaped: &Shaped) {
     if let Some(data) = &shaped.result_data {
         response = response.with_data(&data.value());
     }
-    let out = mcp::call_result(&response);
+    // A tool with an (unwrapped) output schema: a success carries its data as
+    // `structuredContent`, an error never does.
+    let schema = json!({"type": "object"});
+    let out = mcp::call_result(&response, Some(&schema));
     assert_eq!(out["content"][0]["type"], "text");
     assert_eq!(out["content"][0]["text"], json!(response.model_text()));
     assert_eq!(out["isError"], json!(shaped.error));
     // Data as serde_json reads it back (its raw-value token key has a meaning of its own).
-    let object_data = shaped
+    let any_data = shaped
         .result_data
         .as_ref()
         .and_then(|d| common::as_received(&d.value()))
-        .is_some_and(|d| d.is_object());
-    assert_eq!(out.get("structuredContent").is_some(), object_data);
+        .is_some();
+    assert_eq!(
+        out.get("structuredContent").is_some(),
+        any_data && !shaped.error
+    );
 }

@@ -14,7 +14,7 @@ use arbitrary::Arbitrary;
 use common::{check_serde, object, Cuts, Mode, J, S};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value};
-use tool_core::provider::{openai, AssistantTurn, OpenAiStream};
+use tool_core::provider::{Assembler, AssistantTurn, ChatApi, OpenAiChat, OpenAiChatStream};
 
 #[derive(Arbitrary, Debug)]
 enum Content {
@@ -84,7 +84,7 @@ fuzz_target!(|data: &[u8]| {
 });
 
 fn whole(response: &Value, cuts: Cuts) {
-    let Ok(turn) = openai::read_response(response) else {
+    let Ok(turn) = OpenAiChat::read_response(response) else {
         return;
     };
     check_written_back(&turn);
@@ -102,7 +102,7 @@ fn whole(response: &Value, cuts: Cuts) {
 }
 
 fn stream(lines: impl Iterator<Item = String>) -> Option<AssistantTurn> {
-    let mut stream = OpenAiStream::new();
+    let mut stream = OpenAiChatStream::new();
     for line in lines {
         stream.push_data(&line).ok()?;
     }
@@ -113,9 +113,9 @@ fn stream(lines: impl Iterator<Item = String>) -> Option<AssistantTurn> {
 
 fn check_written_back(turn: &AssistantTurn) {
     check_serde(turn);
-    let message = openai::assistant_message(turn);
+    let message = OpenAiChat::history_entry(turn);
     let again = json!({"choices": [{"message": message, "finish_reason": turn.stop_reason}]});
-    let back = openai::read_response(&again).expect("a written-back turn reads again");
+    let back = OpenAiChat::read_response(&again).expect("a written-back turn reads again");
     assert_eq!(&back, turn, "written back and read again changed the turn");
 }
 

@@ -14,7 +14,7 @@ use arbitrary::Arbitrary;
 use common::{check_serde, object, same_turn, Cuts, Mode, J, S};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value};
-use tool_core::provider::{openai_responses, AssistantTurn, OpenAiResponsesStream};
+use tool_core::provider::{Assembler, AssistantTurn, ChatApi, OpenAiResponses, OpenAiResponsesStream};
 
 #[derive(Arbitrary, Debug)]
 enum Item {
@@ -118,7 +118,7 @@ fuzz_target!(|data: &[u8]| {
 });
 
 fn whole(response: &Value, cuts: Cuts) {
-    let Ok(turn) = openai_responses::read_response(response) else {
+    let Ok(turn) = OpenAiResponses::read_response(response) else {
         return;
     };
     check_written_back(&turn);
@@ -139,7 +139,7 @@ fn stream(events: &[Value]) -> Option<AssistantTurn> {
 
 fn check_written_back(turn: &AssistantTurn) {
     check_serde(turn);
-    let items = openai_responses::assistant_items(turn);
+    let items = OpenAiResponses::history_entry(turn);
     let mut again = json!({"output": items});
     if let Some(status) = &turn.stop_reason {
         again["status"] = json!(status);
@@ -149,7 +149,7 @@ fn check_written_back(turn: &AssistantTurn) {
     if turn.native.is_empty() || !turn.text.is_empty() && !has_message(&turn.native) {
         return;
     }
-    let back = openai_responses::read_response(&again).expect("written-back items read again");
+    let back = OpenAiResponses::read_response(&again).expect("written-back items read again");
     assert_eq!(&back, turn, "written back and read again changed the turn");
 
     // Rebuilt from text and calls: the text becomes an input message, which this reader
@@ -158,11 +158,14 @@ fn check_written_back(turn: &AssistantTurn) {
         native: Vec::new(),
         ..turn.clone()
     };
-    let items: Vec<Value> = openai_responses::assistant_items(&bare)
+    let items: Vec<Value> = OpenAiResponses::history_entry(&bare)
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
         .into_iter()
         .filter(|i| i.get("type").is_some())
         .collect();
-    let back = openai_responses::read_response(&json!({"output": items}))
+    let back = OpenAiResponses::read_response(&json!({"output": items}))
         .expect("rebuilt items read again");
     let calls_only = |t: &AssistantTurn| AssistantTurn {
         text: String::new(),

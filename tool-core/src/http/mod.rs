@@ -11,7 +11,7 @@
 //!
 //! | What happens | Outcome |
 //! |---|---|
-//! | 429, 408, 5xx (Anthropic's 529), connection error, no status line in time | retried with exponential back-off and jitter (`Retry-After` honoured up to a cap), then a [`ModelError`](crate::model::ModelError) with the status and the provider's own message |
+//! | 429, 408, 5xx (Anthropic's 529), connection error, no status line in time | retried with exponential back-off and jitter (`Retry-After` honoured up to a cap), then a `ModelError` with the status and the provider's own message |
 //! | other 4xx (400, 401, 403, 404, ...) | no retry: `InvalidRequest` / `Auth` with the provider's message |
 //! | the stream stops inside a call, or before the provider's finish marker | `Incomplete`; no partial call is ever handed out |
 //! | an event whose data is not the documented JSON | `Malformed` |
@@ -39,11 +39,11 @@
 //! assert_eq!(model.endpoint().url("chat/completions"), "http://127.0.0.1:8000/v1/chat/completions");
 //! ```
 
-mod drive;
 mod endpoint;
+mod error;
 mod transport;
 
 pub use endpoint::{Endpoint, RetryConfig};
 
-pub(crate) use drive::{incomplete, malformed, parse_data, run, Decoder};
-pub(crate) use transport::{provider_message, Transport};
+pub(crate) use error::HttpError;
+pub(crate) use transport::{error_chain, provider_message, Transport};

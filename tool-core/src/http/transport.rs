@@ -1,5 +1,5 @@
 //! Sending one request: the reqwest client, retries with back-off (backon), status codes and
-//! provider error bodies turned into typed [`ModelError`]s.
+//! provider error bodies turned into [`HttpError`]s.
 
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -9,7 +9,7 @@ use reqwest::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE};
 use serde_json::Value;
 
 use super::endpoint::Endpoint;
-use crate::model::{ModelError, ModelErrorKind};
+use super::error::HttpError;
 
 /// Provider error bodies are short; anything longer is cut so a misbehaving server cannot make
 /// the error message huge.
@@ -30,7 +30,7 @@ impl Transport {
         }
     }
 
-    fn client(&self) -> Result<&reqwest::Client, ModelError> {
+    fn client(&self) -> Result<&reqwest::Client, HttpError> {
         if let Some(client) = self.client.get() {
             return Ok(client);
         }
@@ -40,29 +40,21 @@ impl Transport {
         let client = reqwest::Client::builder()
             .connect_timeout(self.endpoint.connect_timeout)
             .build()
-            .map_err(|e| {
-                ModelError::new(
-                    ModelErrorKind::Other,
-                    format!("could not build the HTTP client: {e}"),
-                )
-            })?;
+            .map_err(|e| HttpError::Client(format!("could not build the HTTP client: {e}")))?;
         let _ = self.client.set(client);
         self.client
             .get()
-            .ok_or_else(|| ModelError::new(ModelErrorKind::Other, "the HTTP client was not stored"))
+            .ok_or_else(|| HttpError::Client("the HTTP client was not stored".into()))
     }
 
-    fn headers(&self) -> Result<HeaderMap, ModelError> {
+    fn headers(&self) -> Result<HeaderMap, HttpError> {
         let mut headers = HeaderMap::new();
         headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
         for (name, value) in &self.endpoint.headers {
             let bad = |what: &str| {
-                ModelError::new(
-                    ModelErrorKind::InvalidRequest,
-                    format!(
-                        "header '{name}' has an invalid {what}; fix the adapter's configuration"
-                    ),
-                )
+                HttpError::BadHeader(format!(
+                    "header '{name}' has an invalid {what}; fix the adapter's configuration"
+                ))
             };
             let name = HeaderName::from_bytes(name.as_bytes()).map_err(|_| bad("name"))?;
             let value = HeaderValue::from_str(value).map_err(|_| bad("value"))?;
@@ -77,7 +69,7 @@ impl Transport {
         &self,
         url: &str,
         body: Vec<u8>,
-    ) -> Result<reqwest::Response, ModelError> {
+    ) -> Result<reqwest::Response, HttpError> {
         let client = self.client()?;
         let headers = self.headers()?;
         let retry = self.endpoint.retry;
@@ -87,11 +79,9 @@ impl Transport {
             async move {
                 let response = tokio::time::timeout(response_timeout, request.send())
                     .await
-                    .map_err(|_| {
-                        ModelError::new(
-                            ModelErrorKind::Timeout,
-                            format!("no response within {response_timeout:?}"),
-                        )
+                    .map_err(|_| HttpError::Transport {
+                        timeout: true,
+                        message: format!("no response within {response_timeout:?}"),
                     })?
                     .map_err(transport_error)?;
                 if response.status().is_success() {
@@ -109,9 +99,9 @@ impl Transport {
         attempt
             .retry(backoff)
             .sleep(tokio::time::sleep)
-            .when(|e: &ModelError| e.retryable)
+            .when(HttpError::is_retryable)
             .adjust(
-                move |e: &ModelError, delay: Option<Duration>| match e.retry_after {
+                move |e: &HttpError, delay: Option<Duration>| match e.retry_after() {
                     // Honour the provider's wait when it is reasonable; past the cap, stop and let
                     // the application decide (the error carries `retry_after`).
                     Some(wait) if wait > retry.max_retry_after => None,
@@ -124,13 +114,11 @@ impl Transport {
 }
 
 /// A reqwest failure before any status: a timeout or a transport error.
-pub(crate) fn transport_error(error: reqwest::Error) -> ModelError {
-    let kind = if error.is_timeout() {
-        ModelErrorKind::Timeout
-    } else {
-        ModelErrorKind::Transport
-    };
-    ModelError::new(kind, error_chain(&error))
+pub(crate) fn transport_error(error: reqwest::Error) -> HttpError {
+    HttpError::Transport {
+        timeout: error.is_timeout(),
+        message: error_chain(&error),
+    }
 }
 
 /// The error with its sources ("error sending request: connection refused").
@@ -149,7 +137,7 @@ pub(crate) fn error_chain(error: &dyn std::error::Error) -> String {
 }
 
 /// A non-success response: the status, the provider's own message, and how long to wait.
-async fn status_error(response: reqwest::Response) -> ModelError {
+async fn status_error(response: reqwest::Response) -> HttpError {
     let status = response.status().as_u16();
     let header_wait = retry_after(response.headers());
     let body = response.bytes().await.unwrap_or_default();
@@ -163,11 +151,11 @@ async fn status_error(response: reqwest::Response) -> ModelError {
             text
         }
     });
-    let mut error = ModelError::from_status(status, message);
-    if let Some(wait) = header_wait.or_else(|| json.as_ref().and_then(gemini_retry_delay)) {
-        error = error.with_retry_after(wait);
+    HttpError::Status {
+        status,
+        message,
+        retry_after: header_wait.or_else(|| json.as_ref().and_then(gemini_retry_delay)),
     }
-    error
 }
 
 /// The message of an error body: `{"error": {"message": …}}` (OpenAI, Gemini, and Anthropic's

@@ -4,14 +4,15 @@ use std::collections::{HashMap, VecDeque};
 
 use serde_json::{json, Map, Value};
 
-use super::http_common::{
+use super::http::{self, Decoder};
+use super::http::{
     calls_and_responses, count, endpoint_methods, finished_turn, native_of, neutral_turn,
 };
 use super::{
     Message, Model, ModelError, ModelErrorKind, ModelEvent, ModelRequest, ModelStream, ModelTurn,
     NativeContent, Usage,
 };
-use crate::http::{self, Decoder, Endpoint, Transport};
+use crate::http::{provider_message, Endpoint, Transport};
 use crate::provider::{Anthropic as Wire, AnthropicStream, Api, Assembler, ChatApi};
 
 /// The tag of this adapter's [`NativeContent`].
@@ -178,12 +179,7 @@ impl Decoder for MessagesDecoder {
         match kind {
             "message_start" => {
                 if let Some(usage) = event.pointer("/message/usage") {
-                    let cached = count(usage, &["cache_read_input_tokens"]);
-                    self.usage.input_tokens = count(usage, &["input_tokens"])
-                        + count(usage, &["cache_creation_input_tokens"])
-                        + cached;
-                    self.usage.cached_input_tokens = cached;
-                    self.usage.output_tokens = count(usage, &["output_tokens"]);
+                    self.usage = read_usage(usage);
                 }
             }
             "content_block_start" => {
@@ -261,16 +257,23 @@ impl Decoder for MessagesDecoder {
 
     fn whole(&mut self, body: &Value) -> Result<ModelTurn, ModelError> {
         let turn = Wire::read_response(body).map_err(ModelError::from)?;
-        let usage = body.get("usage").map(|u| Usage {
-            input_tokens: count(u, &["input_tokens"])
-                + count(u, &["cache_creation_input_tokens"])
-                + count(u, &["cache_read_input_tokens"]),
-            output_tokens: count(u, &["output_tokens"]),
-            cached_input_tokens: count(u, &["cache_read_input_tokens"]),
-            reasoning_tokens: 0,
-        });
+        let usage = body.get("usage").map(read_usage);
         let native = NativeContent::new(PROVIDER, Wire::history_entry(&turn));
         Ok(finished_turn(turn, usage, native))
+    }
+}
+
+/// Usage as Messages reports it (a whole response's `usage`, a stream's `message_start`):
+/// input counts cache writes and cache reads too, as the other APIs' input counts do.
+fn read_usage(usage: &Value) -> Usage {
+    let cached = count(usage, &["cache_read_input_tokens"]);
+    Usage {
+        input_tokens: count(usage, &["input_tokens"])
+            + count(usage, &["cache_creation_input_tokens"])
+            + cached,
+        output_tokens: count(usage, &["output_tokens"]),
+        cached_input_tokens: cached,
+        reasoning_tokens: 0,
     }
 }
 
@@ -280,7 +283,7 @@ fn stream_error(event: &Value) -> ModelError {
         .pointer("/error/type")
         .and_then(Value::as_str)
         .unwrap_or("api_error");
-    let message = http::provider_message(event).unwrap_or_else(|| kind.to_owned());
+    let message = provider_message(event).unwrap_or_else(|| kind.to_owned());
     let kind = match kind {
         "rate_limit_error" => ModelErrorKind::RateLimited,
         "invalid_request_error" => ModelErrorKind::InvalidRequest,

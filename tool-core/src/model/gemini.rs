@@ -4,14 +4,15 @@ use std::collections::VecDeque;
 
 use serde_json::{json, Map, Value};
 
-use super::http_common::{
+use super::http::{self, Decoder};
+use super::http::{
     calls_and_responses, count, endpoint_methods, finished_turn, native_of, neutral_turn,
 };
 use super::{
     Message, Model, ModelError, ModelErrorKind, ModelEvent, ModelRequest, ModelStream, ModelTurn,
     NativeContent, Usage,
 };
-use crate::http::{self, Decoder, Endpoint, Transport};
+use crate::http::{provider_message, Endpoint, Transport};
 use crate::provider::{Api, Assembler, ChatApi, Gemini as Wire, GeminiStream};
 
 /// The tag of this adapter's [`NativeContent`].
@@ -167,8 +168,8 @@ impl Decoder for GeminiDecoder {
     ) -> Result<(), ModelError> {
         let chunk = http::parse_data(name, data)?;
         if chunk.get("error").is_some() {
-            let message = http::provider_message(&chunk)
-                .unwrap_or_else(|| "the stream reported an error".into());
+            let message =
+                provider_message(&chunk).unwrap_or_else(|| "the stream reported an error".into());
             return Err(ModelError::new(ModelErrorKind::Server, message));
         }
         self.assembler.push(&chunk).map_err(http::malformed)?;

@@ -46,7 +46,7 @@ mod from_env;
 #[cfg(feature = "http")]
 mod gemini;
 #[cfg(feature = "http")]
-mod http_common;
+mod http;
 mod message;
 #[cfg(feature = "http")]
 mod openai_chat;

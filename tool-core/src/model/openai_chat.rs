@@ -4,14 +4,15 @@ use std::collections::VecDeque;
 
 use serde_json::{json, Map, Value};
 
-use super::http_common::{
+use super::http::{self, Decoder};
+use super::http::{
     calls_and_responses, count, endpoint_methods, finished_turn, native_of, neutral_turn,
 };
 use super::{
     Message, Model, ModelError, ModelEvent, ModelRequest, ModelStream, ModelTurn, NativeContent,
     Usage,
 };
-use crate::http::{self, Decoder, Endpoint, Transport};
+use crate::http::{provider_message, Endpoint, Transport};
 use crate::provider::{Api, Assembler, ChatApi, OpenAiChat as Wire, OpenAiChatStream};
 
 /// The tag of this adapter's [`NativeContent`].
@@ -163,7 +164,7 @@ impl Decoder for ChatDecoder {
         let chunk = http::parse_data(name, data)?;
         if let Some(error) = chunk.get("error") {
             // Some compatible servers report a failure inside the stream.
-            let message = http::provider_message(&chunk).unwrap_or_else(|| error.to_string());
+            let message = provider_message(&chunk).unwrap_or_else(|| error.to_string());
             return Err(ModelError::new(super::ModelErrorKind::Server, message));
         }
         self.assembler.push(&chunk).map_err(http::malformed)?;

@@ -4,14 +4,15 @@ use std::collections::{HashMap, VecDeque};
 
 use serde_json::{json, Map, Value};
 
-use super::http_common::{
+use super::http::{self, Decoder};
+use super::http::{
     calls_and_responses, count, endpoint_methods, finished_turn, native_of, neutral_turn,
 };
 use super::{
     Message, Model, ModelError, ModelErrorKind, ModelEvent, ModelRequest, ModelStream, ModelTurn,
     NativeContent, Usage,
 };
-use crate::http::{self, Decoder, Endpoint, Transport};
+use crate::http::{provider_message, Endpoint, Transport};
 use crate::provider::{Api, Assembler, ChatApi, OpenAiResponses as Wire, OpenAiResponsesStream};
 
 /// The tag of this adapter's [`NativeContent`].
@@ -154,7 +155,7 @@ impl Decoder for ResponsesDecoder {
         let kind = event.get("type").and_then(Value::as_str).unwrap_or(name);
         match kind {
             "error" => {
-                let message = http::provider_message(&event)
+                let message = provider_message(&event)
                     .unwrap_or_else(|| "the response stream reported an error".into());
                 return Err(ModelError::new(ModelErrorKind::Server, message));
             }

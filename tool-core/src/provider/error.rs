@@ -8,7 +8,8 @@ use serde_json::Value;
 /// JSON path and what was expected, so it can be logged or shown as is.
 ///
 /// ```
-/// let err = tool_core::provider::openai::read_response(&serde_json::json!({"choices": 3})).unwrap_err();
+/// use tool_core::provider::{ChatApi, OpenAiChat};
+/// let err = OpenAiChat::read_response(&serde_json::json!({"choices": 3})).unwrap_err();
 /// assert_eq!(err.path, "choices");
 /// assert_eq!(err.to_string(), "choices: expected an array, found a number");
 /// ```

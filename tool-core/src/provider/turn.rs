@@ -8,12 +8,12 @@ use crate::args::decode_arguments;
 use crate::call::ToolCall;
 use crate::response::{ToolErrorCode, ToolResponse};
 
-/// Whether and which tool the model must call; each provider module spells it its own way
-/// (`openai::tool_choice`, `anthropic::tool_choice`, `gemini::tool_config`).
+/// Whether and which tool the model must call; each API spells it its own way
+/// ([`ChatApi::tool_choice`](super::ChatApi::tool_choice)).
 ///
 /// ```
-/// use tool_core::provider::{anthropic, ToolChoice};
-/// assert_eq!(anthropic::tool_choice(&ToolChoice::Required, true)["type"], "any");
+/// use tool_core::provider::{Anthropic, ChatApi, ToolChoice};
+/// assert_eq!(Anthropic::tool_choice(&ToolChoice::Required, true)["type"], "any");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ToolChoice {
@@ -42,8 +42,8 @@ impl ToolChoice {
 /// (providers may send both in one response), the calls in the order the model made them,
 /// the provider's stop reason, and the provider's own content as it sent it ([`native`]).
 ///
-/// The history writers (`anthropic::assistant_message`, `openai_responses::assistant_items`,
-/// `gemini::model_content`) send [`native`] back unchanged when it still agrees with `text`
+/// The history writers ([`ChatApi::history_entry`](super::ChatApi::history_entry) of
+/// Anthropic, OpenAI Responses and Gemini) send [`native`] back unchanged when it still agrees with `text`
 /// and `calls`, so content this library does not interpret (thinking blocks and their
 /// signatures, server-tool blocks, reasoning items, Gemini thought signatures, the order of
 /// mixed text and call parts) reaches the provider as it came. A turn built by hand, or one
@@ -101,17 +101,17 @@ impl AssistantTurn {
     /// model as the tool's result so it can try again.
     ///
     /// ```
-    /// use tool_core::provider::{anthropic, ToolChoice};
+    /// use tool_core::provider::{Anthropic, ChatApi, ToolChoice};
     ///
     /// #[tool_core::tool_type]
     /// struct Card { title: String, score: f64 }
     ///
-    /// let choice = anthropic::tool_choice(&ToolChoice::tool("show_cards"), true);
+    /// let choice = Anthropic::tool_choice(&ToolChoice::tool("show_cards"), true);
     /// assert_eq!(choice, serde_json::json!({"type": "tool", "name": "show_cards"}));
     ///
     /// let response = serde_json::json!({"stop_reason": "tool_use", "content": [
     ///     {"type": "tool_use", "id": "toolu_1", "name": "show_cards", "input": {"title": "Dune", "score": 0.9}}]});
-    /// let turn = anthropic::read_response(&response).unwrap();
+    /// let turn = Anthropic::read_response(&response).unwrap();
     /// let card: Card = turn.arguments_of("show_cards").unwrap();
     /// assert_eq!(card.title, "Dune");
     /// ```

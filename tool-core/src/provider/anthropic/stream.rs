@@ -2,7 +2,6 @@
 
 use serde_json::Value;
 
-use super::wire::read_blocks;
 use crate::call::ToolCall;
 use crate::provider::error::At;
 use crate::provider::{Assembler, AssistantTurn, ProviderError};
@@ -297,4 +296,33 @@ fn close_input(index: usize, block: &mut Block) -> Result<(), ProviderError> {
         map.insert("input".into(), input);
     }
     Ok(())
+}
+
+/// The text and the calls of a list of content blocks (shared by the reader, the stream
+/// assembler and the history writer's agreement check).
+pub(crate) fn read_blocks(blocks: &[Value]) -> Result<(String, Vec<ToolCall>), ProviderError> {
+    let mut text = String::new();
+    let mut calls = Vec::new();
+    for (i, value) in blocks.iter().enumerate() {
+        let block = At {
+            value,
+            path: format!("content[{i}]"),
+        };
+        match block.get("type")?.str()? {
+            "text" => text.push_str(block.get("text")?.str()?),
+            "tool_use" => {
+                let input = block.get("input")?;
+                if !input.value.is_object() {
+                    return Err(input.expected("an object"));
+                }
+                calls.push(ToolCall {
+                    id: block.get("id")?.str()?.to_owned(),
+                    name: block.get("name")?.str()?.to_owned(),
+                    arguments: input.value.to_string(),
+                });
+            }
+            _ => {}
+        }
+    }
+    Ok((text, calls))
 }

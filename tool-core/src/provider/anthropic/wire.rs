@@ -3,7 +3,7 @@
 use serde_json::{json, Map, Value};
 
 use super::schema::input_schema;
-use super::stream::AnthropicStream;
+use super::stream::{read_blocks, AnthropicStream};
 use super::Anthropic;
 use crate::call::ToolCall;
 use crate::definition::ToolDefinition;
@@ -49,35 +49,6 @@ pub fn tools_strict(defs: &[ToolDefinition]) -> Value {
             })
             .collect(),
     )
-}
-
-/// The text and the calls of a list of content blocks (shared by the reader, the stream
-/// assembler and the history writer's agreement check).
-pub(crate) fn read_blocks(blocks: &[Value]) -> Result<(String, Vec<ToolCall>), ProviderError> {
-    let mut text = String::new();
-    let mut calls = Vec::new();
-    for (i, value) in blocks.iter().enumerate() {
-        let block = At {
-            value,
-            path: format!("content[{i}]"),
-        };
-        match block.get("type")?.str()? {
-            "text" => text.push_str(block.get("text")?.str()?),
-            "tool_use" => {
-                let input = block.get("input")?;
-                if !input.value.is_object() {
-                    return Err(input.expected("an object"));
-                }
-                calls.push(ToolCall {
-                    id: block.get("id")?.str()?.to_owned(),
-                    name: block.get("name")?.str()?.to_owned(),
-                    arguments: input.value.to_string(),
-                });
-            }
-            _ => {}
-        }
-    }
-    Ok((text, calls))
 }
 
 fn native_agrees(turn: &AssistantTurn) -> bool {

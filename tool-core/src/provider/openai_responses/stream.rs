@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::wire::read_items;
+use crate::call::ToolCall;
 use crate::provider::error::At;
 use crate::provider::{Assembler, AssistantTurn, ProviderError};
 
@@ -192,4 +192,57 @@ fn output_index(event: &At<'_>) -> Result<u64, ProviderError> {
         .value
         .as_u64()
         .ok_or_else(|| index.expected("a non-negative integer"))
+}
+
+/// What [`read_items`] finds in a list of output items.
+#[derive(Default)]
+pub(crate) struct Items {
+    pub text: String,
+    pub calls: Vec<ToolCall>,
+    pub item_ids: Vec<Option<String>>,
+    pub has_message: bool,
+}
+
+/// The text, calls and call item ids of a list of output items (shared by the reader, the
+/// stream assembler and the history writer's agreement check).
+pub(crate) fn read_items(items: &[Value]) -> Result<Items, ProviderError> {
+    let mut out = Items::default();
+    for (i, value) in items.iter().enumerate() {
+        let item = At {
+            value,
+            path: format!("output[{i}]"),
+        };
+        match item.get("type")?.str()? {
+            "message" => {
+                out.has_message = true;
+                for part in item.get("content")?.array()? {
+                    if part.opt("type").and_then(|t| t.value.as_str()) == Some("output_text") {
+                        out.text.push_str(part.get("text")?.str()?);
+                    }
+                }
+            }
+            "function_call" => {
+                if let Some(status) = item.opt("status") {
+                    let status = status.str()?;
+                    if status != "completed" {
+                        return Err(ProviderError::new(
+                            item.path.clone(),
+                            format!("function call is '{status}', not completed; not dispatched"),
+                        ));
+                    }
+                }
+                out.calls.push(ToolCall {
+                    id: item.get("call_id")?.str()?.to_owned(),
+                    name: item.get("name")?.str()?.to_owned(),
+                    arguments: item.get("arguments")?.str()?.to_owned(),
+                });
+                out.item_ids.push(
+                    item.opt("id")
+                        .and_then(|i| i.value.as_str().map(str::to_owned)),
+                );
+            }
+            _ => {}
+        }
+    }
+    Ok(out)
 }

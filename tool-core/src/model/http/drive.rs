@@ -8,7 +8,7 @@ use eventsource_stream::{Event, EventStreamError, Eventsource};
 use futures_util::stream::{self, Stream, StreamExt};
 use serde_json::Value;
 
-use super::transport::{error_chain, Transport};
+use crate::http::{error_chain, HttpError, Transport};
 use crate::model::{ModelError, ModelErrorKind, ModelEvent, ModelStream, ModelTurn};
 use crate::provider::ProviderError;
 
@@ -126,7 +126,11 @@ impl<D: Decoder> State<'_, D> {
             ));
         }
         let body = std::mem::take(&mut self.body);
-        let response = self.transport.send(&self.url, body).await?;
+        let response = self
+            .transport
+            .send(&self.url, body)
+            .await
+            .map_err(model_error)?;
         self.phase = if self.transport.endpoint.stream {
             Phase::Streaming(Box::pin(response.bytes_stream().eventsource()))
         } else {
@@ -221,4 +225,32 @@ pub(crate) fn malformed(error: ProviderError) -> ModelError {
 /// complete (cut inside a call, no finish marker).
 pub(crate) fn incomplete(error: ProviderError) -> ModelError {
     ModelError::new(ModelErrorKind::Incomplete, error.to_string())
+}
+
+/// The transport's failure as a model error: a status keeps its code, the provider's message
+/// and its wait; the rest keep their message under the matching kind.
+pub(crate) fn model_error(error: HttpError) -> ModelError {
+    match error {
+        HttpError::Status {
+            status,
+            message,
+            retry_after,
+        } => {
+            let error = ModelError::from_status(status, message);
+            match retry_after {
+                Some(wait) => error.with_retry_after(wait),
+                None => error,
+            }
+        }
+        HttpError::Transport { timeout, message } => {
+            let kind = if timeout {
+                ModelErrorKind::Timeout
+            } else {
+                ModelErrorKind::Transport
+            };
+            ModelError::new(kind, message)
+        }
+        HttpError::BadHeader(message) => ModelError::new(ModelErrorKind::InvalidRequest, message),
+        HttpError::Client(message) => ModelError::new(ModelErrorKind::Other, message),
+    }
 }

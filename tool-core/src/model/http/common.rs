@@ -7,7 +7,7 @@ use crate::call::ToolCall;
 use crate::provider::{Api, AssistantTurn};
 use crate::response::ToolResponse;
 
-use super::{ModelTurn, NativeContent, StopReason, ToolResult, Usage};
+use crate::model::{ModelTurn, NativeContent, StopReason, ToolResult, Usage};
 
 /// The finished neutral turn of an assembled provider turn. `native` is the provider's own
 /// history entry for the turn (written by the `provider::*` history writer), replayed
