@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use tool_core::parse::{EndReason, Event, XmlParser};
+use tool_core::parse::{EndReason, Event, ToolFormat, XmlParser};
 use tool_core::prompt::{
     parse_tools_section, render_tool_results, render_tools_section, unescape_text, ToolResultItem,
     DEFAULT_TOOLS_HEADER,
@@ -168,7 +168,7 @@ fn registry_round_trip_runs_calls_and_reports_parser_errors_in_order() {
     let registry = tools![echo];
     let reply = "Echoing.\n<use_tool><tool_name>echo</tool_name><arguments>{\"s\":\"<use_tool>hi\"}</arguments></use_tool>\
                  <use_tool><tool_name>ecko</tool_name><arguments>{}</arguments></use_tool>";
-    let mut parser = registry.xml_parser();
+    let mut parser = registry.text_format(ToolFormat::UseTool).parser();
     let mut events = Vec::new();
     for chunk in reply.as_bytes().chunks(7) {
         parser.feed_bytes(chunk, &mut events);

@@ -24,7 +24,6 @@
 
 mod history;
 mod mode;
-mod rejected;
 mod reply;
 mod xml;
 
