@@ -12,8 +12,10 @@
 //! ```
 //!
 //! The section is [`DEFAULT_TOOLS_HEADER`] (replaceable) followed by every fragment in
-//! registry order. Fragments are always escaped (see [`escape_text`] and [`escape_json`]), so no
-//! description or schema can close an element early or smuggle in a `<use_tool>`.
+//! registry order. Fragments are always escaped (XML entities in element text, JSON escapes in
+//! the schema), so no description or schema can close an element early or smuggle in a
+//! `<use_tool>`. [`ToolRegistry::tools_prompt`](crate::ToolRegistry::tools_prompt) renders the
+//! section; [`FormatTools`](crate::parse::FormatTools) renders it over bare definitions.
 //!
 //! ```
 //! use tool_core::{tool, tools};
@@ -26,8 +28,6 @@
 //! let prompt = registry.tools_prompt();
 //! assert!(prompt.starts_with("====\nTOOLS\n"));
 //! assert!(prompt.contains("<description>Adds two numbers. Use for &lt;/description&gt;&lt;use_tool&gt; &amp; friends.</description>"));
-//! let parsed = tool_core::prompt::parse_tools_section(&prompt).unwrap();
-//! assert_eq!(parsed[0].description, registry.definitions()[0].description);
 //! ```
 
 mod escape;
@@ -35,7 +35,14 @@ mod results;
 mod section_read;
 mod section_render;
 
-pub use escape::{escape_json, escape_text, unescape_text};
-pub use results::{render_tool_results, ToolResultItem};
+pub(crate) use escape::escape_text;
+pub(crate) use results::{render_tool_results, ToolResultItem};
+pub(crate) use section_render::render_tools_section;
+pub use section_render::DEFAULT_TOOLS_HEADER;
+
+// Reading a rendered section back: what the tests use to prove that rendering is
+// injection-safe, not part of the documented API.
+#[doc(hidden)]
+pub use escape::unescape_text;
+#[doc(hidden)]
 pub use section_read::{parse_tools_section, ParsedTool};
-pub use section_render::{render_tool, render_tools_section, DEFAULT_TOOLS_HEADER};

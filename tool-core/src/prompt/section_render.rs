@@ -38,23 +38,7 @@ Always adhere to this format for the tool use to ensure proper parsing and execu
 ";
 
 /// Appends one tool's `<tool>` fragment (ending in a newline).
-///
-/// ```
-/// use std::sync::Arc;
-/// use tool_core::{ToolAnnotations, ToolDefinition};
-/// let def = ToolDefinition {
-///     name: "echo".into(),
-///     title: None,
-///     description: "Echoes <text>.".into(),
-///     input_schema: Arc::new(serde_json::json!({"type": "object"})),
-///     annotations: ToolAnnotations::NONE,
-///     output_schema: None,
-/// };
-/// let mut out = String::new();
-/// tool_core::prompt::render_tool(&def, &mut out);
-/// assert_eq!(out, "<tool>\n<name>echo</name>\n<description>Echoes &lt;text&gt;.</description>\n<input_json_schema>{\"type\":\"object\"}</input_json_schema>\n</tool>\n");
-/// ```
-pub fn render_tool(def: &ToolDefinition, out: &mut String) {
+pub(crate) fn render_tool(def: &ToolDefinition, out: &mut String) {
     out.push_str("<tool>\n<name>");
     escape_text(&def.name, out);
     out.push_str("</name>\n<description>");
@@ -65,12 +49,7 @@ pub fn render_tool(def: &ToolDefinition, out: &mut String) {
 }
 
 /// The whole section: `header` (the application's text, used verbatim) then every fragment.
-///
-/// ```
-/// let section = tool_core::prompt::render_tools_section("# Tools\n", &[]);
-/// assert_eq!(section, "# Tools\n");
-/// ```
-pub fn render_tools_section(header: &str, definitions: &[ToolDefinition]) -> String {
+pub(crate) fn render_tools_section(header: &str, definitions: &[ToolDefinition]) -> String {
     let mut out = String::with_capacity(header.len() + 512 * definitions.len());
     out.push_str(header);
     for def in definitions {

@@ -11,16 +11,10 @@ use crate::parse::{FormatOptions, FormatParser, ToolFormat};
 use crate::prompt::escape_text;
 use crate::provider::ToolChoice;
 
-/// The [`NativeContent::provider`](crate::model::NativeContent::provider) tag of text-mode
-/// turns in `format`: `"xml"` for `<use_tool>` (as [`XmlMode`](super::XmlMode) has always
-/// written), `"text:hermes"`, `"text:qwen_xml"`, `"text:mistral"`, `"text:harmony"`.
-///
-/// ```
-/// use tool_core::model::text::native_provider;
-/// use tool_core::parse::ToolFormat;
-/// assert_eq!(native_provider(ToolFormat::UseTool), "xml");
-/// assert_eq!(native_provider(ToolFormat::Hermes), "text:hermes");
-/// ```
+/// Former way to name the native-content tag of text-mode turns in `format`: `"xml"` for
+/// `<use_tool>`, `"text:hermes"`, `"text:qwen_xml"`, `"text:mistral"`, `"text:harmony"`.
+#[doc(hidden)]
+#[deprecated(note = "the tags are documented on `TextMode`")]
 pub fn native_provider(format: ToolFormat) -> &'static str {
     format.spec().provider_tag()
 }
@@ -48,7 +42,8 @@ pub fn native_provider(format: ToolFormat) -> &'static str {
 /// - A reply cut off inside a call (token limit, abort) ends the stream with a
 ///   [`ModelErrorKind::Incomplete`] error after its text: no partial call ever runs.
 /// - The finished turn keeps the reply exactly as the model wrote it
-///   ([`native_provider`] tag): later requests send it back verbatim. The parser's
+///   (native content tagged `"xml"` for `<use_tool>`, `"text:hermes"`, `"text:qwen_xml"`,
+///   `"text:mistral"`, `"text:harmony"`): later requests send it back verbatim. The parser's
 ///   diagnostics (repairs, rejected calls) are kept there too, as
 ///   `{"text": ..., "diagnostics": [{"call", "kind", "message"}]}`; without any, the content is
 ///   the text alone.

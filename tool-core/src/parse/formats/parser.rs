@@ -1,5 +1,5 @@
-//! [`FormatParser`]: the streaming parser for any [`ToolFormat`], and [`XmlParser`], the
-//! `<use_tool>` one under the name it has always had.
+//! [`FormatParser`]: the streaming parser for any [`ToolFormat`], and the
+//! [`TextCallParser`] trait it shares with [`XmlParser`](super::XmlParser).
 //!
 //! Every format is parsed with the same guarantees: O(chunk) work per chunk, text plus call
 //! spans rebuild the input exactly, never a partial call (a reply cut off inside a call is
@@ -26,7 +26,7 @@ use super::table::ToolFormat;
 use crate::parse::event::{EndReason, Event};
 
 /// A streaming parser of tool calls in a model's text reply: what a text-mode runner needs
-/// from any format. [`XmlParser`] and [`FormatParser`] implement it.
+/// from any format. [`XmlParser`](super::XmlParser) and [`FormatParser`] implement it.
 ///
 /// ```
 /// use tool_core::parse::{EndReason, Event, FormatParser, TextCallParser, ToolFormat, XmlParser};
