@@ -9,7 +9,7 @@
 
 use std::io::Write;
 
-use tool_core::parse::{EndReason, Event};
+use tool_core::parse::{EndReason, Event, ToolFormat};
 use tool_core::{tools, ToolCall, ToolRegistry};
 use tool_examples::demo::{add, get_weather, search};
 
@@ -73,7 +73,7 @@ fn xml_mode(registry: &ToolRegistry) {
     println!("{}", registry.tools_prompt());
 
     println!("== XML mode: the model's reply, streamed in 8-byte chunks ==");
-    let mut parser = registry.xml_parser();
+    let mut parser = registry.text_format(ToolFormat::UseTool).parser();
     let mut events = Vec::new();
     let mut all = Vec::new();
     for chunk in RECORDED_REPLY.as_bytes().chunks(8) {

@@ -6,7 +6,7 @@
 //! cargo +nightly fuzz run parse corpus/parse seeds/parse -- -dict=dicts/parse.dict -max_total_time=600
 //! ```
 //!
-//! Input layout: byte 0 picks the end reason and the `ParserOptions` (fenced calls run or not,
+//! Input layout: byte 0 picks the end reason and the `FormatOptions` (fenced calls run or not,
 //! id prefix, known tool names); byte 1 where to cut the stream short; byte 2 how many chunk
 //! sizes follow (0..=15), then those sizes (0..=31 each, cycled; 0 feeds an empty chunk); the
 //! rest is the reply, fed as raw bytes.
@@ -20,7 +20,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tool_core::parse::{EndReason, Event, ParserOptions, XmlParser};
+use tool_core::parse::{EndReason, Event, FormatOptions, XmlParser};
 
 // The parser tests' helpers and property checks, shared so that the fuzzer checks exactly the
 // properties the test suite states.
@@ -31,21 +31,19 @@ use parse_support::{
     check_arguments_are_what_was_sent, check_call_lifecycle, completed_calls, merged, rebuild,
 };
 
-fn options(control: u8) -> ParserOptions {
-    ParserOptions {
+fn options(control: u8) -> FormatOptions {
+    FormatOptions {
         run_fenced_calls: control & 4 != 0,
-        id_prefix: if control & 8 != 0 {
-            "call_".to_string()
-        } else {
-            ParserOptions::default().id_prefix
-        },
+        // `None` is the format's own prefix (`xml_call_`).
+        id_prefix: (control & 8 != 0).then(|| "call_".to_string()),
         known_tools: (control & 16 != 0)
             .then(|| vec!["get_weather".to_string(), "a".to_string(), "search".to_string()]),
+        ..FormatOptions::default()
     }
 }
 
 /// Feeds `data` in chunks of the given sizes (cycled; an empty chunk where a size is 0).
-fn parse(data: &[u8], sizes: &[usize], options: ParserOptions, reason: EndReason) -> Vec<Event> {
+fn parse(data: &[u8], sizes: &[usize], options: FormatOptions, reason: EndReason) -> Vec<Event> {
     let mut parser = XmlParser::with_options(options);
     let mut out = Vec::new();
     let mut at = 0;

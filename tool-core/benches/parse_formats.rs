@@ -50,6 +50,7 @@ fn big_call(format: ToolFormat) -> String {
             "<|channel|>commentary to=functions.write <|constrain|>json<|message|>{{\"path\": \"/tmp/a\", \"content\": \"{}\"}}<|call|>",
             "lorem ipsum dolor sit amet, \\\"quoted\\\" <|call|> text abcdefg".repeat(n)
         ),
+        other => unreachable!("no call for {other:?}"),
     }
 }
 
@@ -100,7 +101,7 @@ fn bench_formats(c: &mut Criterion) {
     let prose = prose();
     let mut group = c.benchmark_group("formats_prose_chunk4");
     group.throughput(Throughput::Bytes(prose.len() as u64));
-    for format in ToolFormat::ALL {
+    for &format in ToolFormat::ALL {
         group.bench_with_input(
             BenchmarkId::from_parameter(format.name()),
             &format,
@@ -114,7 +115,7 @@ fn bench_formats(c: &mut Criterion) {
         ("formats_call_whole", usize::MAX / 2),
     ] {
         let mut group = c.benchmark_group(name);
-        for format in ToolFormat::ALL {
+        for &format in ToolFormat::ALL {
             let input = big_call(format);
             assert!(
                 run(format, &input, 4096).1,
@@ -142,7 +143,7 @@ criterion_group! {
 
 /// `--callgrind FORMAT INPUT N`: N parses of one input with 4-byte chunks and nothing else.
 fn callgrind_case(format: &str, input: &str, n: usize) -> Option<String> {
-    let parse_as = ToolFormat::ALL.into_iter().find(|f| f.name() == format);
+    let parse_as = ToolFormat::ALL.iter().copied().find(|f| f.name() == format);
     let text = match (input, parse_as) {
         ("prose", _) => prose(),
         ("call", Some(f)) => big_call(f),

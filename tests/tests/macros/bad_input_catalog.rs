@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use serde_json::{json, Value};
-use tool_core::parse::{EndReason, Event};
+use tool_core::parse::{EndReason, Event, ToolFormat};
 use tool_core::provider::{
     Anthropic, AnthropicStream, Assembler, AssistantTurn, ChatApi, Gemini, GeminiStream,
     OpenAiChat, OpenAiChatStream, OpenAiResponses, ProviderError,
@@ -383,7 +383,7 @@ fn xml_cases() -> Vec<(&'static str, String, EndReason, XmlExpect)> {
 }
 
 fn xml_outcome(registry: &ToolRegistry, input: &str, reason: EndReason) -> Vec<Event> {
-    let mut parser = registry.xml_parser();
+    let mut parser = registry.text_format(ToolFormat::UseTool).parser();
     let mut events = Vec::new();
     // Fed in 7-byte chunks: the catalog is about content, but chunking must not matter.
     for chunk in input.as_bytes().chunks(7) {

@@ -39,8 +39,8 @@ fn registry() -> ToolRegistry {
 fn tool_blocks_match_the_reviewed_goldens() {
     let update = std::env::var_os("UPDATE_GOLDEN").is_some();
     let registry = registry();
-    for format in ToolFormat::ALL {
-        let block = registry.format_tools_prompt(format);
+    for &format in ToolFormat::ALL {
+        let block = registry.text_format(format).prompt();
         let path = fixture_path(&format!("prompt_{}.txt", format.name()));
         if update {
             std::fs::write(&path, &block).unwrap();
@@ -67,7 +67,7 @@ const REPLIES: &[(ToolFormat, &str)] = &[
 fn a_reply_in_each_format_runs_and_its_results_come_back_in_that_format() {
     let registry = registry();
     for (format, reply) in REPLIES {
-        let mut parser = registry.format_parser(*format);
+        let mut parser = registry.text_format(*format).parser();
         let mut events = Vec::new();
         for chunk in reply.as_bytes().chunks(7) {
             parser.feed_bytes(chunk, &mut events);
@@ -97,6 +97,7 @@ fn a_reply_in_each_format_runs_and_its_results_come_back_in_that_format() {
             ToolFormat::Hermes | ToolFormat::QwenXml => "<tool_response>\n4.5\n</tool_response>\n<tool_response>\nError [NOT_FOUND]: Unknown tool 'get_wether'. Did you mean 'get_weather'? Available tools: 'get_weather', 'add', 'now'.\n</tool_response>".to_string(),
             ToolFormat::Mistral => "[TOOL_RESULTS]{\"call_id\":\"call_0\",\"content\":\"4.5\"}[/TOOL_RESULTS]\n[TOOL_RESULTS]{\"call_id\":\"call_1\",\"content\":\"Error [NOT_FOUND]: Unknown tool 'get_wether'. Did you mean 'get_weather'? Available tools: 'get_weather', 'add', 'now'.\"}[/TOOL_RESULTS]".to_string(),
             ToolFormat::Harmony => "<|start|>functions.add to=assistant<|channel|>commentary<|message|>4.5<|end|>\n<|start|>functions.get_wether to=assistant<|channel|>commentary<|message|>Error [NOT_FOUND]: Unknown tool 'get_wether'. Did you mean 'get_weather'? Available tools: 'get_weather', 'add', 'now'.<|end|>".to_string(),
+            other => unreachable!("no reply in {other:?}"),
         };
         assert_eq!(message, expected, "{format:?}");
     }

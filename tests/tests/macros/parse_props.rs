@@ -8,7 +8,7 @@ use parse_support::{
     parse_whole, rebuild, FIXTURES,
 };
 use proptest::prelude::*;
-use tool_core::parse::{EndReason, Event, ParserOptions, XmlParser};
+use tool_core::parse::{EndReason, Event, FormatOptions, XmlParser};
 
 /// Pieces that make inputs dense in tags, JSON punctuation and multi-byte characters.
 const PIECES: &[&str] = &[
@@ -103,7 +103,7 @@ fn every_two_way_split_of_every_fixture_matches_the_one_shot_parse() {
                 input,
                 &[cut],
                 *reason,
-                ParserOptions::default(),
+                FormatOptions::default(),
             ));
             assert_eq!(split, whole, "fixture {name} split at {cut}");
         }
@@ -171,7 +171,7 @@ proptest! {
         let mut cuts = cuts;
         cuts.sort_unstable();
         let whole = merged(parse_whole(input, reason));
-        let chunked = merged(parse_chunks(input, &cuts, reason, ParserOptions::default()));
+        let chunked = merged(parse_chunks(input, &cuts, reason, FormatOptions::default()));
         prop_assert_eq!(chunked, whole);
     }
 
@@ -185,7 +185,7 @@ proptest! {
         cuts.sort_unstable();
         let whole = parse_whole(&input, reason);
         prop_assert_eq!(rebuild(&input, &whole), input.clone());
-        let chunked = merged(parse_chunks(&input, &cuts, reason, ParserOptions::default()));
+        let chunked = merged(parse_chunks(&input, &cuts, reason, FormatOptions::default()));
         prop_assert_eq!(chunked, merged(whole));
     }
 
@@ -197,7 +197,7 @@ proptest! {
     ) {
         let mut cuts = cuts;
         cuts.sort_unstable();
-        let events = parse_chunks(&input, &cuts, reason, ParserOptions::default());
+        let events = parse_chunks(&input, &cuts, reason, FormatOptions::default());
         prop_assert_eq!(check_call_lifecycle(&events), Ok(()));
         prop_assert_eq!(check_arguments_are_what_was_sent(&events), Ok(()));
         check_cut_short(&input, reason);

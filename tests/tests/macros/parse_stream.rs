@@ -3,7 +3,7 @@
 use crate::parse_support;
 
 use parse_support::{parse_chunks, parse_whole, summary, FIXTURES};
-use tool_core::parse::{DiagnosticKind, EndReason, Event, ParserOptions, XmlParser};
+use tool_core::parse::{DiagnosticKind, EndReason, Event, FormatOptions, XmlParser};
 use tool_core::ToolErrorCode;
 
 fn expected(name: &str) -> Vec<&'static str> {
@@ -101,7 +101,7 @@ fn every_fixture_gives_the_same_events_when_fed_one_byte_at_a_time() {
             input,
             &cuts,
             *reason,
-            ParserOptions::default(),
+            FormatOptions::default(),
         ));
         assert_eq!(got, expected(name), "fixture {name}");
     }
@@ -114,7 +114,7 @@ fn call_events_arrive_in_order_started_name_deltas_complete() {
         input,
         &[60, 80, 100, 120],
         EndReason::Stop,
-        ParserOptions::default(),
+        FormatOptions::default(),
     );
     let kinds: Vec<&str> = events
         .iter()
@@ -184,9 +184,9 @@ fn invalid_json_error_gives_line_and_column_and_what_to_do() {
 
 #[test]
 fn unknown_tool_is_not_found_with_a_suggestion_when_names_are_known() {
-    let options = ParserOptions {
+    let options = FormatOptions {
         known_tools: Some(vec!["get_weather".into(), "search".into()]),
-        ..ParserOptions::default()
+        ..FormatOptions::default()
     };
     let input = "<use_tool><tool_name>get_wether</tool_name><arguments>{}</arguments></use_tool>";
     let events = parse_chunks(input, &[], EndReason::Stop, options);
@@ -202,9 +202,9 @@ fn unknown_tool_is_not_found_with_a_suggestion_when_names_are_known() {
 
 #[test]
 fn fenced_calls_run_when_configured() {
-    let options = ParserOptions {
+    let options = FormatOptions {
         run_fenced_calls: true,
-        ..ParserOptions::default()
+        ..FormatOptions::default()
     };
     let input = FIXTURES.iter().find(|f| f.0 == "code_fence").unwrap().1;
     let got = summary(parse_chunks(input, &[], EndReason::Stop, options));
@@ -252,7 +252,7 @@ fn unicode_split_inside_a_character_is_joined_at_every_offset() {
             input,
             &[cut],
             EndReason::Stop,
-            ParserOptions::default(),
+            FormatOptions::default(),
         ));
         assert_eq!(got, ["T:é☃😀", r#"C:s:{"s":"😀"}"#], "cut at {cut}");
     }

@@ -5,11 +5,8 @@ use std::sync::Arc;
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use tool_core::parse::{EndReason, Event, XmlParser};
-use tool_core::prompt::{
-    parse_tools_section, render_tool_results, render_tools_section, unescape_text, ToolResultItem,
-    DEFAULT_TOOLS_HEADER,
-};
+use tool_core::parse::{EndReason, Event, FormatTools, ToolFormat, XmlCallResult, XmlParser};
+use tool_core::prompt::{parse_tools_section, unescape_text, DEFAULT_TOOLS_HEADER};
 use tool_core::{tool, tools, ToolAnnotations, ToolDefinition, ToolResponse};
 
 fn def(name: &str, description: &str, schema: Value) -> ToolDefinition {
@@ -100,7 +97,7 @@ fn hostile_descriptions_and_schemas_round_trip_exactly() {
         .enumerate()
         .map(|(i, h)| def(&format!("t{i}"), h, json!({"type": "object", "description": h, "properties": {h.to_string(): {"type": "string"}}})))
         .collect();
-    let section = render_tools_section(DEFAULT_TOOLS_HEADER, &defs);
+    let section = FormatTools::new(ToolFormat::UseTool, &defs).prompt();
     let parsed = parse_tools_section(&section).unwrap();
     assert_eq!(parsed.len(), defs.len());
     for (p, d) in parsed.iter().zip(&defs) {
@@ -116,8 +113,9 @@ fn a_rendered_prompt_never_parses_as_a_tool_call() {
         .iter()
         .map(|h| def("t", h, json!({"description": h})))
         .collect();
-    let fragments = render_tools_section("", &defs);
-    let events = XmlParser::parse_all(&fragments, EndReason::Stop);
+    let section = FormatTools::new(ToolFormat::UseTool, &defs).prompt();
+    let fragments = section.strip_prefix(DEFAULT_TOOLS_HEADER).unwrap();
+    let events = XmlParser::parse_all(fragments, EndReason::Stop);
     assert!(
         events.iter().all(|e| matches!(e, Event::Text(_))),
         "{events:?}"
@@ -128,16 +126,15 @@ fn a_rendered_prompt_never_parses_as_a_tool_call() {
 fn tool_output_cannot_inject_a_call_into_the_follow_up_message() {
     let evil = ToolResponse::success(HOSTILE.concat());
     let failed = ToolResponse::error(tool_core::ToolErrorCode::NotFound, "<use_tool> & </output>");
-    let message = render_tool_results(&[
-        ToolResultItem {
-            name: "fetch",
-            response: &evil,
-        },
-        ToolResultItem {
-            name: "x",
-            response: &failed,
-        },
-    ]);
+    let result = |name: &str, response: &ToolResponse| XmlCallResult {
+        index: 0,
+        id: String::new(),
+        name: name.to_string(),
+        response: response.clone(),
+    };
+    let message = FormatTools::new(ToolFormat::UseTool, &[])
+        .results(&[result("fetch", &evil), result("x", &failed)])
+        .unwrap();
     let events = XmlParser::parse_all(&message, EndReason::Stop);
     assert!(
         events.iter().all(|e| matches!(e, Event::Text(_))),
@@ -168,7 +165,7 @@ fn registry_round_trip_runs_calls_and_reports_parser_errors_in_order() {
     let registry = tools![echo];
     let reply = "Echoing.\n<use_tool><tool_name>echo</tool_name><arguments>{\"s\":\"<use_tool>hi\"}</arguments></use_tool>\
                  <use_tool><tool_name>ecko</tool_name><arguments>{}</arguments></use_tool>";
-    let mut parser = registry.xml_parser();
+    let mut parser = registry.text_format(ToolFormat::UseTool).parser();
     let mut events = Vec::new();
     for chunk in reply.as_bytes().chunks(7) {
         parser.feed_bytes(chunk, &mut events);
@@ -196,7 +193,7 @@ proptest! {
     ) {
         let description = format!("{description}{hostile}");
         let d = def("tool_x", &description, json!({"type": "object", "description": schema_text}));
-        let section = render_tools_section(DEFAULT_TOOLS_HEADER, std::slice::from_ref(&d));
+        let section = FormatTools::new(ToolFormat::UseTool, std::slice::from_ref(&d)).prompt();
         let parsed = parse_tools_section(&section).unwrap();
         prop_assert_eq!(parsed.len(), 1);
         prop_assert_eq!(&parsed[0].description, &description);

@@ -1,7 +1,7 @@
 //! Shared fixtures and helpers for the `<use_tool>` parser tests.
 #![allow(dead_code)]
 
-use tool_core::parse::{EndReason, Event, ParserOptions, XmlParser};
+use tool_core::parse::{EndReason, Event, FormatOptions, XmlParser};
 
 /// Replies every property test runs over: (name, input, end reason).
 pub const FIXTURES: &[(&str, &str, EndReason)] = &[
@@ -51,7 +51,7 @@ pub fn parse_chunks(
     input: &str,
     cuts: &[usize],
     reason: EndReason,
-    options: ParserOptions,
+    options: FormatOptions,
 ) -> Vec<Event> {
     let mut parser = XmlParser::with_options(options);
     let mut out = Vec::new();
@@ -69,7 +69,7 @@ pub fn parse_chunks(
 
 /// One-shot parse.
 pub fn parse_whole(input: &str, reason: EndReason) -> Vec<Event> {
-    parse_chunks(input, &[], reason, ParserOptions::default())
+    parse_chunks(input, &[], reason, FormatOptions::default())
 }
 
 /// Merges adjacent text events and adjacent argument deltas of the same call, so parses of

@@ -198,6 +198,30 @@ impl Event {
     }
 }
 
+impl DiagnosticKind {
+    /// Whether this diagnostic means the model's text was changed before use.
+    ///
+    /// ```
+    /// use tool_core::parse::DiagnosticKind;
+    /// assert!(DiagnosticKind::TrailingJunk.is_repair());
+    /// assert!(!DiagnosticKind::CallInCodeFence.is_repair());
+    /// ```
+    pub fn is_repair(self) -> bool {
+        matches!(
+            self,
+            DiagnosticKind::ControlCharactersEscaped
+                | DiagnosticKind::CodeFenceAroundArguments
+                | DiagnosticKind::TrailingJunk
+                | DiagnosticKind::DoubleEncodedArguments
+                | DiagnosticKind::MissingArgumentsClose
+                | DiagnosticKind::MissingUseToolClose
+                | DiagnosticKind::MissingCallEnd
+                | DiagnosticKind::MissingParameterClose
+                | DiagnosticKind::EmptyArguments
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,13 +7,7 @@
 //! the model reads as is, and contains no `<` either.
 
 /// Appends `text` with `&`, `<` and `>` replaced by XML entities.
-///
-/// ```
-/// let mut out = String::new();
-/// tool_core::prompt::escape_text("a</description><use_tool>&", &mut out);
-/// assert_eq!(out, "a&lt;/description&gt;&lt;use_tool&gt;&amp;");
-/// ```
-pub fn escape_text(text: &str, out: &mut String) {
+pub(crate) fn escape_text(text: &str, out: &mut String) {
     replace_bytes(text, out, |b| match b {
         b'&' => Some("&amp;"),
         b'<' => Some("&lt;"),
@@ -39,11 +33,7 @@ fn replace_bytes(text: &str, out: &mut String, replacement: impl Fn(u8) -> Optio
 
 /// Reverses [`escape_text`]. Any `&` not starting one of the three entities, and any raw `<`,
 /// is an error: such text was not produced by this module.
-///
-/// ```
-/// assert_eq!(tool_core::prompt::unescape_text("&lt;a&gt; &amp; b").unwrap(), "<a> & b");
-/// assert!(tool_core::prompt::unescape_text("&quot;").is_err());
-/// ```
+#[doc(hidden)]
 pub fn unescape_text(text: &str) -> Result<String, String> {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
@@ -68,13 +58,7 @@ pub fn unescape_text(text: &str) -> Result<String, String> {
 }
 
 /// Appends compact JSON with `<`, `>` and `&` written as `\u003c`, `\u003e`, `\u0026`.
-///
-/// ```
-/// let mut out = String::new();
-/// tool_core::prompt::escape_json(&serde_json::json!({"d": "</tool>&"}), &mut out);
-/// assert_eq!(out, r#"{"d":"\u003c/tool\u003e\u0026"}"#);
-/// ```
-pub fn escape_json(value: &serde_json::Value, out: &mut String) {
+pub(crate) fn escape_json(value: &serde_json::Value, out: &mut String) {
     // Serializing a `Value` to a string cannot fail (keys are strings, numbers are finite).
     let json = serde_json::to_string(value).unwrap_or_default();
     replace_bytes(&json, out, |b| match b {
@@ -83,4 +67,21 @@ pub fn escape_json(value: &serde_json::Value, out: &mut String) {
         b'&' => Some("\\u0026"),
         _ => None,
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_and_json_escapes_leave_no_angle_bracket_and_round_trip() {
+        let mut out = String::new();
+        escape_text("a</description><use_tool>&", &mut out);
+        assert_eq!(out, "a&lt;/description&gt;&lt;use_tool&gt;&amp;");
+        assert_eq!(unescape_text("&lt;a&gt; &amp; b").unwrap(), "<a> & b");
+        assert!(unescape_text("&quot;").is_err());
+        let mut out = String::new();
+        escape_json(&serde_json::json!({"d": "</tool>&"}), &mut out);
+        assert_eq!(out, r#"{"d":"\u003c/tool\u003e\u0026"}"#);
+    }
 }

@@ -6,6 +6,7 @@ mod lists;
 mod name_key;
 mod names;
 mod settings;
+mod text;
 
 use std::collections::HashMap;
 use std::fmt;

@@ -3,11 +3,8 @@
 
 use serde_json::Value;
 
-use super::mode::native_provider;
-use crate::call::ToolCall;
 use crate::model::{Message, ModelTurn, ToolResult};
 use crate::parse::ToolFormat;
-use crate::prompt::{escape_text, render_format_result, render_tool_results, ToolResultItem};
 
 /// The conversation as plain text: assistant turns as the model wrote them, results as one
 /// user message in `format`'s convention.
@@ -27,31 +24,20 @@ pub(super) fn text_conversation(format: ToolFormat, messages: &[Message]) -> Vec
         .collect()
 }
 
-/// The results of one turn: one `<tool_results>` for `<use_tool>`, otherwise each result in
-/// the format's own message, one per line, in call order.
+/// The results of one turn in `format`'s convention, in call order.
 fn results_text(format: ToolFormat, results: &[ToolResult]) -> String {
-    if format == ToolFormat::UseTool {
-        let items: Vec<ToolResultItem<'_>> = results
-            .iter()
-            .map(|r| ToolResultItem {
-                name: &r.name,
-                response: &r.response,
-            })
-            .collect();
-        return render_tool_results(&items);
-    }
-    let rendered: Vec<String> = results
+    let refs: Vec<_> = results
         .iter()
-        .map(|r| render_format_result(format, &r.call_id, &r.name, &r.response))
+        .map(|r| (r.call_id.as_str(), r.name.as_str(), &r.response))
         .collect();
-    rendered.join("\n")
+    format.spec().results(&refs)
 }
 
 /// The raw reply of a text-mode turn in `format`; any other turn (another model earlier in
 /// the conversation) with its calls written in `format`.
 pub(super) fn reply_text(format: ToolFormat, turn: &ModelTurn) -> String {
     if let Some(native) = &turn.native {
-        if native.is(native_provider(format)) {
+        if native.is(format.spec().provider_tag()) {
             let raw = match &native.content {
                 Value::String(raw) => Some(raw),
                 other => match other.get("text") {
@@ -71,97 +57,14 @@ pub(super) fn reply_text(format: ToolFormat, turn: &ModelTurn) -> String {
     if !out.is_empty() && !out.ends_with('\n') {
         out.push('\n');
     }
-    match format {
-        ToolFormat::Mistral => write_mistral(&turn.calls, &mut out),
-        _ => {
-            for (k, call) in turn.calls.iter().enumerate() {
-                if k > 0 && format != ToolFormat::Harmony {
-                    out.push('\n');
-                }
-                write_call(format, call, &mut out);
-            }
-        }
-    }
+    format.spec().write_calls(&turn.calls, &mut out);
     out
-}
-
-/// The call's arguments as JSON text (`{}` when empty).
-fn arguments(call: &ToolCall) -> &str {
-    match call.arguments.trim() {
-        "" => "{}",
-        args => args,
-    }
-}
-
-/// A JSON string literal (names are written by serde_json, so they cannot break the JSON).
-fn json_string(text: &str) -> String {
-    Value::String(text.to_string()).to_string()
-}
-
-fn write_call(format: ToolFormat, call: &ToolCall, out: &mut String) {
-    match format {
-        ToolFormat::UseTool => {
-            out.push_str("<use_tool>\n<tool_name>");
-            escape_text(&call.name, out);
-            out.push_str("</tool_name>\n<arguments>");
-            out.push_str(&call.arguments);
-            out.push_str("</arguments>\n</use_tool>");
-        }
-        ToolFormat::Hermes => {
-            out.push_str("<tool_call>\n{\"name\": ");
-            out.push_str(&json_string(&call.name));
-            out.push_str(", \"arguments\": ");
-            out.push_str(arguments(call));
-            out.push_str("}\n</tool_call>");
-        }
-        ToolFormat::QwenXml => {
-            out.push_str("<tool_call>\n<function=");
-            out.push_str(&call.name);
-            out.push_str(">\n");
-            let parsed: Option<serde_json::Map<String, Value>> =
-                serde_json::from_str(arguments(call)).ok();
-            for (key, value) in parsed.iter().flatten() {
-                out.push_str("<parameter=");
-                out.push_str(key);
-                out.push_str(">\n");
-                match value {
-                    Value::String(s) => out.push_str(s),
-                    other => out.push_str(&other.to_string()),
-                }
-                out.push_str("\n</parameter>\n");
-            }
-            out.push_str("</function>\n</tool_call>");
-        }
-        ToolFormat::Mistral => write_mistral(std::slice::from_ref(call), out),
-        ToolFormat::Harmony => {
-            out.push_str("<|start|>assistant<|channel|>commentary to=functions.");
-            out.push_str(&call.name);
-            out.push_str(" <|constrain|>json<|message|>");
-            out.push_str(arguments(call));
-            out.push_str("<|call|>");
-        }
-    }
-}
-
-/// Mistral's array form (the one that goes with `[AVAILABLE_TOOLS]`): all calls in one array.
-fn write_mistral(calls: &[ToolCall], out: &mut String) {
-    out.push_str("[TOOL_CALLS][");
-    for (k, call) in calls.iter().enumerate() {
-        if k > 0 {
-            out.push_str(", ");
-        }
-        out.push_str("{\"name\": ");
-        out.push_str(&json_string(&call.name));
-        out.push_str(", \"arguments\": ");
-        out.push_str(arguments(call));
-        out.push('}');
-    }
-    out.push(']');
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::call::ToolCall;
     use crate::model::NativeContent;
     use crate::parse::{EndReason, Event, FormatParser};
 
@@ -189,7 +92,7 @@ mod tests {
             ToolCall::new("b", "get_weather", r#"{"city":"Paris"}"#),
         ];
         let turn = ModelTurn::with_calls("Checking.", calls);
-        for format in ToolFormat::ALL {
+        for &format in ToolFormat::ALL {
             let text = reply_text(format, &turn);
             assert!(text.starts_with("Checking.\n"), "{format:?}: {text}");
             // Qwen3-Coder values are untyped without a schema: `3` reads back as "3".

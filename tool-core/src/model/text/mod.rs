@@ -24,9 +24,12 @@
 
 mod history;
 mod mode;
-mod rejected;
 mod reply;
 mod xml;
 
-pub use mode::{native_provider, TextMode};
-pub use xml::{XmlMode, XML_PROVIDER};
+#[allow(deprecated)]
+pub use mode::native_provider;
+pub use mode::TextMode;
+pub use xml::XmlMode;
+#[allow(deprecated)]
+pub use xml::XML_PROVIDER;

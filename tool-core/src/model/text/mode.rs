@@ -1,10 +1,5 @@
 //! [`TextMode`]: tool calling for a model that only writes text, in any [`ToolFormat`].
 
-use std::collections::HashMap;
-use std::sync::Arc;
-
-use serde_json::Value;
-
 use super::history::text_conversation;
 use super::reply::Reply;
 use crate::model::queue::queue_stream;
@@ -12,28 +7,16 @@ use crate::model::{
     next_item, Model, ModelError, ModelErrorKind, ModelEvent, ModelRequest, ModelStream,
     OfferedTools,
 };
-use crate::parse::{FormatOptions, FormatParser, ParserOptions, ToolFormat};
-use crate::prompt::{escape_text, render_format_tools};
+use crate::parse::{FormatOptions, FormatParser, ToolFormat};
+use crate::prompt::escape_text;
 use crate::provider::ToolChoice;
 
-/// The [`NativeContent::provider`](crate::model::NativeContent::provider) tag of text-mode
-/// turns in `format`: `"xml"` for `<use_tool>` (as [`XmlMode`](super::XmlMode) has always
-/// written), `"text:hermes"`, `"text:qwen_xml"`, `"text:mistral"`, `"text:harmony"`.
-///
-/// ```
-/// use tool_core::model::text::native_provider;
-/// use tool_core::parse::ToolFormat;
-/// assert_eq!(native_provider(ToolFormat::UseTool), "xml");
-/// assert_eq!(native_provider(ToolFormat::Hermes), "text:hermes");
-/// ```
+/// Former way to name the native-content tag of text-mode turns in `format`: `"xml"` for
+/// `<use_tool>`, `"text:hermes"`, `"text:qwen_xml"`, `"text:mistral"`, `"text:harmony"`.
+#[doc(hidden)]
+#[deprecated(note = "the tags are documented on `TextMode`")]
 pub fn native_provider(format: ToolFormat) -> &'static str {
-    match format {
-        ToolFormat::UseTool => super::XML_PROVIDER,
-        ToolFormat::Hermes => "text:hermes",
-        ToolFormat::QwenXml => "text:qwen_xml",
-        ToolFormat::Mistral => "text:mistral",
-        ToolFormat::Harmony => "text:harmony",
-    }
+    format.spec().provider_tag()
 }
 
 /// Runs the tool loop on any plain-text streaming model that was trained on one of the
@@ -59,7 +42,8 @@ pub fn native_provider(format: ToolFormat) -> &'static str {
 /// - A reply cut off inside a call (token limit, abort) ends the stream with a
 ///   [`ModelErrorKind::Incomplete`] error after its text: no partial call ever runs.
 /// - The finished turn keeps the reply exactly as the model wrote it
-///   ([`native_provider`] tag): later requests send it back verbatim. The parser's
+///   (native content tagged `"xml"` for `<use_tool>`, `"text:hermes"`, `"text:qwen_xml"`,
+///   `"text:mistral"`, `"text:harmony"`): later requests send it back verbatim. The parser's
 ///   diagnostics (repairs, rejected calls) are kept there too, as
 ///   `{"text": ..., "diagnostics": [{"call", "kind", "message"}]}`; without any, the content is
 ///   the text alone.
@@ -162,30 +146,16 @@ impl<M: Model> TextMode<M> {
         &self.inner
     }
 
-    /// A parser for this reply: it knows the offered tools' names and schemas.
+    /// A parser for this reply: it knows the offered tools' names and schemas, and numbers
+    /// calls with the format's own id prefix.
     fn parser(&self, tools: &OfferedTools<'_>) -> FormatParser {
-        let definitions = tools.definitions();
-        let schemas: HashMap<String, Arc<Value>> = definitions
-            .iter()
-            .map(|d| (d.name.clone(), d.input_schema.clone()))
-            .collect();
         FormatParser::with_options(
             self.format,
             FormatOptions {
                 run_fenced_calls: self.run_fenced_calls,
-                id_prefix: id_prefix(self.format),
-                known_tools: Some(definitions.iter().map(|d| d.name.clone()).collect()),
-                schemas: Some(Arc::new(schemas)),
+                ..FormatOptions::for_tools(tools.definitions())
             },
         )
-    }
-}
-
-/// Call ids: `<use_tool>` keeps the ids [`XmlMode`](super::XmlMode) has always given.
-pub(super) fn id_prefix(format: ToolFormat) -> String {
-    match format {
-        ToolFormat::UseTool => ParserOptions::default().id_prefix,
-        _ => FormatOptions::default().id_prefix,
     }
 }
 
@@ -244,13 +214,13 @@ fn instructions(format: ToolFormat, request: &ModelRequest<'_>) -> String {
     if !out.is_empty() {
         out.push_str("\n\n");
     }
-    match format {
+    let spec = format.spec();
+    if spec.prompt_is_tools_section() {
         // The registry's cached TOOLS section when the whole registry is offered.
-        ToolFormat::UseTool => out.push_str(&request.tools.tools_prompt()),
-        _ => {
-            out.push_str(&render_format_tools(format, request.tools.definitions()));
-            out.push('\n');
-        }
+        out.push_str(&request.tools.tools_prompt());
+    } else {
+        out.push_str(&spec.tools_prompt(request.tools.definitions()));
+        out.push('\n');
     }
     match request.tool_choice {
         ToolChoice::Required => out.push_str("\nIn this reply you must use at least one tool.\n"),

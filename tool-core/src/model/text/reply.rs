@@ -3,8 +3,6 @@
 
 use serde_json::{json, Value};
 
-use super::mode::{id_prefix, native_provider};
-use super::rejected::raw_arguments;
 use crate::call::ToolCall;
 use crate::model::{ModelError, ModelErrorKind, ModelEvent, ModelTurn, NativeContent, StopReason};
 use crate::parse::{EndReason, Event, FormatParser, ToolFormat};
@@ -13,7 +11,6 @@ use crate::parse::{EndReason, Event, FormatParser, ToolFormat};
 pub(super) struct Reply {
     format: ToolFormat,
     parser: FormatParser,
-    id_prefix: String,
     /// The reply exactly as the model wrote it.
     raw: String,
     /// The text for the user (no calls, reasoning or markup).
@@ -31,7 +28,6 @@ impl Reply {
         Reply {
             format,
             parser,
-            id_prefix: id_prefix(format),
             raw: String::new(),
             text: String::new(),
             calls: Vec::new(),
@@ -87,7 +83,10 @@ impl Reply {
             calls: self.calls,
             stop_reason,
             usage: inner.usage,
-            native: Some(NativeContent::new(native_provider(self.format), content)),
+            native: Some(NativeContent::new(
+                self.format.spec().provider_tag(),
+                content,
+            )),
         })));
         out
     }
@@ -105,15 +104,13 @@ impl Reply {
                 // the reply is the last one and never gets a position in `calls`).
                 Event::Name { index, name } => out.push(ModelEvent::CallStarted {
                     index: self.calls.len(),
-                    id: format!("{}{index}", self.id_prefix),
+                    id: format!("{}{index}", self.format.spec().id_prefix()),
                     name,
                 }),
-                // Only these formats' deltas are the arguments' JSON text; the block formats'
+                // Only some formats' deltas are the arguments' JSON text; the block formats'
                 // are the whole block body (`{"name": ..., "arguments": ...}`, XML), which is
                 // not what the event promises.
-                Event::ArgumentsDelta { delta, .. }
-                    if matches!(self.format, ToolFormat::UseTool | ToolFormat::Harmony) =>
-                {
+                Event::ArgumentsDelta { delta, .. } if self.format.spec().streams_arguments() => {
                     out.push(ModelEvent::ArgumentsDelta {
                         index: self.calls.len(),
                         delta: delta.to_string(),
@@ -133,7 +130,7 @@ impl Reply {
                         "message": response.model_text(),
                     }));
                     let block = self.raw.get(span).unwrap_or_default();
-                    let arguments = raw_arguments(self.format, block);
+                    let arguments = self.format.spec().raw_arguments(block);
                     let call = ToolCall::new(id, name.unwrap_or_default(), arguments);
                     out.push(self.add_call(call));
                 }

@@ -4,17 +4,9 @@ use super::TextMode;
 use crate::model::{Model, ModelRequest, ModelStream};
 use crate::parse::ToolFormat;
 
-/// The [`NativeContent::provider`](crate::model::NativeContent::provider) tag of XML-mode
-/// turns (`native_provider(ToolFormat::UseTool)`); the content is the reply's raw text.
-///
-/// ```
-/// use tool_core::model::{text::XML_PROVIDER, Message, ModelTurn, ScriptedModel, XmlMode};
-/// use tool_core::runner::Runner;
-/// let model = XmlMode::new(ScriptedModel::new([ModelTurn::text("Hi!")]));
-/// let result = tool_core::block_on(Runner::new(model, tool_core::ToolRegistry::new()).run("Hello")).unwrap();
-/// let Message::Assistant(turn) = &result.messages()[1] else { panic!() };
-/// assert!(turn.native.as_ref().unwrap().is(XML_PROVIDER));
-/// ```
+/// Former name of the native-content tag of XML-mode turns, `"xml"`.
+#[doc(hidden)]
+#[deprecated(note = "the tag is `\"xml\"`, documented on `TextMode`")]
 pub const XML_PROVIDER: &str = "xml";
 
 /// Runs the tool loop on any plain-text streaming model in the `<use_tool>`

@@ -3,9 +3,8 @@
 //! the marker is matched across chunks, and the block's body is handed to the format's
 //! [`Body`], which finds where the block ends in O(chunk) and reads it once when it closes.
 
-use super::any_body::AnyBody;
 use super::core::{Core, Parsed, Stream};
-use super::{FormatOptions, ToolFormat};
+use super::options::FormatOptions;
 use crate::parse::event::{DiagnosticKind, EndReason, Event};
 use crate::parse::prose;
 use crate::parse::repair::Arguments;
@@ -15,6 +14,14 @@ use crate::parse::utf8::{self, Carry, Utf8Sink};
 
 /// One format's reading of a call block after its opening marker.
 pub(crate) trait Body: std::fmt::Debug + Send + Sized {
+    /// The marker that opens a call block.
+    const OPEN: &'static [u8];
+    /// A call written in the format, for messages that tell the model how to write one.
+    const EXAMPLE: &'static str;
+    /// What a call is called in messages (`"a <tool_call> block"`).
+    const CALL_NOUN: &'static str;
+    /// An empty body, right after the opening marker.
+    fn new() -> Self;
     /// Consumes a prefix of `s` and says whether the block ended with it (its end marker, when
     /// it has one, is consumed too). Consuming nothing without ending is allowed only when
     /// the body changed phase: it is fed the same bytes again.
@@ -35,36 +42,36 @@ pub(crate) trait Body: std::fmt::Debug + Send + Sized {
 }
 
 #[derive(Debug)]
-struct OpenBlock {
+struct OpenBlock<B> {
     index: usize,
     start: usize,
     body_start: usize,
-    body: AnyBody,
+    body: B,
     /// How much of the body has been reported as argument deltas.
     sent: usize,
 }
 
-/// A parser for one marker-block format. See [`FormatParser`](super::FormatParser).
+/// A parser for one marker-block format, whose body reads `B`. See
+/// [`FormatParser`](super::FormatParser).
 #[derive(Debug)]
-pub(crate) struct BlockParser {
+pub(crate) struct BlockParser<B> {
     core: Core,
-    format: ToolFormat,
-    opener: &'static [u8],
-    /// The opener's first byte, which prose is searched for.
-    opener_first: u8,
     tag: TagBuf,
     tag_at: usize,
-    block: Option<OpenBlock>,
+    block: Option<OpenBlock<B>>,
     utf8: Carry,
 }
 
-impl BlockParser {
-    pub(crate) fn new(format: ToolFormat, options: FormatOptions) -> Self {
+impl<B: Body> BlockParser<B> {
+    /// The opener's first byte, which prose is searched for.
+    const OPENER_FIRST: u8 = match B::OPEN.first() {
+        Some(b) => *b,
+        None => b'<',
+    };
+
+    pub(crate) fn new(options: FormatOptions) -> Self {
         BlockParser {
             core: Core::new(options),
-            format,
-            opener: format.opener(),
-            opener_first: format.opener().first().copied().unwrap_or(b'<'),
             tag: TagBuf::default(),
             tag_at: 0,
             block: None,
@@ -96,7 +103,7 @@ impl BlockParser {
             }
         } else if self.tag.is_empty() {
             // The common case of a streamed reply, a chunk of plain prose, skips the loop.
-            let run = prose::scan_until(chunk.as_bytes(), self.opener_first);
+            let run = prose::scan_until(chunk.as_bytes(), Self::OPENER_FIRST);
             let (text, _) = chunk.split_at_checked(run.len).unwrap_or((chunk, ""));
             self.core.emit_first(Stream::Text, text, run.plain, out);
             if !run.at_lt {
@@ -126,7 +133,7 @@ impl BlockParser {
         if let Some(mut block) = self.block.take() {
             flush(&mut block, out);
             let end = self.core.offset;
-            let what = self.format.call_noun();
+            let what = B::CALL_NOUN;
             if reason != EndReason::Stop {
                 self.core
                     .incomplete(block.index, None, what, block.start..end, out);
@@ -139,7 +146,7 @@ impl BlockParser {
                 );
                 self.close(block, end, out);
             } else {
-                let example = self.format.example();
+                let example = B::EXAMPLE;
                 let parsed = Parsed::invalid(
                     None,
                     format!(
@@ -163,14 +170,14 @@ impl BlockParser {
             self.core.emit(Stream::Text, pending.as_str(), out);
         }
         let options = std::mem::take(&mut self.core.options);
-        *self = BlockParser::new(self.format, options);
+        *self = BlockParser::new(options);
     }
 
     fn step_prose(&mut self, chunk: &str, i: usize, out: &mut Vec<Event>) -> usize {
         let rest = chunk.get(i..).unwrap_or_default();
-        let opener = self.opener;
+        let opener = B::OPEN;
         if self.tag.is_empty() {
-            let first = self.opener_first;
+            let first = Self::OPENER_FIRST;
             let p = prose::find(rest.as_bytes(), first);
             self.core
                 .emit(Stream::Text, rest.get(..p).unwrap_or_default(), out);
@@ -197,7 +204,7 @@ impl BlockParser {
                         DiagnosticKind::CallInCodeFence,
                         format!(
                             "a {} inside a code fence was shown as text, not run",
-                            self.format.call_noun()
+                            B::CALL_NOUN
                         ),
                         out,
                     );
@@ -209,7 +216,7 @@ impl BlockParser {
                     index,
                     start: self.tag_at,
                     body_start: self.core.offset + i + 1,
-                    body: AnyBody::new(self.format),
+                    body: B::new(),
                     sent: 0,
                 });
                 i + 1
@@ -250,8 +257,8 @@ impl BlockParser {
     }
 
     /// Reads a closed block and reports its calls, their spans dividing `start..end`.
-    fn close(&mut self, block: OpenBlock, end: usize, out: &mut Vec<Event>) {
-        let example = self.format.example();
+    fn close(&mut self, block: OpenBlock<B>, end: usize, out: &mut Vec<Event>) {
+        let example = B::EXAMPLE;
         let mut calls = block.body.close(&self.core.options);
         if calls.is_empty() {
             calls.push((
@@ -287,7 +294,7 @@ impl BlockParser {
     }
 }
 
-fn flush(block: &mut OpenBlock, out: &mut Vec<Event>) {
+fn flush<B: Body>(block: &mut OpenBlock<B>, out: &mut Vec<Event>) {
     let raw = block.body.raw();
     if block.sent < raw.len() {
         let delta = TextChunk::from(raw.get(block.sent..).unwrap_or_default());
@@ -299,7 +306,7 @@ fn flush(block: &mut OpenBlock, out: &mut Vec<Event>) {
     }
 }
 
-impl Utf8Sink for BlockParser {
+impl<B: Body> Utf8Sink for BlockParser<B> {
     fn carry(&mut self) -> &mut Carry {
         &mut self.utf8
     }

@@ -4,9 +4,9 @@
 
 use std::ops::Range;
 
-use super::FormatOptions;
+use super::options::FormatOptions;
 use crate::call::ToolCall;
-use crate::parse::call::check_known;
+use crate::parse::check::check_known;
 use crate::parse::event::{Diagnostic, DiagnosticKind, Event};
 use crate::parse::fence::FenceTracker;
 use crate::parse::repair::Arguments;
@@ -160,8 +160,13 @@ impl Core {
         }));
     }
 
-    fn id(&self, index: usize) -> String {
-        format!("{}{}", self.options.id_prefix, index)
+    /// The id of call `index`: the prefix, resolved when the parser was made, then the index.
+    pub(crate) fn id(&self, index: usize) -> String {
+        format!(
+            "{}{}",
+            self.options.id_prefix.as_deref().unwrap_or_default(),
+            index
+        )
     }
 
     /// Reports a closed call: its repairs, then `CallComplete`, or `CallError` when it could not
@@ -228,7 +233,8 @@ impl Core {
         }
     }
 
-    fn listed_tools(&self) -> String {
+    /// `" Available tools: 'a', 'b'."` when the names are known, else nothing.
+    pub(crate) fn listed_tools(&self) -> String {
         self.options
             .known_tools
             .as_ref()

@@ -1,12 +1,12 @@
 //! One `<use_tool>` block being read, and how it ends: complete, error or incomplete.
 
-use super::event::{Diagnostic, DiagnosticKind, EndReason, Event};
-use super::json_scan::ArgScan;
-use super::repair;
-use super::ParserOptions;
 use crate::call::ToolCall;
+use crate::parse::check::check_known;
+use crate::parse::event::{Diagnostic, EndReason, Event};
+use crate::parse::formats::core::Core;
+use crate::parse::json_scan::ArgScan;
+use crate::parse::repair;
 use crate::response::{ToolErrorCode, ToolResponse};
-use crate::suggest::{closest, quoted_list};
 
 /// Names longer than this cannot be valid (the limit is 64); stop buffering there.
 const MAX_NAME: usize = 256;
@@ -117,10 +117,6 @@ impl OpenCall {
         self.args = Some(ArgScan::new());
     }
 
-    fn id(&self, options: &ParserOptions) -> String {
-        format!("{}{}", options.id_prefix, self.index)
-    }
-
     pub(crate) fn incomplete(self, reason: EndReason, end: usize) -> Event {
         let why = match reason {
             EndReason::Length => "the reply hit the length limit inside <use_tool>",
@@ -136,8 +132,8 @@ impl OpenCall {
 
     /// Ends the block at stream offset `end`: validates name and arguments (the one JSON
     /// parse) and emits diagnostics then `CallComplete` or `CallError`.
-    pub(crate) fn close(self, end: usize, options: &ParserOptions, out: &mut Vec<Event>) {
-        let id = self.id(options);
+    pub(crate) fn close(self, end: usize, core: &Core, out: &mut Vec<Event>) {
+        let id = core.id(self.index);
         let span = self.start..end;
         let index = self.index;
         let fail = |name: Option<String>, response: ToolResponse, out: &mut Vec<Event>| {
@@ -172,16 +168,7 @@ impl OpenCall {
         let name = match self.name {
             Some(n) if !n.is_empty() => n,
             other => {
-                let listed = options
-                    .known_tools
-                    .as_ref()
-                    .map(|t| {
-                        format!(
-                            " Available tools: {}.",
-                            quoted_list(t.iter().map(String::as_str))
-                        )
-                    })
-                    .unwrap_or_default();
+                let listed = core.listed_tools();
                 let message = format!(
                     "The tool call has no tool name. Put it in <tool_name>NAME</tool_name> inside <use_tool>.{listed}"
                 );
@@ -193,7 +180,7 @@ impl OpenCall {
                 return;
             }
         };
-        if let Err(response) = check_known(&name, options.known_tools.as_deref()) {
+        if let Err(response) = check_known(&name, core.options.known_tools.as_deref()) {
             fail(Some(name), response, out);
             return;
         }
@@ -221,53 +208,5 @@ impl OpenCall {
             }),
             Err(response) => fail(Some(name), response, out),
         }
-    }
-}
-
-/// `NOT_FOUND` with a did-you-mean and the valid names when `known` is given and lacks `name`.
-/// Shared by every text format.
-pub(crate) fn check_known(name: &str, known: Option<&[String]>) -> Result<(), ToolResponse> {
-    let Some(known) = known else {
-        return Ok(());
-    };
-    if known.iter().any(|k| k == name) {
-        return Ok(());
-    }
-    let names = || known.iter().map(String::as_str);
-    let hint = closest(name, names())
-        .map(|h| format!(" Did you mean '{h}'?"))
-        .unwrap_or_default();
-    let message = if known.is_empty() {
-        format!("Unknown tool '{name}': no tools are available in this conversation.")
-    } else {
-        format!(
-            "Unknown tool '{name}'.{hint} Available tools: {}.",
-            quoted_list(names())
-        )
-    };
-    Err(ToolResponse::error(ToolErrorCode::NotFound, message))
-}
-
-impl DiagnosticKind {
-    /// Whether this diagnostic means the model's text was changed before use.
-    ///
-    /// ```
-    /// use tool_core::parse::DiagnosticKind;
-    /// assert!(DiagnosticKind::TrailingJunk.is_repair());
-    /// assert!(!DiagnosticKind::CallInCodeFence.is_repair());
-    /// ```
-    pub fn is_repair(self) -> bool {
-        matches!(
-            self,
-            DiagnosticKind::ControlCharactersEscaped
-                | DiagnosticKind::CodeFenceAroundArguments
-                | DiagnosticKind::TrailingJunk
-                | DiagnosticKind::DoubleEncodedArguments
-                | DiagnosticKind::MissingArgumentsClose
-                | DiagnosticKind::MissingUseToolClose
-                | DiagnosticKind::MissingCallEnd
-                | DiagnosticKind::MissingParameterClose
-                | DiagnosticKind::EmptyArguments
-        )
     }
 }

@@ -5,18 +5,18 @@
 //! `</function>` (so `</tool_call>` inside a value is data). When the block closes each value
 //! is converted with the tool's schema (see `convert`).
 
-use super::blocks::{object, Body};
-use super::convert::{convert, Converted};
-use super::core::Parsed;
-use super::escape::object_json;
-use super::FormatOptions;
 use crate::parse::event::DiagnosticKind;
+use crate::parse::formats::blocks::{object, Body};
+use crate::parse::formats::convert::{convert, Converted};
+use crate::parse::formats::core::Parsed;
+use crate::parse::formats::escape::object_json;
+use crate::parse::formats::options::FormatOptions;
 use crate::parse::prose;
 use crate::parse::tag::{Step, TagBuf};
 use crate::parse::text_chunk::push_small;
 
-pub(crate) const OPEN: &[u8] = b"<tool_call>";
-pub(crate) const EXAMPLE: &str =
+pub(super) const OPEN: &[u8] = b"<tool_call>";
+pub(super) const EXAMPLE: &str =
     "<tool_call>\n<function=NAME>\n<parameter=KEY>\nVALUE\n</parameter>\n</function>\n</tool_call>";
 /// Between parameters: the end of the block (0), a parameter (1), the end of the function (2).
 const OUTSIDE: &[&[u8]] = &[b"</tool_call>", b"<parameter=", b"</function>"];
@@ -32,7 +32,7 @@ pub(crate) struct QwenXmlBody {
 }
 
 impl QwenXmlBody {
-    pub(crate) fn new() -> Self {
+    fn empty() -> Self {
         QwenXmlBody {
             raw: String::new(),
             tag: TagBuf::default(),
@@ -51,6 +51,14 @@ impl QwenXmlBody {
 }
 
 impl Body for QwenXmlBody {
+    const OPEN: &'static [u8] = OPEN;
+    const EXAMPLE: &'static str = EXAMPLE;
+    const CALL_NOUN: &'static str = "a <tool_call> block";
+
+    fn new() -> Self {
+        QwenXmlBody::empty()
+    }
+
     fn feed(&mut self, s: &str) -> (usize, bool) {
         if !self.tag.is_empty() {
             let b = s.as_bytes().first().copied().unwrap_or_default();

@@ -4,17 +4,17 @@
 //! JSON string is data, a fence around the object is removed, raw control characters are
 //! escaped and junk after the object is dropped, each with a diagnostic.
 
-use super::blocks::Body;
-use super::core::Parsed;
-use super::json::{named_call, take_named_call};
-use super::FormatOptions;
+use crate::parse::formats::blocks::Body;
+use crate::parse::formats::core::Parsed;
+use crate::parse::formats::json::{named_call, take_named_call};
+use crate::parse::formats::options::FormatOptions;
 use crate::parse::json_scan::ArgScan;
 use crate::parse::repair;
 use crate::parse::tag::{Step, TagBuf};
 
-pub(crate) const OPEN: &[u8] = b"<tool_call>";
+pub(super) const OPEN: &[u8] = b"<tool_call>";
 const CLOSE: &[&[u8]] = &[b"</tool_call>"];
-pub(crate) const EXAMPLE: &str =
+pub(super) const EXAMPLE: &str =
     "<tool_call>{\"name\": \"NAME\", \"arguments\": {...}}</tool_call>";
 
 #[derive(Debug)]
@@ -24,7 +24,7 @@ pub(crate) struct HermesBody {
 }
 
 impl HermesBody {
-    pub(crate) fn new() -> Self {
+    fn empty() -> Self {
         HermesBody {
             scan: ArgScan::new(),
             tag: TagBuf::default(),
@@ -33,6 +33,14 @@ impl HermesBody {
 }
 
 impl Body for HermesBody {
+    const OPEN: &'static [u8] = OPEN;
+    const EXAMPLE: &'static str = EXAMPLE;
+    const CALL_NOUN: &'static str = "a <tool_call> block";
+
+    fn new() -> Self {
+        HermesBody::empty()
+    }
+
     fn feed(&mut self, s: &str) -> (usize, bool) {
         if !self.tag.is_empty() {
             let b = s.as_bytes().first().copied().unwrap_or_default();

@@ -5,16 +5,16 @@
 //! Neither form has an end marker: the block ends where its JSON value closes, so prose after
 //! it is prose again.
 
-use super::blocks::Body;
-use super::core::Parsed;
-use super::json::{arguments_object, array_elements, named_call, ValueEnd};
-use super::FormatOptions;
+use crate::parse::formats::blocks::Body;
+use crate::parse::formats::core::Parsed;
+use crate::parse::formats::json::{arguments_object, array_elements, named_call, ValueEnd};
+use crate::parse::formats::options::FormatOptions;
 use crate::parse::tag::{Step, TagBuf};
 use crate::parse::text_chunk::push_small;
 
-pub(crate) const OPEN: &[u8] = b"[TOOL_CALLS]";
+pub(super) const OPEN: &[u8] = b"[TOOL_CALLS]";
 const NAME_END: &[&[u8]] = &[b"[ARGS]", b"[CALL_ID]"];
-pub(crate) const EXAMPLE: &str = "[TOOL_CALLS]NAME[ARGS]{...}";
+pub(super) const EXAMPLE: &str = "[TOOL_CALLS]NAME[ARGS]{...}";
 /// Longer than any tool name (the limit is 64): the marker was not a call.
 const MAX_NAME: usize = 256;
 
@@ -45,7 +45,7 @@ pub(crate) struct MistralBody {
 }
 
 impl MistralBody {
-    pub(crate) fn new() -> Self {
+    fn empty() -> Self {
         MistralBody {
             raw: String::new(),
             phase: Phase::Lead,
@@ -68,6 +68,14 @@ impl MistralBody {
 }
 
 impl Body for MistralBody {
+    const OPEN: &'static [u8] = OPEN;
+    const EXAMPLE: &'static str = EXAMPLE;
+    const CALL_NOUN: &'static str = "a [TOOL_CALLS] call";
+
+    fn new() -> Self {
+        MistralBody::empty()
+    }
+
     fn feed(&mut self, s: &str) -> (usize, bool) {
         let bytes = s.as_bytes();
         match self.phase {

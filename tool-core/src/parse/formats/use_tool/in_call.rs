@@ -1,13 +1,14 @@
 //! The part of the state machine inside a `<use_tool>` block: children, the name, the
 //! arguments, and how a block ends.
 
-use super::event::{Diagnostic, DiagnosticKind, EndReason, Event};
-use super::json_scan::ArgScan;
-use super::tag::{Step, ARGS_CLOSE, IN_CALL, NAME_CLOSE};
-use super::text_chunk::TextChunk;
-use super::{State, XmlParser};
+use super::parser::{State, UseToolParser};
+use super::tags::{ARGS_CLOSE, IN_CALL, NAME_CLOSE};
+use crate::parse::event::{Diagnostic, DiagnosticKind, EndReason, Event};
+use crate::parse::json_scan::ArgScan;
+use crate::parse::tag::Step;
+use crate::parse::text_chunk::TextChunk;
 
-impl XmlParser {
+impl UseToolParser {
     pub(super) fn step_children(&mut self, chunk: &str, i: usize, out: &mut Vec<Event>) -> usize {
         let rest = chunk.get(i..).unwrap_or_default();
         if self.tag.is_empty() {
@@ -34,7 +35,7 @@ impl XmlParser {
             }
             Step::Full(4) => {
                 self.tag.clear();
-                self.close_call(self.offset + i + 1, out);
+                self.close_call(self.core.offset + i + 1, out);
                 i + 1
             }
             Step::Full(k) => {
@@ -121,7 +122,7 @@ impl XmlParser {
                             "the <tool_name> element was never closed with </tool_name>",
                         );
                     }
-                    self.close_call(self.offset + i + 1, out);
+                    self.close_call(self.core.offset + i + 1, out);
                 } else {
                     self.state = State::Children;
                 }
@@ -167,7 +168,7 @@ impl XmlParser {
                                 out,
                             );
                         }
-                        self.close_call(self.offset + i + 1, out);
+                        self.close_call(self.core.offset + i + 1, out);
                     }
                     k => {
                         if k == 1 {
@@ -230,13 +231,13 @@ impl XmlParser {
         self.flush_delta(out);
         self.state = State::Text;
         if let Some(call) = self.call.take() {
-            call.close(end, &self.options, out);
+            call.close(end, &self.core, out);
         }
     }
 
     pub(super) fn end_open_call(&mut self, reason: EndReason, out: &mut Vec<Event>) {
         self.flush_delta(out);
-        let end = self.offset;
+        let end = self.core.offset;
         let Some(mut call) = self.call.take() else {
             return;
         };
@@ -253,12 +254,12 @@ impl XmlParser {
                 kind: DiagnosticKind::MissingUseToolClose,
                 message: "the reply ended before </use_tool>; the call was complete".to_string(),
             }));
-            call.close(end, &self.options, out);
+            call.close(end, &self.core, out);
         } else {
             call.structure_error(
                 "your reply ended inside the <use_tool> block before the call was complete",
             );
-            call.close(end, &self.options, out);
+            call.close(end, &self.core, out);
         }
     }
 }

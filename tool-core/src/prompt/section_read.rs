@@ -10,6 +10,7 @@ use super::escape::unescape_text;
 /// let p = tool_core::prompt::ParsedTool { name: "a".into(), description: "b".into(), input_schema: serde_json::json!({}) };
 /// assert_eq!(p.name, "a");
 /// ```
+#[doc(hidden)]
 #[derive(Debug, Clone, PartialEq)]
 pub struct ParsedTool {
     /// The `<name>` text, unescaped.
@@ -21,12 +22,13 @@ pub struct ParsedTool {
 }
 
 /// Parses the fragments after the first `# Available Tools` line of a section rendered with
-/// [`render_tools_section`](super::render_tools_section) (or everything, if there is no such
-/// line). Strict: any deviation from the rendered structure is an error.
+/// the registry's `tools_prompt` or the `<use_tool>` format's `prompt` (or everything, if
+/// there is no such line). Strict: any deviation from the rendered structure is an error.
 ///
 /// ```
 /// use std::sync::Arc;
 /// use tool_core::{prompt, ToolAnnotations, ToolDefinition};
+/// use tool_core::parse::{FormatTools, ToolFormat};
 /// let def = ToolDefinition {
 ///     name: "x".into(),
 ///     title: None,
@@ -35,12 +37,13 @@ pub struct ParsedTool {
 ///     annotations: ToolAnnotations::NONE,
 ///     output_schema: None,
 /// };
-/// let text = prompt::render_tools_section(prompt::DEFAULT_TOOLS_HEADER, &[def.clone()]);
+/// let text = FormatTools::new(ToolFormat::UseTool, std::slice::from_ref(&def)).prompt();
 /// let back = prompt::parse_tools_section(&text).unwrap();
 /// assert_eq!(back.len(), 1);
 /// assert_eq!(back[0].description, def.description);
 /// assert_eq!(back[0].input_schema, *def.input_schema);
 /// ```
+#[doc(hidden)]
 pub fn parse_tools_section(section: &str) -> Result<Vec<ParsedTool>, String> {
     const MARKER: &str = "# Available Tools\n";
     let mut rest = match section.find(MARKER) {

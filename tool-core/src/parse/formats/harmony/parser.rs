@@ -5,9 +5,9 @@
 //! `final` and `commentary` channels (and text outside any message) as [`Event::Text`], and the
 //! framing (headers, `<|end|>`, `<|return|>`) as [`Event::Markup`].
 
-use super::core::{Core, Parsed, Stream};
-use super::FormatOptions;
 use crate::parse::event::{DiagnosticKind, EndReason, Event};
+use crate::parse::formats::core::{Core, Parsed, Stream};
+use crate::parse::formats::options::FormatOptions;
 use crate::parse::json_scan::ArgScan;
 use crate::parse::prose;
 use crate::parse::repair;
@@ -16,7 +16,7 @@ use crate::parse::text_chunk::TextChunk;
 use crate::parse::utf8::{self, Carry, Utf8Sink};
 use crate::response::{ToolErrorCode, ToolResponse};
 
-pub(crate) const EXAMPLE: &str =
+pub(super) const EXAMPLE: &str =
     "<|start|>assistant<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{...}<|call|>";
 /// Header openers (0, 1), the header's end (2), message ends (3, 4, 5), others (6, 7).
 const TOKENS: &[&[u8]] = &[

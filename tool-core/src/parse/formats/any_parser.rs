@@ -1,0 +1,50 @@
+//! Every format's parser as one enum, which a format's [`TextFormat::parser`] returns.
+//!
+//! [`TextFormat::parser`]: super::spec::TextFormat::parser
+
+use super::blocks::BlockParser;
+use super::harmony::HarmonyParser;
+use super::hermes::HermesBody;
+use super::mistral::MistralBody;
+use super::qwen_xml::QwenXmlBody;
+use super::use_tool::UseToolParser;
+use crate::parse::event::{EndReason, Event};
+
+/// Every format's parser, as one enum: the per-chunk calls are then direct (and inlined)
+/// rather than through a `Box<dyn ..>`, which matters when a chunk is a few bytes.
+#[derive(Debug)]
+pub(crate) enum AnyParser {
+    UseTool(UseToolParser),
+    Hermes(BlockParser<HermesBody>),
+    QwenXml(BlockParser<QwenXmlBody>),
+    Mistral(BlockParser<MistralBody>),
+    Harmony(HarmonyParser),
+}
+
+/// Calls `$call` on whichever parser this is.
+macro_rules! each {
+    ($self:expr, $p:ident => $call:expr) => {
+        match $self {
+            AnyParser::UseTool($p) => $call,
+            AnyParser::Hermes($p) => $call,
+            AnyParser::QwenXml($p) => $call,
+            AnyParser::Mistral($p) => $call,
+            AnyParser::Harmony($p) => $call,
+        }
+    };
+}
+
+impl AnyParser {
+    #[inline]
+    pub(crate) fn feed(&mut self, chunk: &str, out: &mut Vec<Event>) {
+        each!(self, p => p.feed(chunk, out))
+    }
+
+    pub(crate) fn feed_bytes(&mut self, bytes: &[u8], out: &mut Vec<Event>) {
+        each!(self, p => p.feed_bytes(bytes, out))
+    }
+
+    pub(crate) fn finish(&mut self, reason: EndReason, out: &mut Vec<Event>) {
+        each!(self, p => p.finish(reason, out))
+    }
+}

@@ -1,0 +1,121 @@
+//! The one table of text formats: each [`ToolFormat`] with its implementation. A new format
+//! is a folder beside this file, a variant and a row here, and its parser's variant in
+//! `any_parser.rs` (an enum rather than a trait object, so that parsing stays static).
+
+use super::harmony::Harmony;
+use super::hermes::Hermes;
+use super::mistral::Mistral;
+use super::qwen_xml::QwenXml;
+use super::spec::TextFormat;
+use super::use_tool::UseTool;
+
+/// A tool-call text format: how a model family writes calls in its reply.
+///
+/// ```
+/// use tool_core::parse::ToolFormat;
+/// assert_eq!(ToolFormat::ALL.len(), 5);
+/// assert_eq!(ToolFormat::QwenXml.name(), "qwen_xml");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ToolFormat {
+    /// `<use_tool>` (this crate's XML prompt format).
+    UseTool,
+    /// Hermes / Qwen2.5 / Qwen3: `<tool_call>{"name": ..., "arguments": {...}}</tool_call>`.
+    Hermes,
+    /// Qwen3-Coder: `<tool_call><function=NAME><parameter=KEY>VALUE</parameter></function></tool_call>`.
+    QwenXml,
+    /// Mistral: `[TOOL_CALLS] [{...}]` or `[TOOL_CALLS]NAME[ARGS]{...}`.
+    Mistral,
+    /// gpt-oss harmony: `<|channel|>commentary to=functions.NAME ...<|message|>{...}<|call|>`.
+    Harmony,
+}
+
+impl ToolFormat {
+    /// Every format, in the order [`detect`](Self::detect) prefers them on a tie.
+    ///
+    /// ```
+    /// assert!(tool_core::parse::ToolFormat::ALL.contains(&tool_core::parse::ToolFormat::Hermes));
+    /// ```
+    pub const ALL: &'static [ToolFormat] = &[
+        ToolFormat::UseTool,
+        ToolFormat::Hermes,
+        ToolFormat::QwenXml,
+        ToolFormat::Mistral,
+        ToolFormat::Harmony,
+    ];
+
+    /// The format's implementation.
+    pub(crate) fn spec(self) -> &'static dyn TextFormat {
+        match self {
+            ToolFormat::UseTool => &UseTool,
+            ToolFormat::Hermes => &Hermes,
+            ToolFormat::QwenXml => &QwenXml,
+            ToolFormat::Mistral => &Mistral,
+            ToolFormat::Harmony => &Harmony,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_format_passes_on_what_the_model_wrote_as_arguments() {
+        let cases = [
+            (
+                ToolFormat::UseTool,
+                "<use_tool><tool_name>a</tool_name><arguments> [1, 2] </arguments></use_tool>",
+                "[1, 2]",
+            ),
+            (
+                ToolFormat::UseTool,
+                "<use_tool><tool_name>a</tool_name><arguments>{\"x\":",
+                "{\"x\":",
+            ),
+            (
+                ToolFormat::UseTool,
+                "<use_tool>junk</use_tool>",
+                "<use_tool>junk</use_tool>",
+            ),
+            (
+                ToolFormat::Hermes,
+                "<tool_call>\n{\"name\": \"a\", \"arguments\": [1]}\n</tool_call>",
+                "[1]",
+            ),
+            (
+                ToolFormat::Hermes,
+                "<tool_call>\n{\"name\": \"a\", \"arguments\": {\"x\": }\n</tool_call>",
+                "{\"name\": \"a\", \"arguments\": {\"x\": }",
+            ),
+            (
+                ToolFormat::Mistral,
+                "[TOOL_CALLS]nope[ARGS]{\"q\": 1}",
+                "{\"q\": 1}",
+            ),
+            (
+                ToolFormat::Mistral,
+                "[TOOL_CALLS] [{\"name\": \"nope\", \"arguments\": {\"q\": 1}}]",
+                "{\"q\":1}",
+            ),
+            (
+                ToolFormat::QwenXml,
+                "<tool_call>\n<function=calc>\n<parameter=n>\nfive\n</parameter>\n<parameter=s>\n two \n</function>\n</tool_call>",
+                "{\"n\":\"five\",\"s\":\" two \"}",
+            ),
+            (
+                ToolFormat::Harmony,
+                "<|start|>assistant<|channel|>commentary to=functions.a <|constrain|>json<|message|>[1, 2]<|call|>",
+                "[1, 2]",
+            ),
+        ];
+        for (format, block, expected) in cases {
+            assert_eq!(
+                format.spec().raw_arguments(block),
+                expected,
+                "{format:?}: {block}"
+            );
+        }
+    }
+}

@@ -1,0 +1,106 @@
+//! Helpers the formats share for text they write (calls of another model's turn, tool blocks)
+//! and for reading back what a model wrote as a rejected call's arguments.
+
+use serde_json::Value;
+
+use crate::call::ToolCall;
+use crate::definition::ToolDefinition;
+use crate::response::ToolResponse;
+
+/// The call's arguments as JSON text (`{}` when empty).
+pub(crate) fn arguments(call: &ToolCall) -> &str {
+    match call.arguments.trim() {
+        "" => "{}",
+        args => args,
+    }
+}
+
+/// A JSON string literal (names are written by serde_json, so they cannot break the JSON).
+pub(crate) fn json_string(text: &str) -> String {
+    Value::String(text.to_string()).to_string()
+}
+
+/// Appends each call with `write`, `separator` between them.
+pub(crate) fn each_call(
+    calls: &[ToolCall],
+    separator: &str,
+    out: &mut String,
+    write: impl Fn(&ToolCall, &mut String),
+) {
+    for (k, call) in calls.iter().enumerate() {
+        if k > 0 {
+            out.push_str(separator);
+        }
+        write(call, out);
+    }
+}
+
+/// One OpenAI-style function signature, as Hermes/Qwen and Mistral templates list them.
+pub(crate) fn signature(def: &ToolDefinition) -> String {
+    let value = serde_json::json!({
+        "type": "function",
+        "function": {
+            "name": def.name,
+            "description": def.description,
+            "parameters": &*def.input_schema,
+        }
+    });
+    safe_json(&value)
+}
+
+/// Compact JSON with `<` and `>` written as escapes (they can only occur inside strings).
+pub(crate) fn safe_json(value: &Value) -> String {
+    value
+        .to_string()
+        .replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+}
+
+/// The text between `open` and `close` (to the end when `close` is missing).
+pub(crate) fn between<'a>(block: &'a str, open: &str, close: &str) -> Option<&'a str> {
+    let start = block.find(open)? + open.len();
+    let rest = block.get(start..)?;
+    let end = if close.is_empty() {
+        None
+    } else {
+        rest.rfind(close)
+    };
+    rest.get(..end.unwrap_or(rest.len()))
+}
+
+/// The `arguments` (or `parameters`) of the first JSON object in the block's body; the body
+/// itself when there is no such object.
+pub(crate) fn json_arguments(block: &str, open: &str, close: &str) -> String {
+    let body = between(block, open, close).unwrap_or(block);
+    let first = body.find('{').and_then(|at| {
+        let mut values = serde_json::Deserializer::from_str(body.get(at..)?).into_iter::<Value>();
+        values.next()?.ok()
+    });
+    let arguments = first.as_ref().and_then(|call| {
+        call.get("arguments")
+            .or_else(|| call.get("parameters"))
+            .cloned()
+    });
+    match arguments {
+        Some(Value::String(text)) => text,
+        Some(value) => value.to_string(),
+        None => body.trim().to_string(),
+    }
+}
+
+/// Where the first `<tool_call>` starts, and whether Qwen3-Coder's `<function=` follows it
+/// (the first one decides between Hermes and Qwen3-Coder).
+pub(crate) fn first_tool_call(text: &str) -> Option<(usize, bool)> {
+    const MARKER: &str = "<tool_call>";
+    let at = text.find(MARKER)?;
+    let after = text.get(at + MARKER.len()..).unwrap_or_default();
+    Some((at, after.trim_start().starts_with("<function=")))
+}
+
+/// `<tool_response>` around the result's text, as Hermes and Qwen3-Coder templates write it.
+pub(crate) fn tool_response(response: &ToolResponse) -> String {
+    format!(
+        "<tool_response>\n{}\n</tool_response>",
+        response.model_text()
+    )
+}
