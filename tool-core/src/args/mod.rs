@@ -11,6 +11,7 @@
 mod closed;
 mod shape;
 mod stream;
+mod walk;
 
 use std::sync::OnceLock;
 
