@@ -40,8 +40,10 @@ mod gate;
 #[cfg(feature = "mcp-http")]
 mod http;
 mod lines;
+mod listings;
 mod peer;
 mod peers;
+mod progress;
 mod prompts;
 mod remote;
 mod resources;
