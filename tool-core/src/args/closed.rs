@@ -20,29 +20,6 @@ use crate::response::{ToolErrorCode, ToolResponse};
 
 /// The closed objects of a parameters type, read once from its canonical schema; see
 /// [`decode_tool_arguments`](super::decode_tool_arguments), which the `#[tool]` macro calls.
-///
-/// ```
-/// use serde_json::json;
-/// use tool_core::args::ClosedObjects;
-///
-/// let schema = json!({
-///     "type": "object",
-///     "properties": {"opts": {"$ref": "#/$defs/Options"}},
-///     "additionalProperties": false,
-///     "$defs": {"Options": {
-///         "type": "object",
-///         "properties": {"verbose": {"type": "boolean"}, "width": {"type": "integer"}},
-///         "additionalProperties": false
-///     }}
-/// });
-/// let closed = ClosedObjects::from_schema(schema);
-/// assert!(closed.check("show", r#"{"opts": {"verbose": true}}"#).is_ok());
-/// let err = closed.check("show", r#"{"opts": {"verbos": true}}"#).unwrap_err();
-/// assert_eq!(
-///     err.error_message(),
-///     Some("Invalid arguments for 'show': unknown parameter 'opts.verbos'. Did you mean 'verbose'? Valid parameters: 'verbose', 'width'.")
-/// );
-/// ```
 #[derive(Debug, Clone)]
 pub struct ClosedObjects {
     /// The compiled schema; `nodes[0]` is the root.
@@ -54,11 +31,6 @@ pub struct ClosedObjects {
 
 impl ClosedObjects {
     /// Reads a canonical schema (see [`canonical_schema`](crate::schema::canonical_schema)).
-    ///
-    /// ```
-    /// let closed = tool_core::args::ClosedObjects::from_schema(serde_json::json!({"type": "object"}));
-    /// assert!(!closed.has_nested());
-    /// ```
     pub fn from_schema(schema: Value) -> Self {
         let nested = schema.as_object().is_some_and(|root| {
             root.iter()
@@ -75,12 +47,6 @@ impl ClosedObjects {
 
     /// Whether the schema closes any object below the root, i.e. whether
     /// [`check`](Self::check) can ever find something serde did not.
-    ///
-    /// ```
-    /// use serde_json::json;
-    /// let nested = json!({"type": "object", "properties": {"o": {"type": "object", "properties": {}, "additionalProperties": false}}});
-    /// assert!(tool_core::args::ClosedObjects::from_schema(nested).has_nested());
-    /// ```
     pub fn has_nested(&self) -> bool {
         self.nested
     }
@@ -89,16 +55,6 @@ impl ClosedObjects {
     /// the `INVALID_PARAM` response for the first one (in document order): its full path, the
     /// closest valid name and the valid names. Text that is not JSON passes (decoding judges
     /// it).
-    ///
-    /// ```
-    /// use serde_json::json;
-    /// let schema = json!({"type": "object", "properties": {
-    ///     "items": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}}, "additionalProperties": false}}
-    /// }, "additionalProperties": false});
-    /// let closed = tool_core::args::ClosedObjects::from_schema(schema);
-    /// let err = closed.check("add", r#"{"items": [{"name": "a"}, {"nmae": "b"}]}"#).unwrap_err();
-    /// assert!(err.error_message().unwrap().contains("unknown parameter 'items[1].nmae'. Did you mean 'name'?"));
-    /// ```
     #[inline]
     pub fn check(&self, tool: &str, arguments: &str) -> Result<(), ToolResponse> {
         if !self.nested || !has_inner_object(arguments) {
@@ -146,6 +102,62 @@ fn has_closed_object(value: &Value) -> bool {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn example_closed_objects() {
+        use serde_json::json;
+
+        let schema = json!({
+            "type": "object",
+            "properties": {"opts": {"$ref": "#/$defs/Options"}},
+            "additionalProperties": false,
+            "$defs": {"Options": {
+                "type": "object",
+                "properties": {"verbose": {"type": "boolean"}, "width": {"type": "integer"}},
+                "additionalProperties": false
+            }}
+        });
+        let closed = ClosedObjects::from_schema(schema);
+        assert!(closed
+            .check("show", r#"{"opts": {"verbose": true}}"#)
+            .is_ok());
+        let err = closed
+            .check("show", r#"{"opts": {"verbos": true}}"#)
+            .unwrap_err();
+        assert_eq!(
+            err.error_message(),
+            Some("Invalid arguments for 'show': unknown parameter 'opts.verbos'. Did you mean 'verbose'? Valid parameters: 'verbose', 'width'.")
+        );
+    }
+
+    #[test]
+    fn example_from_schema() {
+        let closed = ClosedObjects::from_schema(serde_json::json!({"type": "object"}));
+        assert!(!closed.has_nested());
+    }
+
+    #[test]
+    fn example_has_nested() {
+        use serde_json::json;
+        let nested = json!({"type": "object", "properties": {"o": {"type": "object", "properties": {}, "additionalProperties": false}}});
+        assert!(ClosedObjects::from_schema(nested).has_nested());
+    }
+
+    #[test]
+    fn example_check() {
+        use serde_json::json;
+        let schema = json!({"type": "object", "properties": {
+            "items": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}}, "additionalProperties": false}}
+        }, "additionalProperties": false});
+        let closed = ClosedObjects::from_schema(schema);
+        let err = closed
+            .check("add", r#"{"items": [{"name": "a"}, {"nmae": "b"}]}"#)
+            .unwrap_err();
+        assert!(err
+            .error_message()
+            .unwrap()
+            .contains("unknown parameter 'items[1].nmae'. Did you mean 'name'?"));
+    }
 
     fn closed_options() -> Value {
         json!({"type": "object", "properties": {"verbose": {"type": "boolean"}}, "additionalProperties": false})

@@ -16,7 +16,7 @@ use crate::registry::{is_valid_tool_name, RegistryError, ToolRegistry};
 
 /// How long the client waits for the handshake, a `tools/list`, or one tool call, unless
 /// told otherwise.
-pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(60);
+pub(crate) const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Our side of the connection: routes progress and keeps the tool list fresh.
 struct Handler {
@@ -99,7 +99,7 @@ impl std::fmt::Debug for McpClient {
 impl McpClient {
     /// Connects over `transport` (rmcp's: a reader/writer pair, a child process, a
     /// streamable-HTTP client …), runs the handshake and fetches the tool list, each bounded
-    /// by [`DEFAULT_CALL_TIMEOUT`].
+    /// by 60 seconds (see [`McpClient::connect_with_timeout`]).
     pub async fn connect<T, E, A>(transport: T) -> Result<McpClient, McpError>
     where
         T: rmcp::transport::IntoTransport<RoleClient, E, A>,
