@@ -377,6 +377,7 @@ mod tests {
         use std::sync::OnceLock;
 
         #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+        #[allow(dead_code)]
         struct Options {
             verbose: Option<bool>,
             width: Option<u32>,
@@ -384,6 +385,7 @@ mod tests {
 
         #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
         #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
         struct Params {
             opts: Options,
         }
