@@ -115,7 +115,9 @@ pub use peer::{
 pub use policy::{Approval, ApprovalHook, BreakerConfig, CircuitState, Limits, RetryPolicy};
 pub use principal::Principal;
 pub use raw_json::RawJson;
-pub use registry::{is_valid_tool_name, RegistryError, ToolList, ToolListFormat, ToolRegistry};
+pub use registry::{
+    is_valid_tool_name, RegistryError, ToolKey, ToolList, ToolListFormat, ToolRegistry,
+};
 pub use response::{ErrorInfo, Stats, ToolErrorCode, ToolEvent, ToolResponse, ToolStatus};
 pub use struct_tool::{StructTool, ToolHandler, ToolOf};
 pub use tool::{CallFuture, Tool, ToolSet};

@@ -6,6 +6,7 @@ mod lists;
 mod name_key;
 mod names;
 mod settings;
+mod tool_key;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -15,6 +16,7 @@ pub use lists::{ToolList, ToolListFormat};
 use name_key::NameKey;
 pub(crate) use names::unknown_name;
 pub use names::{is_valid_tool_name, RegistryError};
+pub use tool_key::ToolKey;
 
 use crate::clock;
 use crate::context::Extensions;

@@ -417,7 +417,9 @@ impl ServerHandler for McpServer {
                     "tool '{}' needs the scopes '{}', which the caller's token does not grant; \
                      ask the authorization server for a token with them",
                     request.name,
-                    self.registry.required_scopes(&request.name).join(" ")
+                    self.registry
+                        .required_scopes(request.name.as_ref())
+                        .join(" ")
                 ),
                 None,
             ));
