@@ -371,12 +371,7 @@ impl ToolRegistry {
     }
 
     /// The `NOT_FOUND` response for a name no tool has: lists the tools and the closest name.
-    ///
-    /// ```
-    /// let r = tool_core::ToolRegistry::new().unknown_tool("x");
-    /// assert!(r.error_message().unwrap().contains("no tools are available"));
-    /// ```
-    pub fn unknown_tool(&self, name: &str) -> ToolResponse {
+    pub(crate) fn unknown_tool(&self, name: &str) -> ToolResponse {
         let message = if self.is_empty() {
             format!("Unknown tool '{name}': no tools are available in this conversation.")
         } else {
@@ -427,4 +422,16 @@ macro_rules! tools {
         };
         $crate::ToolRegistry::new()$(.with(<$tool>::__tool()))*
     }};
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn unknown_tool_example() {
+        let r = crate::ToolRegistry::new().unknown_tool("x");
+        assert!(r
+            .error_message()
+            .unwrap()
+            .contains("no tools are available"));
+    }
 }
