@@ -66,7 +66,7 @@
 // are. Boxing them to please this lint would add an allocation to every failure path.
 #![allow(clippy::result_large_err)]
 
-pub mod args;
+mod args;
 mod call;
 pub mod catalog;
 mod clock;
@@ -82,7 +82,7 @@ pub mod mcp;
 pub mod model;
 mod output_schema;
 pub mod parse;
-pub mod peer;
+mod peer;
 mod policy;
 mod principal;
 pub mod prompt;
@@ -93,7 +93,7 @@ mod response;
 pub mod runner;
 pub mod schema;
 mod struct_tool;
-pub mod suggest;
+mod suggest;
 pub mod testing;
 mod timer;
 mod tool;
@@ -108,12 +108,16 @@ pub use definition::{ToolAnnotations, ToolDefinition};
 pub use dispatch::CallOptions;
 pub use executor::block_on;
 pub use into_response::{IntoToolResponse, Json, ToolError};
-pub use output_schema::{is_wrapped_output, output_schema_of, StructuredOutput, WRAP_RESULT_KEY};
-pub use peer::{ClientPeer, Elicited, LogLevel, PeerError, Root, SamplingReply, SamplingRequest};
+pub use output_schema::{output_schema_of, StructuredOutput};
+pub use peer::{
+    ClientPeer, Elicited, LogLevel, PeerError, PeerFuture, Root, SamplingReply, SamplingRequest,
+};
 pub use policy::{Approval, ApprovalHook, BreakerConfig, CircuitState, Limits, RetryPolicy};
 pub use principal::Principal;
 pub use raw_json::RawJson;
-pub use registry::{is_valid_tool_name, RegistryError, ToolList, ToolListFormat, ToolRegistry};
+pub use registry::{
+    is_valid_tool_name, RegistryError, ToolKey, ToolList, ToolListFormat, ToolRegistry,
+};
 pub use response::{ErrorInfo, Stats, ToolErrorCode, ToolEvent, ToolResponse, ToolStatus};
 pub use struct_tool::{StructTool, ToolHandler, ToolOf};
 pub use tool::{CallFuture, Tool, ToolSet};

@@ -3,7 +3,7 @@
 //! MCP's rules shape it: `outputSchema` must be an object schema (`"type": "object"` at the
 //! root) and a result that has one carries its `data` as `structuredContent`. A type whose
 //! schema is not an object at the root (a list, a number, an enum) gets a wrapper schema
-//! `{"result": <its schema>}` marked [`WRAP_RESULT_KEY`], and its `structuredContent` is
+//! `{"result": <its schema>}` marked `"x-fastmcp-wrap-result": true`, and its `structuredContent` is
 //! `{"result": data}`; its value still reaches the model as plain text.
 
 use std::marker::PhantomData;
@@ -18,11 +18,11 @@ use crate::into_response::Json;
 /// root (an integer, a list, an enum) is sent as `structuredContent: {"result": value}` under
 /// an object schema carrying `"x-fastmcp-wrap-result": true`, FastMCP's convention, so
 /// FastMCP clients unwrap it and any client can validate it.
-pub const WRAP_RESULT_KEY: &str = "x-fastmcp-wrap-result";
+pub(crate) const WRAP_RESULT_KEY: &str = "x-fastmcp-wrap-result";
 
 /// The output schema of `T`: schemars' JSON Schema 2020-12 without `$schema` and `title`.
-/// MCP wants an object at the root; any other `T` is wrapped as `{"result": T}` (marked with
-/// [`WRAP_RESULT_KEY`], its `$defs` moved to the wrapper).
+/// MCP wants an object at the root; any other `T` is wrapped as `{"result": T}` (marked
+/// `"x-fastmcp-wrap-result": true`, FastMCP's convention, its `$defs` moved to the wrapper).
 ///
 /// ```
 /// #[derive(schemars::JsonSchema)]
@@ -35,7 +35,7 @@ pub const WRAP_RESULT_KEY: &str = "x-fastmcp-wrap-result";
 /// let wrapped = tool_core::output_schema_of::<i64>().unwrap();
 /// assert_eq!(wrapped["properties"]["result"]["type"], "integer");
 /// assert_eq!(wrapped["required"], serde_json::json!(["result"]));
-/// assert_eq!(wrapped[tool_core::WRAP_RESULT_KEY], true);
+/// assert_eq!(wrapped["x-fastmcp-wrap-result"], true);
 /// ```
 pub fn output_schema_of<T: JsonSchema>() -> Option<Value> {
     let generator = SchemaSettings::draft2020_12().into_generator();
@@ -64,7 +64,7 @@ pub fn output_schema_of<T: JsonSchema>() -> Option<Value> {
 
 /// Whether an output schema is a wrapper made by [`output_schema_of`] (the structured result
 /// is then `{"result": data}`).
-pub fn is_wrapped_output(schema: &Value) -> bool {
+pub(crate) fn is_wrapped_output(schema: &Value) -> bool {
     schema.get(WRAP_RESULT_KEY) == Some(&Value::Bool(true))
 }
 

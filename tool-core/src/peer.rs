@@ -163,9 +163,18 @@ impl std::error::Error for PeerError {}
 /// What a request to the client yields.
 pub type PeerFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, PeerError>> + Send + 'a>>;
 
-/// The client of the current call, as the transport sees it. `McpServer` supplies one per
-/// call; an application may supply its own with
-/// [`CallContext::with_peer`](crate::CallContext::with_peer).
+/// The client of the current call, as the transport sees it: what a tool may ask of the
+/// client that called it. A tool asks through its [`ToolContext`](crate::ToolContext) (log to
+/// the client, ask its model for a completion, ask its user for input, read its roots) and
+/// never learns the transport:
+///
+/// - served over MCP (`McpServer`, feature `mcp`), each becomes the MCP message for it,
+///   and fails with [`PeerError::Unsupported`] when the client did not declare the capability;
+/// - anywhere else (the runner, direct dispatch) there is no client: `log` goes to `tracing`
+///   (feature `tracing`; otherwise nowhere) and the others fail with
+///   [`PeerError::Unsupported`], unless the application supplies its own `ClientPeer` with
+///   [`CallContext::with_peer`](crate::CallContext::with_peer) (for example, one that answers
+///   sampling with the runner's own model).
 pub trait ClientPeer: Send + Sync + 'static {
     /// Sends a log message (dropped if the client asked for a higher level).
     fn log(&self, level: LogLevel, logger: &str, data: Value);

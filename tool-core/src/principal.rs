@@ -87,12 +87,7 @@ impl Principal {
     }
 
     /// The scopes of `required` the token does not grant (empty: all granted).
-    ///
-    /// ```
-    /// let p = tool_core::Principal::new("ci").with_scopes(["read"]);
-    /// assert_eq!(p.missing_scopes(&["read".into(), "write".into()]), ["write"]);
-    /// ```
-    pub fn missing_scopes<'a>(&self, required: &'a [String]) -> Vec<&'a str> {
+    pub(crate) fn missing_scopes<'a>(&self, required: &'a [String]) -> Vec<&'a str> {
         required
             .iter()
             .filter(|scope| !self.has_scope(scope))
@@ -134,5 +129,17 @@ impl<'a> FromToolContext<'a> for Principal {
                 ),
             )
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn missing_scopes_example() {
+        let p = crate::Principal::new("ci").with_scopes(["read"]);
+        assert_eq!(
+            p.missing_scopes(&["read".into(), "write".into()]),
+            ["write"]
+        );
     }
 }

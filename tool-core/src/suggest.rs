@@ -2,14 +2,7 @@
 
 /// The candidate closest to `wrong`, if one is close enough to be a likely typo: equal ignoring
 /// case and `-`/`_`, or within an edit distance of a third of the longer name (at least 1).
-///
-/// ```
-/// use tool_core::suggest::closest;
-/// assert_eq!(closest("get_wether", ["get_weather", "search"]), Some("get_weather"));
-/// assert_eq!(closest("GetWeather", ["get_weather"]), Some("get_weather"));
-/// assert_eq!(closest("zzz", ["get_weather"]), None);
-/// ```
-pub fn closest<'a, I>(wrong: &str, candidates: I) -> Option<&'a str>
+pub(crate) fn closest<'a, I>(wrong: &str, candidates: I) -> Option<&'a str>
 where
     I: IntoIterator<Item = &'a str>,
 {
@@ -74,11 +67,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// Formats names as `'a', 'b', 'c'` for a message.
-///
-/// ```
-/// assert_eq!(tool_core::suggest::quoted_list(["a", "b"]), "'a', 'b'");
-/// ```
-pub fn quoted_list<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
+pub(crate) fn quoted_list<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
     let mut out = String::new();
     for (i, name) in names.into_iter().enumerate() {
         if i > 0 {
@@ -94,6 +83,21 @@ pub fn quoted_list<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn example_closest() {
+        assert_eq!(
+            closest("get_wether", ["get_weather", "search"]),
+            Some("get_weather")
+        );
+        assert_eq!(closest("GetWeather", ["get_weather"]), Some("get_weather"));
+        assert_eq!(closest("zzz", ["get_weather"]), None);
+    }
+
+    #[test]
+    fn example_quoted_list() {
+        assert_eq!(quoted_list(["a", "b"]), "'a', 'b'");
+    }
 
     #[test]
     fn edit_distance_counts_insertions_deletions_and_substitutions() {

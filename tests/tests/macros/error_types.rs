@@ -233,7 +233,7 @@ fn a_retryable_code_is_retried_by_a_retry_policy() {
 
     let zero = std::time::Duration::ZERO;
     let policy = tool_core::RetryPolicy::new(3).backoff(zero, zero);
-    let r = tools![flaky].with_retry("flaky", policy);
+    let r = tools![flaky].with_retry(flaky {}, policy);
     let reply = r.call_blocking(&ToolCall::new("1", "flaky", "{}"));
     assert_eq!(reply.model_text(), "ready");
     assert_eq!(RUNS.load(Ordering::SeqCst), 3);

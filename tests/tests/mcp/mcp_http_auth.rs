@@ -51,7 +51,7 @@ fn reset() -> &'static str {
 }
 
 fn registry() -> ToolRegistry {
-    tools![whoami, reset].with_required_scopes("reset", ["admin"])
+    tools![whoami, reset].with_required_scopes(reset {}, ["admin"])
 }
 
 fn http() -> reqwest::Client {

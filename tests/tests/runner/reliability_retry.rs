@@ -90,3 +90,44 @@ async fn back_off_uses_the_tokio_timer_inside_a_runtime() {
 fn a_retry_policy_for_an_unknown_tool_is_a_programming_error() {
     let _ = ToolRegistry::new().with_retry("nope", RetryPolicy::new(2));
 }
+
+#[test]
+fn per_tool_settings_name_a_tool_by_its_type_or_its_name() {
+    use tool_core::{tool, tools, BreakerConfig, CircuitState, StructTool, Tool, ToolContext};
+
+    /// Fetches a page.
+    #[tool(idempotent)]
+    fn fetch(url: String) -> String {
+        url
+    }
+
+    /// Searches the web.
+    #[derive(Tool)]
+    struct Search {
+        query: String,
+    }
+
+    impl tool_core::ToolHandler for Search {
+        type Output = String;
+        async fn run(self, _ctx: ToolContext<'_>) -> String {
+            self.query
+        }
+    }
+
+    let policy = RetryPolicy::new(3);
+    let registry = tools![fetch, Search]
+        .with_circuit_breaker(BreakerConfig::default())
+        .with_retry(fetch {}, policy.clone())
+        .with_required_scopes(Search::NAME, ["search"]);
+    // The type and the name are the same key.
+    assert_eq!(registry.retry_policy(fetch {}), Some(&policy));
+    assert_eq!(registry.retry_policy("fetch"), Some(&policy));
+    assert_eq!(registry.retry_policy(String::from("fetch")), Some(&policy));
+    assert_eq!(registry.required_scopes("search"), ["search"]);
+    assert!(registry.required_scopes(fetch {}).is_empty());
+    assert_eq!(registry.circuit_state(fetch {}), Some(CircuitState::Closed));
+    assert_eq!(registry.retry_policy(Search::NAME), None);
+    // Any tool value names itself, however the registry was built.
+    let named: &dyn Tool = &fetch {};
+    assert_eq!(registry.retry_policy(named.name()), Some(&policy));
+}

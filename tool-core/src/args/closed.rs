@@ -11,44 +11,19 @@
 //!
 //! The check reads the arguments once more, straight from the text, skipping every value
 //! under which the schema closes nothing (see `stream`); only a value that must be matched
-//! against union branches is read whole into a `serde_json::Value` and walked here.
-
-use std::borrow::Cow;
+//! against union branches is read whole into a `serde_json::Value` and walked (see `walk`).
 
 use serde_json::Value;
 
-use super::shape::{self, Additional, Node, MAX_HOPS};
+use super::shape::{self, Node};
 use crate::response::{ToolErrorCode, ToolResponse};
 
 /// The closed objects of a parameters type, read once from its canonical schema; see
 /// [`decode_tool_arguments`](super::decode_tool_arguments), which the `#[tool]` macro calls.
-///
-/// ```
-/// use serde_json::json;
-/// use tool_core::args::ClosedObjects;
-///
-/// let schema = json!({
-///     "type": "object",
-///     "properties": {"opts": {"$ref": "#/$defs/Options"}},
-///     "additionalProperties": false,
-///     "$defs": {"Options": {
-///         "type": "object",
-///         "properties": {"verbose": {"type": "boolean"}, "width": {"type": "integer"}},
-///         "additionalProperties": false
-///     }}
-/// });
-/// let closed = ClosedObjects::from_schema(schema);
-/// assert!(closed.check("show", r#"{"opts": {"verbose": true}}"#).is_ok());
-/// let err = closed.check("show", r#"{"opts": {"verbos": true}}"#).unwrap_err();
-/// assert_eq!(
-///     err.error_message(),
-///     Some("Invalid arguments for 'show': unknown parameter 'opts.verbos'. Did you mean 'verbose'? Valid parameters: 'verbose', 'width'.")
-/// );
-/// ```
 #[derive(Debug, Clone)]
 pub struct ClosedObjects {
     /// The compiled schema; `nodes[0]` is the root.
-    pub(super) nodes: Vec<Node>,
+    nodes: Vec<Node>,
     /// Whether any object below the root is closed; when none is, there is nothing to check
     /// (the root's keys are checked by the parameters struct's `deny_unknown_fields`).
     nested: bool,
@@ -56,11 +31,6 @@ pub struct ClosedObjects {
 
 impl ClosedObjects {
     /// Reads a canonical schema (see [`canonical_schema`](crate::schema::canonical_schema)).
-    ///
-    /// ```
-    /// let closed = tool_core::args::ClosedObjects::from_schema(serde_json::json!({"type": "object"}));
-    /// assert!(!closed.has_nested());
-    /// ```
     pub fn from_schema(schema: Value) -> Self {
         let nested = schema.as_object().is_some_and(|root| {
             root.iter()
@@ -77,12 +47,6 @@ impl ClosedObjects {
 
     /// Whether the schema closes any object below the root, i.e. whether
     /// [`check`](Self::check) can ever find something serde did not.
-    ///
-    /// ```
-    /// use serde_json::json;
-    /// let nested = json!({"type": "object", "properties": {"o": {"type": "object", "properties": {}, "additionalProperties": false}}});
-    /// assert!(tool_core::args::ClosedObjects::from_schema(nested).has_nested());
-    /// ```
     pub fn has_nested(&self) -> bool {
         self.nested
     }
@@ -91,16 +55,6 @@ impl ClosedObjects {
     /// the `INVALID_PARAM` response for the first one (in document order): its full path, the
     /// closest valid name and the valid names. Text that is not JSON passes (decoding judges
     /// it).
-    ///
-    /// ```
-    /// use serde_json::json;
-    /// let schema = json!({"type": "object", "properties": {
-    ///     "items": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}}, "additionalProperties": false}}
-    /// }, "additionalProperties": false});
-    /// let closed = tool_core::args::ClosedObjects::from_schema(schema);
-    /// let err = closed.check("add", r#"{"items": [{"name": "a"}, {"nmae": "b"}]}"#).unwrap_err();
-    /// assert!(err.error_message().unwrap().contains("unknown parameter 'items[1].nmae'. Did you mean 'name'?"));
-    /// ```
     #[inline]
     pub fn check(&self, tool: &str, arguments: &str) -> Result<(), ToolResponse> {
         if !self.nested || !has_inner_object(arguments) {
@@ -110,7 +64,7 @@ impl ClosedObjects {
     }
 
     fn check_value(&self, tool: &str, arguments: &str) -> Result<(), ToolResponse> {
-        match super::stream::first_unknown(self, arguments) {
+        match super::stream::first_unknown(&self.nodes, arguments) {
             None => Ok(()),
             Some(found) => Err(ToolResponse::error(
                 ToolErrorCode::InvalidParam,
@@ -120,133 +74,6 @@ impl ClosedObjects {
                 ),
             )),
         }
-    }
-
-    /// The first key in `value` that node `at` does not allow. `hops` counts schema steps
-    /// taken without entering the value. `merged` says the node is one part of an object
-    /// whose keys are spread over several schemas (a `#[serde(flatten)]` enum: `properties`
-    /// beside `oneOf`); no part alone knows all the keys, so none rejects one (the canonical
-    /// schema leaves such objects open too), but the values of the keys it knows are checked.
-    pub(super) fn unknown(
-        &self,
-        at: usize,
-        value: &Value,
-        path: &mut Vec<Segment<'_>>,
-        hops: u32,
-        merged: bool,
-    ) -> Option<Unknown> {
-        let node = self.nodes.get(at)?;
-        if hops > MAX_HOPS {
-            return None;
-        }
-        let merged = merged || node.spread;
-        for &part in &node.all_of {
-            if let Some(found) = self.unknown(part, value, path, hops + 1, merged) {
-                return Some(found);
-            }
-        }
-        for branches in &node.unions {
-            if let Some(found) = self.unknown_in_union(branches, value, path, hops, merged) {
-                return Some(found);
-            }
-        }
-        match value {
-            Value::Object(map) => {
-                for (key, item) in map {
-                    path.push(Segment::Key(Cow::Owned(key.clone())));
-                    let found = match node.property(key).or(match node.additional {
-                        Additional::Schema(sub) => Some(sub),
-                        _ => None,
-                    }) {
-                        Some(sub) => self.unknown(sub, item, path, 0, false),
-                        None if node.additional == Additional::Closed && !merged => Some(Unknown {
-                            path: render(path),
-                            key: key.clone(),
-                            valid: node.properties.iter().map(|(k, _)| k.clone()).collect(),
-                        }),
-                        None => None,
-                    };
-                    path.pop();
-                    if found.is_some() {
-                        return found;
-                    }
-                }
-                None
-            }
-            Value::Array(items) => {
-                for (i, item) in items.iter().enumerate() {
-                    let Some(sub) = node.prefix_items.get(i).copied().or(node.items) else {
-                        continue;
-                    };
-                    path.push(Segment::Index(i));
-                    let found = self.unknown(sub, item, path, 0, false);
-                    path.pop();
-                    if found.is_some() {
-                        return found;
-                    }
-                }
-                None
-            }
-            _ => None,
-        }
-    }
-
-    /// A value meets one of several branches: it is fine if any branch that fits it (by type,
-    /// tag and required keys) has no unknown key; otherwise the first fitting branch's
-    /// unknown key is reported. A value no branch fits is left to the decoder.
-    fn unknown_in_union(
-        &self,
-        branches: &[usize],
-        value: &Value,
-        path: &mut Vec<Segment<'_>>,
-        hops: u32,
-        merged: bool,
-    ) -> Option<Unknown> {
-        let mut first = None;
-        for &branch in branches {
-            if !self.fits(branch, value, hops + 1) {
-                continue;
-            }
-            match self.unknown(branch, value, path, hops + 1, merged) {
-                None => return None,
-                Some(found) => {
-                    first.get_or_insert(found);
-                }
-            }
-        }
-        first
-    }
-
-    /// Whether `value` could be an instance of node `at`, judged by what tells union branches
-    /// apart: `type`, `const`/`enum`, required keys and constant-valued (tag) properties.
-    fn fits(&self, at: usize, value: &Value, hops: u32) -> bool {
-        let Some(node) = self.nodes.get(at) else {
-            return true;
-        };
-        if hops > MAX_HOPS {
-            return true;
-        }
-        if !node
-            .all_of
-            .iter()
-            .all(|&part| self.fits(part, value, hops + 1))
-        {
-            return false;
-        }
-        if !node.allows(value) {
-            return false;
-        }
-        let Value::Object(map) = value else {
-            return true;
-        };
-        node.required.iter().all(|k| map.contains_key(k))
-            && node.properties.iter().all(|(k, sub)| match map.get(k) {
-                Some(v) => self
-                    .nodes
-                    .get(*sub)
-                    .is_none_or(|sub| sub.constant_allows(v)),
-                None => true,
-            })
     }
 }
 
@@ -271,44 +98,66 @@ fn has_closed_object(value: &Value) -> bool {
     }
 }
 
-/// An unknown key: its full path (`opts.verbos`), the key, and the names its object takes.
-pub(super) struct Unknown {
-    pub(super) path: String,
-    pub(super) key: String,
-    pub(super) valid: Vec<String>,
-}
-
-/// One step of the path to a value: a key (borrowed from the text where it has no escapes) or
-/// an index.
-pub(super) enum Segment<'a> {
-    Key(Cow<'a, str>),
-    Index(usize),
-}
-
-pub(super) fn render(path: &[Segment<'_>]) -> String {
-    let mut out = String::new();
-    for segment in path {
-        match segment {
-            Segment::Key(key) => {
-                if !out.is_empty() {
-                    out.push('.');
-                }
-                out.push_str(key);
-            }
-            Segment::Index(i) => {
-                out.push('[');
-                out.push_str(&i.to_string());
-                out.push(']');
-            }
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn example_closed_objects() {
+        use serde_json::json;
+
+        let schema = json!({
+            "type": "object",
+            "properties": {"opts": {"$ref": "#/$defs/Options"}},
+            "additionalProperties": false,
+            "$defs": {"Options": {
+                "type": "object",
+                "properties": {"verbose": {"type": "boolean"}, "width": {"type": "integer"}},
+                "additionalProperties": false
+            }}
+        });
+        let closed = ClosedObjects::from_schema(schema);
+        assert!(closed
+            .check("show", r#"{"opts": {"verbose": true}}"#)
+            .is_ok());
+        let err = closed
+            .check("show", r#"{"opts": {"verbos": true}}"#)
+            .unwrap_err();
+        assert_eq!(
+            err.error_message(),
+            Some("Invalid arguments for 'show': unknown parameter 'opts.verbos'. Did you mean 'verbose'? Valid parameters: 'verbose', 'width'.")
+        );
+    }
+
+    #[test]
+    fn example_from_schema() {
+        let closed = ClosedObjects::from_schema(serde_json::json!({"type": "object"}));
+        assert!(!closed.has_nested());
+    }
+
+    #[test]
+    fn example_has_nested() {
+        use serde_json::json;
+        let nested = json!({"type": "object", "properties": {"o": {"type": "object", "properties": {}, "additionalProperties": false}}});
+        assert!(ClosedObjects::from_schema(nested).has_nested());
+    }
+
+    #[test]
+    fn example_check() {
+        use serde_json::json;
+        let schema = json!({"type": "object", "properties": {
+            "items": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}}, "additionalProperties": false}}
+        }, "additionalProperties": false});
+        let closed = ClosedObjects::from_schema(schema);
+        let err = closed
+            .check("add", r#"{"items": [{"name": "a"}, {"nmae": "b"}]}"#)
+            .unwrap_err();
+        assert!(err
+            .error_message()
+            .unwrap()
+            .contains("unknown parameter 'items[1].nmae'. Did you mean 'name'?"));
+    }
 
     fn closed_options() -> Value {
         json!({"type": "object", "properties": {"verbose": {"type": "boolean"}}, "additionalProperties": false})

@@ -11,6 +11,7 @@
 mod closed;
 mod shape;
 mod stream;
+mod walk;
 
 use std::sync::OnceLock;
 
@@ -28,18 +29,6 @@ pub use closed::ClosedObjects;
 ///
 /// On failure returns an `INVALID_FORMAT` (not JSON) or `INVALID_PARAM` (wrong shape)
 /// response whose message says what was wrong, where, and what to send instead.
-///
-/// ```
-/// #[derive(serde::Deserialize, Debug)]
-/// #[serde(deny_unknown_fields)]
-/// struct Args { query: String }
-///
-/// let ok: Args = tool_core::args::decode_arguments("search", r#"{"query":"rust"}"#).unwrap();
-/// assert_eq!(ok.query, "rust");
-///
-/// let err = tool_core::args::decode_arguments::<Args>("search", r#"{"qurey":"rust"}"#).unwrap_err();
-/// assert!(err.error_message().unwrap().contains("Did you mean 'query'?"));
-/// ```
 pub fn decode_arguments<T: DeserializeOwned>(tool: &str, raw: &str) -> Result<T, ToolResponse> {
     // An object as models send it, nothing around it: straight to serde, none of the checks
     // below can apply.
@@ -86,26 +75,6 @@ fn decode_unusual<T: DeserializeOwned>(tool: &str, raw: &str) -> Result<T, ToolR
 /// A nested object is closed unless it is a map, has a `#[serde(flatten)]` map, or opts out
 /// with `#[schemars(extend("additionalProperties" = true))]` on its type; then it takes any
 /// key, and its schema says so.
-///
-/// ```
-/// use std::sync::OnceLock;
-/// use tool_core::args::{decode_tool_arguments, ClosedObjects};
-///
-/// #[tool_core::tool_type]
-/// #[derive(Debug)]
-/// struct Options { verbose: Option<bool>, width: Option<u32> }
-///
-/// #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
-/// #[serde(deny_unknown_fields)]
-/// struct Params { opts: Options }
-///
-/// static CLOSED: OnceLock<ClosedObjects> = OnceLock::new();
-/// let err = decode_tool_arguments::<Params>("show", r#"{"opts": {"verbos": true}}"#, &CLOSED).unwrap_err();
-/// assert_eq!(
-///     err.error_message(),
-///     Some("Invalid arguments for 'show': unknown parameter 'opts.verbos'. Did you mean 'verbose'? Valid parameters: 'verbose', 'width'.")
-/// );
-/// ```
 pub fn decode_tool_arguments<T: DeserializeOwned + JsonSchema>(
     tool: &str,
     raw: &str,
@@ -384,6 +353,51 @@ fn plain_type(expected: &str) -> String {
 mod tests {
     use super::*;
     use serde::Deserialize;
+
+    #[test]
+    fn example_decode_arguments() {
+        #[derive(serde::Deserialize, Debug)]
+        #[serde(deny_unknown_fields)]
+        struct Args {
+            query: String,
+        }
+
+        let ok: Args = decode_arguments("search", r#"{"query":"rust"}"#).unwrap();
+        assert_eq!(ok.query, "rust");
+
+        let err = decode_arguments::<Args>("search", r#"{"qurey":"rust"}"#).unwrap_err();
+        assert!(err
+            .error_message()
+            .unwrap()
+            .contains("Did you mean 'query'?"));
+    }
+
+    #[test]
+    fn example_decode_tool_arguments() {
+        use std::sync::OnceLock;
+
+        #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+        #[allow(dead_code)]
+        struct Options {
+            verbose: Option<bool>,
+            width: Option<u32>,
+        }
+
+        #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+        #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
+        struct Params {
+            opts: Options,
+        }
+
+        static CLOSED: OnceLock<ClosedObjects> = OnceLock::new();
+        let err = decode_tool_arguments::<Params>("show", r#"{"opts": {"verbos": true}}"#, &CLOSED)
+            .unwrap_err();
+        assert_eq!(
+            err.error_message(),
+            Some("Invalid arguments for 'show': unknown parameter 'opts.verbos'. Did you mean 'verbose'? Valid parameters: 'verbose', 'width'.")
+        );
+    }
 
     #[derive(Deserialize, Debug)]
     #[serde(deny_unknown_fields)]

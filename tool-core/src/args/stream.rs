@@ -9,17 +9,17 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::closed::{render, ClosedObjects, Segment, Unknown};
-use super::shape::{effective, Additional};
+use super::shape::{effective, Additional, Node};
+use super::walk::{render, Nodes, Segment, Unknown};
 
 /// The first unknown key in `arguments` (document order), if any. Text that is not JSON has
 /// none: decoding has already judged it.
-pub(super) fn first_unknown(closed: &ClosedObjects, arguments: &str) -> Option<Unknown> {
+pub(super) fn first_unknown(nodes: &[Node], arguments: &str) -> Option<Unknown> {
     let mut path = Vec::new();
     let mut found = None;
     let mut de = serde_json::Deserializer::from_str(arguments);
     let seed = Check {
-        closed,
+        nodes,
         at: 0,
         path: &mut path,
         found: &mut found,
@@ -31,7 +31,7 @@ pub(super) fn first_unknown(closed: &ClosedObjects, arguments: &str) -> Option<U
 
 /// Checks one value against node `at`.
 struct Check<'c, 'p, 'de> {
-    closed: &'c ClosedObjects,
+    nodes: &'c [Node],
     at: usize,
     path: &'p mut Vec<Segment<'de>>,
     found: &'p mut Option<Unknown>,
@@ -40,9 +40,9 @@ struct Check<'c, 'p, 'de> {
 impl<'de> Check<'_, '_, 'de> {
     /// The seed for a child value, or `None` when nothing under it can be closed.
     fn child(&mut self, at: usize) -> Option<Check<'_, '_, 'de>> {
-        let checks = self.closed.nodes.get(at).is_some_and(|n| n.checks);
+        let checks = self.nodes.get(at).is_some_and(|n| n.checks);
         checks.then_some(Check {
-            closed: self.closed,
+            nodes: self.nodes,
             at,
             path: &mut *self.path,
             found: &mut *self.found,
@@ -65,9 +65,8 @@ impl<'de> DeserializeSeed<'de> for Check<'_, '_, 'de> {
     type Value = ();
 
     fn deserialize<D: Deserializer<'de>>(mut self, deserializer: D) -> Result<(), D::Error> {
-        self.at = effective(&self.closed.nodes, self.at);
+        self.at = effective(self.nodes, self.at);
         let whole = self
-            .closed
             .nodes
             .get(self.at)
             .is_some_and(|n| n.needs_whole_value());
@@ -75,7 +74,7 @@ impl<'de> DeserializeSeed<'de> for Check<'_, '_, 'de> {
             return deserializer.deserialize_any(self);
         }
         let value = Value::deserialize(deserializer)?;
-        match self.closed.unknown(self.at, &value, self.path, 0, false) {
+        match Nodes(self.nodes).unknown(self.at, &value, self.path, 0, false) {
             None => Ok(()),
             Some(found) => {
                 *self.found = Some(found);
@@ -121,8 +120,8 @@ impl<'de> Visitor<'de> for Check<'_, '_, 'de> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<(), A::Error> {
-        let closed = self.closed;
-        let Some(node) = closed.nodes.get(self.at) else {
+        let nodes = self.nodes;
+        let Some(node) = nodes.get(self.at) else {
             while seq.next_element::<IgnoredAny>()?.is_some() {}
             return Ok(());
         };
@@ -146,8 +145,8 @@ impl<'de> Visitor<'de> for Check<'_, '_, 'de> {
     }
 
     fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<(), A::Error> {
-        let closed = self.closed;
-        let Some(node) = closed.nodes.get(self.at) else {
+        let nodes = self.nodes;
+        let Some(node) = nodes.get(self.at) else {
             while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
             return Ok(());
         };

@@ -128,7 +128,7 @@ impl fmt::Display for CatalogError {
 impl std::error::Error for CatalogError {}
 
 /// Suggests values for a prompt argument or template variable from what the user typed so far.
-pub type Completer = Arc<dyn Fn(&str) -> Vec<String> + Send + Sync>;
+pub(crate) type Completer = Arc<dyn Fn(&str) -> Vec<String> + Send + Sync>;
 
 /// What a completer completes.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -157,7 +157,7 @@ impl ProgressReporter {
     }
 
     /// Whether updates go anywhere (a tool can skip computing them when they don't).
-    pub fn is_active(&self) -> bool {
+    pub(crate) fn is_active(&self) -> bool {
         self.0.is_some()
     }
 

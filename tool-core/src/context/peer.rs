@@ -2,7 +2,7 @@
 
 use super::{CallContext, ToolContext};
 
-/// Asking the client: see [`crate::peer`] for what each does over MCP and elsewhere.
+/// Asking the client: see [`ClientPeer`](crate::ClientPeer) for what each does over MCP and elsewhere.
 impl<'a> ToolContext<'a> {
     /// Logs to the client (MCP `notifications/message`, sent when at or above the level the
     /// client set; all levels until it sets one). Without a client: `tracing` (feature
@@ -78,7 +78,7 @@ impl<'a> ToolContext<'a> {
 }
 
 impl CallContext {
-    /// Gives the call's tools a client to ask (see [`crate::peer`]); `McpServer` does this
+    /// Gives the call's tools a client to ask (see [`ClientPeer`](crate::ClientPeer)); `McpServer` does this
     /// for every MCP call.
     pub fn with_peer(self, peer: std::sync::Arc<dyn crate::ClientPeer>) -> Self {
         self.with_extension(crate::peer::PeerHandle(peer))

@@ -1,62 +1,22 @@
 //! [`McpClient`]: a connection to an MCP server whose tools go into a [`ToolRegistry`]. The
 //! one file where rmcp's client types meet ours (with `remote` for the tools themselves).
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::sync::{Arc, PoisonError, RwLock};
 use std::time::Duration;
 
-use rmcp::model::{ProgressNotificationParam, ProgressToken};
+use rmcp::model::ProgressNotificationParam;
 use rmcp::service::{NotificationContext, RunningService, ServiceExt};
 use rmcp::{ClientHandler, RoleClient};
 use tokio::sync::watch;
 
+use super::progress::ProgressRoutes;
 use super::remote::RemoteTool;
 use super::McpError;
-use crate::context::ProgressReporter;
 use crate::registry::{is_valid_tool_name, RegistryError, ToolRegistry};
 
 /// How long the client waits for the handshake, a `tools/list`, or one tool call, unless
 /// told otherwise.
-pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(60);
-
-/// Where the server's `notifications/progress` go: the reporter of the call that sent the
-/// token, while that call runs.
-#[derive(Clone, Default)]
-pub(crate) struct ProgressRoutes(Arc<Mutex<HashMap<ProgressToken, ProgressReporter>>>);
-
-/// Removes a route when the call ends.
-pub(crate) struct Route {
-    routes: ProgressRoutes,
-    token: ProgressToken,
-}
-
-impl Drop for Route {
-    fn drop(&mut self) {
-        self.routes.lock().remove(&self.token);
-    }
-}
-
-impl ProgressRoutes {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<ProgressToken, ProgressReporter>> {
-        // The map holds no invariant a panicking holder could break.
-        self.0.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    pub(crate) fn add(&self, token: ProgressToken, reporter: ProgressReporter) -> Route {
-        self.lock().insert(token.clone(), reporter);
-        Route {
-            routes: self.clone(),
-            token,
-        }
-    }
-
-    fn deliver(&self, params: ProgressNotificationParam) {
-        let reporter = self.lock().get(&params.progress_token).cloned();
-        if let Some(reporter) = reporter {
-            reporter.report(params.progress, params.total, params.message.as_deref());
-        }
-    }
-}
+pub(crate) const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Our side of the connection: routes progress and keeps the tool list fresh.
 struct Handler {
@@ -139,7 +99,7 @@ impl std::fmt::Debug for McpClient {
 impl McpClient {
     /// Connects over `transport` (rmcp's: a reader/writer pair, a child process, a
     /// streamable-HTTP client …), runs the handshake and fetches the tool list, each bounded
-    /// by [`DEFAULT_CALL_TIMEOUT`].
+    /// by 60 seconds (see [`McpClient::connect_with_timeout`]).
     pub async fn connect<T, E, A>(transport: T) -> Result<McpClient, McpError>
     where
         T: rmcp::transport::IntoTransport<RoleClient, E, A>,

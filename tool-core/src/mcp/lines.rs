@@ -24,11 +24,7 @@ use tokio_util::codec::{Decoder, LinesCodec, LinesCodecError};
 /// [`McpServer::serve_stream`](super::McpServer::serve_stream) accept unless
 /// [`McpServer::with_max_message_bytes`](super::McpServer::with_max_message_bytes) says
 /// otherwise: 16 MiB, rmcp's own limit for one line or one SSE event.
-///
-/// ```
-/// assert_eq!(tool_core::mcp::DEFAULT_MAX_MESSAGE_BYTES, 16 * 1024 * 1024);
-/// ```
-pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
+pub(crate) const DEFAULT_MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
 
 /// Lines waiting for the writer task; beyond this, senders wait for it.
 const WRITE_QUEUE: usize = 32;

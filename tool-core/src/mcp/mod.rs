@@ -40,8 +40,10 @@ mod gate;
 #[cfg(feature = "mcp-http")]
 mod http;
 mod lines;
+mod listings;
 mod peer;
 mod peers;
+mod progress;
 mod prompts;
 mod remote;
 mod resources;
@@ -51,20 +53,17 @@ mod session_store;
 
 use std::fmt;
 
-pub use client::{McpClient, DEFAULT_CALL_TIMEOUT};
+pub use client::McpClient;
 pub use client_catalog::RemoteResource;
 #[cfg(feature = "mcp-http")]
 pub use http::{
-    HttpClientOptions, HttpConfig, HttpServing, ShutdownSignal, DEFAULT_HTTP_PATH,
-    DEFAULT_MAX_CONCURRENT_CALLS, DEFAULT_SHUTDOWN_GRACE, LOOPBACK_HOSTS, LOOPBACK_ORIGINS,
-    SERVER_BUSY,
+    HttpClientOptions, HttpConfig, HttpServing, ShutdownSignal, DEFAULT_HTTP_PATH, SERVER_BUSY,
 };
-pub use lines::DEFAULT_MAX_MESSAGE_BYTES;
 pub use peers::ServerHandle;
 pub use remote::RemoteTool;
-pub use server::{McpServer, DEFAULT_PAGE_SIZE};
+pub use server::McpServer;
 #[cfg(feature = "mcp-redis")]
-pub use session_store::{RedisSessionStore, DEFAULT_SESSION_TTL};
+pub use session_store::RedisSessionStore;
 
 /// The official Rust SDK this module is built on (rmcp, pinned), for what needs the raw SDK:
 /// a `#[tool_router]` server, a transport of your own, OAuth flows with its `auth` feature.

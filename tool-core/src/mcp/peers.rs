@@ -11,28 +11,8 @@ use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use rmcp::model::{LoggingLevel, ResourceUpdatedNotificationParam};
 use rmcp::{Peer, RoleServer};
 
-use super::prompts::mcp_prompt;
-use super::resources::{mcp_resource, mcp_template};
+use super::listings::Served;
 use crate::catalog::Catalog;
-
-/// The catalog with its MCP listings, converted once per change.
-pub(super) struct Served {
-    pub catalog: Arc<Catalog>,
-    pub resources: Arc<[rmcp::model::Resource]>,
-    pub templates: Arc<[rmcp::model::ResourceTemplate]>,
-    pub prompts: Arc<[rmcp::model::Prompt]>,
-}
-
-impl Served {
-    pub fn new(catalog: Catalog) -> Served {
-        Served {
-            resources: catalog.fixed_resources().map(mcp_resource).collect(),
-            templates: catalog.templates().map(mcp_template).collect(),
-            prompts: catalog.prompts().map(mcp_prompt).collect(),
-            catalog: Arc::new(catalog),
-        }
-    }
-}
 
 /// One connected client.
 struct Connection {

@@ -1,4 +1,4 @@
-//! `prompts/*` and `completion/complete` over MCP: a catalog's prompts as rmcp listings,
+//! `prompts/*` and `completion/complete` over MCP: paged prompt listings,
 //! rendered prompts as `GetPromptResult`s, and the user's completers as completions.
 
 use rmcp::model::{
@@ -10,36 +10,10 @@ use serde_json::{json, Value};
 
 use super::peers::Shared;
 use super::resources::{error_data, page};
-use crate::catalog::{CompletionTarget, PromptArguments, PromptInfo, Role};
+use crate::catalog::{CompletionTarget, PromptArguments, Role};
 
 /// MCP caps one completion answer at 100 values.
 const MAX_COMPLETIONS: usize = 100;
-
-/// A prompt as listed by `prompts/list`.
-pub(super) fn mcp_prompt(info: &PromptInfo) -> rmcp::model::Prompt {
-    let arguments: Vec<Value> = info
-        .arguments
-        .iter()
-        .map(|a| {
-            let mut arg = json!({ "name": a.name, "required": a.required });
-            if let Some(d) = &a.description {
-                arg["description"] = json!(d);
-            }
-            arg
-        })
-        .collect();
-    let mut value = json!({
-        "name": info.name,
-        "description": info.description,
-        "arguments": arguments,
-    });
-    if let Some(title) = &info.title {
-        value["title"] = json!(title);
-    }
-    serde_json::from_value(value).unwrap_or_else(|_| {
-        rmcp::model::Prompt::new(info.name.clone(), Some(info.description.clone()), None)
-    })
-}
 
 pub(super) fn list(
     shared: &Shared,

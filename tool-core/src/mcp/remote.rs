@@ -13,7 +13,7 @@ use rmcp::service::{PeerRequestOptions, ServiceError};
 use rmcp::{Peer, RoleClient};
 use serde_json::Value;
 
-use super::client::ProgressRoutes;
+use super::progress::ProgressRoutes;
 use crate::context::{CancelFlag, ProgressReporter, ToolContext};
 use crate::definition::ToolAnnotations;
 use crate::response::{ToolErrorCode, ToolResponse};

@@ -1,12 +1,12 @@
-//! `resources/*` over MCP: a [`Catalog`](crate::catalog::Catalog)'s resources as rmcp
-//! listings, reads as `ReadResourceResult`s, and the paging every list shares.
+//! `resources/*` over MCP: paged resource and template listings, reads as
+//! `ReadResourceResult`s, and the paging every list shares.
 
 use rmcp::model::{ListResourceTemplatesResult, ListResourcesResult, ReadResourceResult};
 use rmcp::ErrorData;
 use serde_json::{json, Value};
 
 use super::peers::Shared;
-use crate::catalog::{CatalogError, ResourceBody, ResourceContents, ResourceInfo};
+use crate::catalog::{CatalogError, ResourceBody, ResourceContents};
 
 /// One page of `items` from `cursor` (an offset we handed out as `nextCursor`).
 pub(super) fn page<T: Clone>(
@@ -33,37 +33,6 @@ pub(super) fn page<T: Clone>(
     let end = start.saturating_add(page_size).min(items.len());
     let next = (end < items.len()).then(|| end.to_string());
     Ok((items[start..end].to_vec(), next))
-}
-
-fn described(info: &ResourceInfo, mut value: Value) -> Value {
-    if let Some(object) = value.as_object_mut() {
-        object.insert("name".into(), json!(info.name));
-        object.insert("description".into(), json!(info.description));
-        if let Some(title) = &info.title {
-            object.insert("title".into(), json!(title));
-        }
-        if let Some(mime) = &info.mime_type {
-            object.insert("mimeType".into(), json!(mime));
-        }
-    }
-    value
-}
-
-/// A fixed-URI resource as listed by `resources/list`.
-pub(super) fn mcp_resource(info: &ResourceInfo) -> rmcp::model::Resource {
-    let value = described(info, json!({ "uri": info.uri.as_str() }));
-    // The JSON above has exactly the fields rmcp's type reads; should that ever change the
-    // resource is still listed by URI and name rather than dropped.
-    serde_json::from_value(value)
-        .unwrap_or_else(|_| rmcp::model::Resource::new(info.uri.as_str(), info.name.clone()))
-}
-
-/// A template as listed by `resources/templates/list`.
-pub(super) fn mcp_template(info: &ResourceInfo) -> rmcp::model::ResourceTemplate {
-    let value = described(info, json!({ "uriTemplate": info.uri.as_str() }));
-    serde_json::from_value(value).unwrap_or_else(|_| {
-        rmcp::model::ResourceTemplate::new(info.uri.as_str(), info.name.clone())
-    })
 }
 
 /// A catalog error as the JSON-RPC error MCP asks for.

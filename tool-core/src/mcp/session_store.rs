@@ -12,7 +12,7 @@ use super::McpError;
 
 /// How long a session's state stays in Redis after it was last written, unless
 /// [`RedisSessionStore::with_ttl`] says otherwise.
-pub const DEFAULT_SESSION_TTL: Duration = Duration::from_secs(24 * 60 * 60);
+pub(crate) const DEFAULT_SESSION_TTL: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// Session state in Redis: one key per session (`<prefix><session id>`, JSON of the
 /// client's `initialize` parameters, with a time to live), written when a session starts

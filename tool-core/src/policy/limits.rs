@@ -38,15 +38,8 @@ impl Default for Limits {
 
 impl Limits {
     /// Checks raw argument text against the size and depth limits.
-    ///
-    /// ```
-    /// let limits = tool_core::Limits { max_depth: 2, ..Default::default() };
-    /// assert!(limits.check_arguments("t", r#"{"a":[1]}"#).is_ok());
-    /// let err = limits.check_arguments("t", r#"{"a":[[1]]}"#).unwrap_err();
-    /// assert_eq!(err.error_code(), Some(tool_core::ToolErrorCode::InvalidParam));
-    /// ```
     #[inline]
-    pub fn check_arguments(&self, tool: &str, arguments: &str) -> Result<(), ToolResponse> {
+    pub(crate) fn check_arguments(&self, tool: &str, arguments: &str) -> Result<(), ToolResponse> {
         let len = arguments.len();
         // Typical arguments are far below both limits: two comparisons, inlined into the
         // dispatch path; the rest lives out of line.
@@ -198,6 +191,17 @@ fn floor_char_boundary(s: &str, max: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn check_arguments_example() {
+        let limits = crate::Limits {
+            max_depth: 2,
+            ..Default::default()
+        };
+        assert!(limits.check_arguments("t", r#"{"a":[1]}"#).is_ok());
+        let err = limits.check_arguments("t", r#"{"a":[[1]]}"#).unwrap_err();
+        assert_eq!(err.error_code(), Some(crate::ToolErrorCode::InvalidParam));
+    }
 
     #[test]
     fn brackets_inside_strings_do_not_count_as_depth() {

@@ -7,6 +7,7 @@ mod name_key;
 mod names;
 mod settings;
 mod text;
+mod tool_key;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -16,6 +17,7 @@ pub use lists::{ToolList, ToolListFormat};
 use name_key::NameKey;
 pub(crate) use names::unknown_name;
 pub use names::{is_valid_tool_name, RegistryError};
+pub use tool_key::ToolKey;
 
 use crate::clock;
 use crate::context::Extensions;
@@ -370,12 +372,7 @@ impl ToolRegistry {
     }
 
     /// The `NOT_FOUND` response for a name no tool has: lists the tools and the closest name.
-    ///
-    /// ```
-    /// let r = tool_core::ToolRegistry::new().unknown_tool("x");
-    /// assert!(r.error_message().unwrap().contains("no tools are available"));
-    /// ```
-    pub fn unknown_tool(&self, name: &str) -> ToolResponse {
+    pub(crate) fn unknown_tool(&self, name: &str) -> ToolResponse {
         let message = if self.is_empty() {
             format!("Unknown tool '{name}': no tools are available in this conversation.")
         } else {
@@ -426,4 +423,16 @@ macro_rules! tools {
         };
         $crate::ToolRegistry::new()$(.with(<$tool>::__tool()))*
     }};
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn unknown_tool_example() {
+        let r = crate::ToolRegistry::new().unknown_tool("x");
+        assert!(r
+            .error_message()
+            .unwrap()
+            .contains("no tools are available"));
+    }
 }

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::ToolRegistry;
+use super::{ToolKey, ToolRegistry};
 use crate::policy::{ApprovalHook, Breaker, BreakerConfig, CircuitState, Limits, RetryPolicy};
 
 impl ToolRegistry {
@@ -73,17 +73,20 @@ impl ToolRegistry {
         self
     }
 
-    /// The state of a tool's circuit; `None` for an unknown tool or without a breaker.
+    /// The state of a tool's circuit; `None` for an unknown tool or without a breaker. The
+    /// tool is its type or its name (see [`ToolKey`]).
     ///
     /// ```
     /// # use tool_core::{tool, tools};
     /// /// Says hi.
     /// #[tool]
     /// fn hi() -> &'static str { "hi" }
-    /// assert_eq!(tools![hi].circuit_state("hi"), None, "no breaker configured");
+    /// assert_eq!(tools![hi].circuit_state(hi {}), None, "no breaker configured");
     /// ```
-    pub fn circuit_state(&self, name: &str) -> Option<CircuitState> {
-        let entry = self.position(name).and_then(|i| self.entries.get(i))?;
+    pub fn circuit_state(&self, tool: impl ToolKey) -> Option<CircuitState> {
+        let entry = self
+            .position(tool.tool_name())
+            .and_then(|i| self.entries.get(i))?;
         entry.breaker.as_ref().map(Breaker::state)
     }
 
@@ -103,7 +106,8 @@ impl ToolRegistry {
         self
     }
 
-    /// Retries one tool's transient failures under `policy`.
+    /// Retries one tool's transient failures under `policy`. The tool is its type (checked
+    /// by the compiler) or its name (see [`ToolKey`]).
     ///
     /// # Panics
     ///
@@ -114,11 +118,12 @@ impl ToolRegistry {
     /// /// Fetches a page.
     /// #[tool(idempotent)]
     /// async fn fetch(url: String) -> String { url }
-    /// let r = tools![fetch].with_retry("fetch", RetryPolicy::new(3));
-    /// assert_eq!(r.retry_policy("fetch"), Some(&RetryPolicy::new(3)));
+    /// let r = tools![fetch].with_retry(fetch {}, RetryPolicy::new(3));
+    /// assert_eq!(r.retry_policy(fetch {}), Some(&RetryPolicy::new(3)));
     /// ```
     #[track_caller]
-    pub fn with_retry(mut self, tool: &str, policy: RetryPolicy) -> Self {
+    pub fn with_retry(mut self, tool: impl ToolKey, policy: RetryPolicy) -> Self {
+        let tool = tool.tool_name();
         let index = self.position(tool);
         match index.and_then(|i| self.entries.get_mut(i)) {
             Some(entry) => entry.retry = Some(policy),
@@ -134,14 +139,17 @@ impl ToolRegistry {
     /// /// Says hi.
     /// #[tool]
     /// fn hi() -> &'static str { "hi" }
-    /// assert_eq!(tools![hi].retry_policy("hi"), None);
+    /// assert_eq!(tools![hi].retry_policy(hi {}), None);
     /// ```
-    pub fn retry_policy(&self, tool: &str) -> Option<&RetryPolicy> {
-        let entry = self.position(tool).and_then(|i| self.entries.get(i))?;
+    pub fn retry_policy(&self, tool: impl ToolKey) -> Option<&RetryPolicy> {
+        let entry = self
+            .position(tool.tool_name())
+            .and_then(|i| self.entries.get(i))?;
         entry.retry.as_ref()
     }
 
-    /// Requires the caller to hold every one of `scopes` to see and call `tool`. An MCP
+    /// Requires the caller to hold every one of `scopes` to see and call `tool` (its type or
+    /// its name, see [`ToolKey`]). An MCP
     /// server lists the tool only to a caller whose [`Principal`](crate::Principal) grants
     /// them and refuses a call from anyone else before the tool runs (a caller without a
     /// principal, e.g. on stdio, never sees the tool). Direct calls through
@@ -156,15 +164,16 @@ impl ToolRegistry {
     /// /// Deletes a file.
     /// #[tool(destructive)]
     /// fn delete(path: String) -> String { path }
-    /// let r = tools![delete].with_required_scopes("delete", ["files:write"]);
-    /// assert_eq!(r.required_scopes("delete"), ["files:write"]);
+    /// let r = tools![delete].with_required_scopes(delete {}, ["files:write"]);
+    /// assert_eq!(r.required_scopes(delete {}), ["files:write"]);
     /// ```
     #[track_caller]
     pub fn with_required_scopes(
         mut self,
-        tool: &str,
+        tool: impl ToolKey,
         scopes: impl IntoIterator<Item = impl Into<String>>,
     ) -> Self {
+        let tool = tool.tool_name();
         let index = self.position(tool);
         match index.and_then(|i| self.entries.get_mut(i)) {
             Some(entry) => entry.scopes.extend(scopes.into_iter().map(Into::into)),
@@ -180,10 +189,10 @@ impl ToolRegistry {
     /// /// Says hi.
     /// #[tool]
     /// fn hi() -> &'static str { "hi" }
-    /// assert!(tools![hi].required_scopes("hi").is_empty());
+    /// assert!(tools![hi].required_scopes(hi {}).is_empty());
     /// ```
-    pub fn required_scopes(&self, tool: &str) -> &[String] {
-        self.position(tool)
+    pub fn required_scopes(&self, tool: impl ToolKey) -> &[String] {
+        self.position(tool.tool_name())
             .and_then(|i| self.entries.get(i))
             .map_or(&[], |entry| entry.scopes.as_slice())
     }

@@ -74,9 +74,9 @@ impl<M: Model> Runner<M> {
     ///
     /// ```
     /// use tool_core::model::{ModelTurn, ScriptedModel};
-    /// use tool_core::runner::{Runner, DEFAULT_MAX_TURNS};
+    /// use tool_core::runner::Runner;
     /// let runner = Runner::new(ScriptedModel::new([ModelTurn::text("Hi!")]), tool_core::ToolRegistry::new());
-    /// assert_eq!(runner.options().max_turns, DEFAULT_MAX_TURNS);
+    /// assert_eq!(runner.options().max_turns, 10);
     /// assert_eq!(tool_core::block_on(runner.run("Hello")).unwrap().text(), Some("Hi!"));
     /// ```
     pub fn new(model: M, registry: impl Into<Arc<ToolRegistry>>) -> Self {

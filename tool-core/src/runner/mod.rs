@@ -52,7 +52,7 @@ mod stream;
 pub use driver::Runner;
 pub use error::RunError;
 pub use event::RunEvent;
-pub use options::{ApprovalPolicy, RunOptions, DEFAULT_MAX_TURNS};
+pub use options::{ApprovalPolicy, RunOptions};
 pub use result::RunResult;
 pub use run::{Run, RunOutcome, Step, ToolBatch};
 pub use stream::RunStream;

@@ -6,16 +6,12 @@ use crate::definition::ToolDefinition;
 use crate::provider::ToolChoice;
 
 /// How many model turns a run may take unless told otherwise.
-///
-/// ```
-/// assert_eq!(tool_core::runner::RunOptions::new().max_turns, tool_core::runner::DEFAULT_MAX_TURNS);
-/// ```
-pub const DEFAULT_MAX_TURNS: u32 = 10;
+pub(crate) const DEFAULT_MAX_TURNS: u32 = 10;
 
 /// Settings of one run. They are part of the run's state, so a paused run resumes with the
 /// same settings in another process.
 ///
-/// Defaults: at most [`DEFAULT_MAX_TURNS`] model turns, `tool_choice` auto (reset to auto
+/// Defaults: at most 10 model turns, `tool_choice` auto (reset to auto
 /// after a turn in which it was forced), parallel calls allowed and run concurrently with no
 /// cap, every tool offered, calls of `destructive` tools held for approval, stop on the first
 /// turn without calls.

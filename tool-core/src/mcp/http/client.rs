@@ -10,7 +10,8 @@ use reqwest::header::{HeaderName, HeaderValue};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::StreamableHttpClientTransport;
 
-use super::super::{McpClient, McpError, DEFAULT_CALL_TIMEOUT};
+use super::super::client::DEFAULT_CALL_TIMEOUT;
+use super::super::{McpClient, McpError};
 
 /// How [`McpClient::connect_http_with`] connects: credentials, headers, time limit, HTTP
 /// client.
@@ -34,7 +35,7 @@ pub struct HttpClientOptions {
 }
 
 impl HttpClientOptions {
-    /// No credentials, no extra headers, [`DEFAULT_CALL_TIMEOUT`], a client of our own.
+    /// No credentials, no extra headers, a 60-second time limit, a client of our own.
     pub fn new() -> Self {
         Self::default()
     }
@@ -52,7 +53,7 @@ impl HttpClientOptions {
         self
     }
 
-    /// Bounds the handshake, the tool list and each call (default [`DEFAULT_CALL_TIMEOUT`]).
+    /// Bounds the handshake, the tool list and each call (default 60 seconds).
     pub fn timeout(mut self, limit: Duration) -> Self {
         self.timeout = Some(limit);
         self
@@ -85,7 +86,7 @@ impl fmt::Debug for HttpClientOptions {
 impl McpClient {
     /// Connects to an MCP server over streamable HTTP at `url` (e.g.
     /// `"http://127.0.0.1:8080/mcp"`), runs the handshake and fetches the tool list, each
-    /// bounded by [`DEFAULT_CALL_TIMEOUT`]. `https://` uses rustls with the `ring` provider
+    /// bounded by 60 seconds (see [`HttpClientOptions::timeout`]). `https://` uses rustls with the `ring` provider
     /// (installed as the process default unless the application chose one). A server that
     /// goes away later makes calls of its tools `SERVICE_UNAVAILABLE` or `NETWORK_ERROR`
     /// responses.

@@ -12,11 +12,11 @@ use super::DEFAULT_HTTP_PATH;
 
 /// The `Host` names a server accepts unless told otherwise: loopback only (against DNS
 /// rebinding, as rmcp does).
-pub const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
+pub(crate) const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
 
 /// The browser origins a server accepts unless told otherwise: pages served from this
 /// machine, on any port. Every other `Origin` is answered with 403.
-pub const LOOPBACK_ORIGINS: [&str; 6] = [
+pub(crate) const LOOPBACK_ORIGINS: [&str; 6] = [
     "http://localhost:*",
     "http://127.0.0.1:*",
     "http://[::1]:*",
@@ -27,11 +27,11 @@ pub const LOOPBACK_ORIGINS: [&str; 6] = [
 
 /// How many `tools/call` requests run at once unless told otherwise; one more is answered
 /// at once with a "server busy" JSON-RPC error.
-pub const DEFAULT_MAX_CONCURRENT_CALLS: usize = 1024;
+pub(crate) const DEFAULT_MAX_CONCURRENT_CALLS: usize = 1024;
 
 /// How long [`HttpServing::shutdown`](super::HttpServing::shutdown) lets calls in flight
 /// finish unless told otherwise.
-pub const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+pub(crate) const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
 /// The HTTP side of an [`McpServer`](crate::mcp::McpServer): which `Host` and `Origin`
 /// headers are accepted, how replies are framed, how much a client may send and run at
@@ -119,7 +119,7 @@ impl HttpConfig {
     }
 
     /// Accepts exactly these `Host` values (names, or `name:port`), replacing the loopback
-    /// defaults: list the names a reverse proxy forwards, plus `localhost`/`127.0.0.1` if
+    /// defaults (`localhost`, `127.0.0.1`, `::1`): list the names a reverse proxy forwards, plus `localhost`/`127.0.0.1` if
     /// local clients should still reach the server directly. Any other is answered 403.
     pub fn allowed_hosts(mut self, hosts: impl IntoIterator<Item = impl Into<String>>) -> Self {
         self.allowed_hosts = Some(hosts.into_iter().map(Into::into).collect());
@@ -133,8 +133,8 @@ impl HttpConfig {
     }
 
     /// Accepts browser requests from exactly these origins (`scheme://host[:port]`; `:*`
-    /// matches any port), replacing the loopback defaults; any other `Origin` is answered
-    /// 403. Requests without `Origin` (not from a browser) are not affected.
+    /// matches any port), replacing the loopback defaults (`http` and `https` on `localhost`,
+    /// `127.0.0.1` and `[::1]`, any port); any other `Origin` is answered 403. Requests without `Origin` (not from a browser) are not affected.
     pub fn allowed_origins(mut self, origins: impl IntoIterator<Item = impl Into<String>>) -> Self {
         self.allowed_origins = Some(origins.into_iter().map(Into::into).collect());
         self
@@ -183,7 +183,7 @@ impl HttpConfig {
         self
     }
 
-    /// How many `tools/call` requests may run at once (at least 1). One more gets an
+    /// How many `tools/call` requests may run at once (default 1024, at least 1). One more gets an
     /// immediate JSON-RPC error `-32000` "server busy" (HTTP 200), so load never grows
     /// memory without bound; clients retry later.
     pub fn max_concurrent_calls(mut self, calls: usize) -> Self {

@@ -11,10 +11,7 @@ mod router;
 mod serving;
 
 pub use client::HttpClientOptions;
-pub use config::{
-    HttpConfig, DEFAULT_MAX_CONCURRENT_CALLS, DEFAULT_SHUTDOWN_GRACE, LOOPBACK_HOSTS,
-    LOOPBACK_ORIGINS,
-};
+pub use config::HttpConfig;
 pub use guard::SERVER_BUSY;
 pub use serving::{HttpServing, ShutdownSignal};
 

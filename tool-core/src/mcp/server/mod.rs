@@ -33,7 +33,7 @@ use results::{call_result, mcp_tool, progress_reporter};
 
 /// How many tools one `tools/list` page holds unless [`McpServer::with_page_size`] says
 /// otherwise: large enough that ordinary registries fit in one page.
-pub const DEFAULT_PAGE_SIZE: usize = 100;
+pub(crate) const DEFAULT_PAGE_SIZE: usize = 100;
 
 /// A [`ToolRegistry`] as an MCP server.
 ///
@@ -417,7 +417,9 @@ impl ServerHandler for McpServer {
                     "tool '{}' needs the scopes '{}', which the caller's token does not grant; \
                      ask the authorization server for a token with them",
                     request.name,
-                    self.registry.required_scopes(&request.name).join(" ")
+                    self.registry
+                        .required_scopes(request.name.as_ref())
+                        .join(" ")
                 ),
                 None,
             ));

@@ -23,7 +23,7 @@ impl McpServer {
         self
     }
 
-    /// How many tools one `tools/list` page holds (at least 1). Larger registries answer
+    /// How many tools one `tools/list` page holds (default 100, at least 1). Larger registries answer
     /// with a `nextCursor`.
     ///
     /// ```
@@ -38,7 +38,7 @@ impl McpServer {
 
     /// The longest message the server reads: one line of JSON on
     /// [`McpServer::serve_stdio`] and [`McpServer::serve_stream`] (default
-    /// [`DEFAULT_MAX_MESSAGE_BYTES`], 16 MiB), one POST body over streamable HTTP (default
+    /// 16 MiB), one POST body over streamable HTTP (default
     /// rmcp's 4 MiB). A longer line is answered with a JSON-RPC `-32600` error (id `null`)
     /// and skipped without being buffered, a longer POST body with HTTP 413; the server goes
     /// on serving.
