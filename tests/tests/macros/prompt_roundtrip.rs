@@ -10,17 +10,10 @@ use tool_core::prompt::{
     parse_tools_section, render_tool_results, render_tools_section, unescape_text, ToolResultItem,
     DEFAULT_TOOLS_HEADER,
 };
-use tool_core::{tool, tools, ToolAnnotations, ToolDefinition, ToolResponse};
+use tool_core::{tool, tools, ToolDefinition, ToolResponse};
 
 fn def(name: &str, description: &str, schema: Value) -> ToolDefinition {
-    ToolDefinition {
-        name: name.into(),
-        title: None,
-        description: description.into(),
-        input_schema: Arc::new(schema),
-        annotations: ToolAnnotations::NONE,
-        output_schema: None,
-    }
+    ToolDefinition::new(name, description, Arc::new(schema))
 }
 
 const HOSTILE: &[&str] = &[

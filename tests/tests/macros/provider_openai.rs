@@ -2,7 +2,7 @@
 //! streamed) and Responses `function_call` items, to `ToolCall`s and back to result messages.
 
 use serde_json::{json, Value};
-use tool_core::provider::{openai, openai_responses, AssistantTurn, OpenAiStream, ToolChoice};
+use tool_core::provider::{openai, openai_responses, OpenAiStream, ToolChoice};
 use tool_core::{block_on, tool, tools, ToolRegistry};
 
 /// Searches the web.
@@ -231,10 +231,7 @@ fn responses_function_calls_round_trip_to_function_call_outputs() {
     let items = openai_responses::assistant_items(&turn);
     assert_eq!(Value::Array(items), responses_output()["output"]);
     // Without them (a turn built by hand), the history is rebuilt from text and calls.
-    let rebuilt = openai_responses::assistant_items(&AssistantTurn {
-        native: Vec::new(),
-        ..turn
-    });
+    let rebuilt = openai_responses::assistant_items(&turn.with_native(Vec::new()));
     assert_eq!(
         rebuilt[0],
         json!({"role": "assistant", "content": "Searching both."})

@@ -26,16 +26,13 @@ use crate::response::ToolResponse;
 ///
 /// ```
 /// use std::sync::Arc;
-/// use tool_core::{ToolAnnotations, ToolDefinition};
+/// use tool_core::ToolDefinition;
 /// use tool_core::parse::ToolFormat;
-/// let def = ToolDefinition {
-///     name: "search".into(),
-///     title: None,
-///     description: "Searches </tools>.".into(),
-///     input_schema: Arc::new(serde_json::json!({"type": "object", "properties": {"q": {"type": "string"}}})),
-///     annotations: ToolAnnotations::NONE,
-///     output_schema: None,
-/// };
+/// let def = ToolDefinition::new(
+///     "search",
+///     "Searches </tools>.",
+///     Arc::new(serde_json::json!({"type": "object", "properties": {"q": {"type": "string"}}})),
+/// );
 /// let block = tool_core::prompt::render_format_tools(ToolFormat::Hermes, &[def]);
 /// assert!(block.contains("<tools>\n{\"type\":\"function\",\"function\":{\"name\":\"search\",\"description\":\"Searches \\u003c/tools\\u003e.\""));
 /// ```

@@ -83,15 +83,8 @@ Always adhere to this format for the tool use to ensure proper parsing and execu
 ///
 /// ```
 /// use std::sync::Arc;
-/// use tool_core::{ToolAnnotations, ToolDefinition};
-/// let def = ToolDefinition {
-///     name: "echo".into(),
-///     title: None,
-///     description: "Echoes <text>.".into(),
-///     input_schema: Arc::new(serde_json::json!({"type": "object"})),
-///     annotations: ToolAnnotations::NONE,
-///     output_schema: None,
-/// };
+/// use tool_core::ToolDefinition;
+/// let def = ToolDefinition::new("echo", "Echoes <text>.", Arc::new(serde_json::json!({"type": "object"})));
 /// let mut out = String::new();
 /// tool_core::prompt::render_tool(&def, &mut out);
 /// assert_eq!(out, "<tool>\n<name>echo</name>\n<description>Echoes &lt;text&gt;.</description>\n<input_json_schema>{\"type\":\"object\"}</input_json_schema>\n</tool>\n");

@@ -172,7 +172,7 @@ pub(super) fn read_blocks(blocks: &[Value]) -> Result<(String, Vec<ToolCall>), P
 ///
 /// ```
 /// use tool_core::{provider::{anthropic, AssistantTurn}, ToolCall};
-/// let turn = AssistantTurn { text: "On it.".into(), calls: vec![ToolCall::new("toolu_1", "f", r#"{"x":1}"#)], ..Default::default() };
+/// let turn = AssistantTurn::new("On it.", vec![ToolCall::new("toolu_1", "f", r#"{"x":1}"#)]);
 /// let m = anthropic::assistant_message(&turn);
 /// assert_eq!(m["content"][1]["input"]["x"], 1);
 ///

@@ -13,6 +13,7 @@ use serde_json::Value;
 /// assert_eq!(err.to_string(), "choices: expected an array, found a number");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ProviderError {
     /// Where in the provider's JSON, e.g. `choices[0].message.tool_calls[1].id`.
     pub path: String,

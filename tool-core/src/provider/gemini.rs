@@ -357,7 +357,8 @@ fn join_text(last: &mut Value, next: &Value) -> bool {
 ///
 /// ```
 /// use tool_core::{provider::{gemini, AssistantTurn}, ToolCall};
-/// let turn = AssistantTurn { calls: vec![ToolCall::new("gemini_call_0_f", "f", "{}")], thought_signatures: vec![Some("s".into())], ..Default::default() };
+/// let turn = AssistantTurn::new("", vec![ToolCall::new("gemini_call_0_f", "f", "{}")])
+///     .with_thought_signatures(vec![Some("s".into())]);
 /// let c = gemini::model_content(&turn);
 /// assert_eq!(c["parts"][0], serde_json::json!({"functionCall": {"name": "f", "args": {}}, "thoughtSignature": "s"}));
 ///

@@ -163,7 +163,7 @@ fn read_message(message: &At<'_>) -> Result<AssistantTurn, ProviderError> {
 ///
 /// ```
 /// use tool_core::{provider::{openai, AssistantTurn}, ToolCall};
-/// let turn = AssistantTurn { calls: vec![ToolCall::new("call_1", "f", "{}")], ..Default::default() };
+/// let turn = AssistantTurn::new("", vec![ToolCall::new("call_1", "f", "{}")]);
 /// let m = openai::assistant_message(&turn);
 /// assert_eq!(m["content"], serde_json::Value::Null);
 /// assert_eq!(m["tool_calls"][0]["function"]["arguments"], "{}");

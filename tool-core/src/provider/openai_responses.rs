@@ -176,7 +176,7 @@ pub(super) fn read_items(items: &[Value]) -> Result<Items, ProviderError> {
 ///
 /// ```
 /// use tool_core::{provider::{openai_responses, AssistantTurn}, ToolCall};
-/// let turn = AssistantTurn { calls: vec![ToolCall::new("call_1", "f", "{}")], ..Default::default() };
+/// let turn = AssistantTurn::new("", vec![ToolCall::new("call_1", "f", "{}")]);
 /// let items = openai_responses::assistant_items(&turn);
 /// assert_eq!(items[0]["type"], "function_call");
 /// assert_eq!(items[0]["call_id"], "call_1");

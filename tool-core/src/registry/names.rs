@@ -35,7 +35,9 @@ pub(crate) fn unknown_name<'a>(
 /// registry.register(hi {}).unwrap();
 /// assert!(matches!(registry.register(hi {}), Err(RegistryError::DuplicateName(_))));
 /// ```
+// Non-exhaustive: new registration rules bring new reasons.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RegistryError {
     /// Another tool already has this name.
     DuplicateName(String),

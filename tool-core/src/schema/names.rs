@@ -72,14 +72,11 @@ pub const OPENAI_MAX_DESCRIPTION: usize = 1024;
 /// ```
 /// use tool_core::schema::{check_definition, Dialect};
 /// use tool_core::ToolDefinition;
-/// let def = ToolDefinition {
-///     name: "get_weather".into(),
-///     title: None,
-///     description: "x".repeat(2000),
-///     input_schema: std::sync::Arc::new(serde_json::json!({"type": "object", "properties": {}})),
-///     annotations: Default::default(),
-///     output_schema: None,
-/// };
+/// let def = ToolDefinition::new(
+///     "get_weather",
+///     "x".repeat(2000),
+///     serde_json::json!({"type": "object", "properties": {}}),
+/// );
 /// assert_eq!(check_definition(Dialect::OpenAi, &def).len(), 1);
 /// assert!(check_definition(Dialect::Anthropic, &def).is_empty());
 /// ```
