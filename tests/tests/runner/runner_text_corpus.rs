@@ -147,7 +147,7 @@ fn the_text_mode_reports_what_the_parser_reads_in_every_corpus_reply_at_any_chun
                     .collect();
                 if cut_off {
                     let error = last.expect_err(&what);
-                    assert_eq!(error.kind, ModelErrorKind::Incomplete, "{what}");
+                    assert_eq!(error.kind(), ModelErrorKind::Incomplete, "{what}");
                     assert_eq!(ready.len(), calls.len(), "{what}: the calls before the cut");
                     checked += 1;
                     continue;

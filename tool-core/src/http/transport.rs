@@ -45,6 +45,7 @@ impl Transport {
                     ModelErrorKind::Other,
                     format!("could not build the HTTP client: {e}"),
                 )
+                .with_source(e)
             })?;
         let _ = self.client.set(client);
         self.client
@@ -109,9 +110,9 @@ impl Transport {
         attempt
             .retry(backoff)
             .sleep(tokio::time::sleep)
-            .when(|e: &ModelError| e.retryable)
+            .when(|e: &ModelError| e.is_retryable())
             .adjust(
-                move |e: &ModelError, delay: Option<Duration>| match e.retry_after {
+                move |e: &ModelError, delay: Option<Duration>| match e.retry_after() {
                     // Honour the provider's wait when it is reasonable; past the cap, stop and let
                     // the application decide (the error carries `retry_after`).
                     Some(wait) if wait > retry.max_retry_after => None,
@@ -130,7 +131,7 @@ pub(crate) fn transport_error(error: reqwest::Error) -> ModelError {
     } else {
         ModelErrorKind::Transport
     };
-    ModelError::new(kind, error_chain(&error))
+    ModelError::new(kind, error_chain(&error)).with_source(error)
 }
 
 /// The error with its sources ("error sending request: connection refused").
