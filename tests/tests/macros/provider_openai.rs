@@ -179,7 +179,7 @@ fn a_stream_cut_before_finish_reason_dispatches_nothing() {
     }
     assert!(!stream.is_finished());
     let err = stream.finish().unwrap_err();
-    assert!(err.message.contains("not dispatched"), "{err}");
+    assert!(err.message().contains("not dispatched"), "{err}");
 }
 
 #[test]
@@ -247,7 +247,7 @@ fn responses_incomplete_function_call_is_never_dispatched() {
     let mut output = responses_output();
     output["output"][3]["status"] = json!("in_progress");
     let err = openai_responses::read_response(&output).unwrap_err();
-    assert_eq!(err.path, "output[3]");
+    assert_eq!(err.path(), "output[3]");
 }
 
 #[test]
@@ -268,7 +268,7 @@ fn responses_streamed_events_complete_calls_at_output_item_done() {
     for e in &events[..6] {
         cut.push(e).unwrap();
     }
-    assert!(cut.finish().unwrap_err().message.contains("still open"));
+    assert!(cut.finish().unwrap_err().message().contains("still open"));
     let mut stream = OpenAiResponsesStream::new();
     for e in &events {
         stream.push(e).unwrap();

@@ -90,7 +90,7 @@ impl OpenAiStream {
             return Ok(());
         }
         let chunk: Value = serde_json::from_str(data)
-            .map_err(|e| ProviderError::new("data", format!("not JSON: {e}")))?;
+            .map_err(|e| ProviderError::new("data", format!("not JSON: {e}")).with_source(e))?;
         self.push(&chunk)
     }
 

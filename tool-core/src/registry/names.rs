@@ -45,6 +45,19 @@ pub enum RegistryError {
     InvalidName(String),
 }
 
+impl RegistryError {
+    /// The name that could not be registered.
+    ///
+    /// ```
+    /// assert_eq!(tool_core::RegistryError::InvalidName("9lives".into()).name(), "9lives");
+    /// ```
+    pub fn name(&self) -> &str {
+        match self {
+            RegistryError::DuplicateName(name) | RegistryError::InvalidName(name) => name,
+        }
+    }
+}
+
 impl fmt::Display for RegistryError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
