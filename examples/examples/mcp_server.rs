@@ -187,7 +187,8 @@ async fn serve_http(server: McpServer, addr: &str) -> Result<(), tool_core::mcp:
 
 #[cfg(not(feature = "mcp-http"))]
 async fn serve_http(_server: McpServer, _addr: &str) -> Result<(), tool_core::mcp::McpError> {
-    Err(tool_core::mcp::McpError::Transport(
-        "this build has no HTTP transport: build the example with `--features mcp-http`".into(),
+    Err(tool_core::mcp::McpError::new(
+        tool_core::mcp::McpErrorKind::Transport,
+        "this build has no HTTP transport: build the example with `--features mcp-http`",
     ))
 }

@@ -174,10 +174,7 @@ fn check_written_back(turn: &AssistantTurn) {
     let back = Anthropic::read_response(&again).expect("a written-back turn reads again");
     assert_eq!(&back, turn, "written back and read again changed the turn");
 
-    let bare = AssistantTurn {
-        native: Vec::new(),
-        ..turn.clone()
-    };
+    let bare = turn.clone().with_native(Vec::new());
     let message = Anthropic::history_entry(&bare);
     let back = Anthropic::read_response(&json!({"content": message["content"]}))
         .expect("a rebuilt turn reads again");

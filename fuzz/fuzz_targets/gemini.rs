@@ -155,10 +155,7 @@ fn check_written_back(turn: &AssistantTurn) {
             .is_some_and(|id| id.starts_with("gemini_call_"))
     });
     if !looks_synthetic {
-        let bare = AssistantTurn {
-            native: Vec::new(),
-            ..turn.clone()
-        };
+        let bare = turn.clone().with_native(Vec::new());
         let again = json!({"candidates": [{"content": Gemini::history_entry(&bare), "finishReason": "STOP"}]});
         let back = Gemini::read_response(&again).expect("a rebuilt turn reads again");
         assert!(same_turn(&back, turn), "rebuilt history changed the turn");

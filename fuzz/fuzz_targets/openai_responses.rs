@@ -154,10 +154,7 @@ fn check_written_back(turn: &AssistantTurn) {
 
     // Rebuilt from text and calls: the text becomes an input message, which this reader
     // (of output items) does not read, so only the calls are compared.
-    let bare = AssistantTurn {
-        native: Vec::new(),
-        ..turn.clone()
-    };
+    let bare = turn.clone().with_native(Vec::new());
     let items: Vec<Value> = OpenAiResponses::history_entry(&bare)
         .as_array()
         .cloned()
@@ -167,11 +164,7 @@ fn check_written_back(turn: &AssistantTurn) {
         .collect();
     let back = OpenAiResponses::read_response(&json!({"output": items}))
         .expect("rebuilt items read again");
-    let calls_only = |t: &AssistantTurn| AssistantTurn {
-        text: String::new(),
-        calls: t.calls.clone(),
-        ..AssistantTurn::default()
-    };
+    let calls_only = |t: &AssistantTurn| AssistantTurn::new(String::new(), t.calls.clone());
     assert!(
         same_turn(&calls_only(&back), &calls_only(turn)),
         "rebuilt history changed the calls"

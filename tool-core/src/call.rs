@@ -10,7 +10,9 @@ use serde::{Deserialize, Serialize};
 /// let call = ToolCall::new("call_1", "get_weather", r#"{"location":"Paris"}"#);
 /// assert_eq!(call.name, "get_weather");
 /// ```
+// Non-exhaustive so what providers attach to a call can be kept later; build one with `new`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ToolCall {
     /// The provider's call id, used to pair the result with the call.
     pub id: String,

@@ -10,10 +10,13 @@ use serde_json::Value;
 ///
 /// ```
 /// use tool_core::ToolAnnotations;
-/// let a = ToolAnnotations { read_only: Some(true), ..ToolAnnotations::NONE };
+/// let a = ToolAnnotations::NONE.with_read_only(true);
 /// assert_eq!(serde_json::to_string(&a).unwrap(), r#"{"read_only":true}"#);
+/// assert_eq!(a.read_only, Some(true));
 /// ```
+// Non-exhaustive so MCP's next hints can be added; build one from `NONE` with the `with_*` methods.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ToolAnnotations {
     /// The tool does not modify its environment.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -46,6 +49,50 @@ impl ToolAnnotations {
     pub fn is_empty(&self) -> bool {
         *self == Self::NONE
     }
+
+    /// States whether the tool does not modify its environment.
+    ///
+    /// ```
+    /// const READ_ONLY: tool_core::ToolAnnotations = tool_core::ToolAnnotations::NONE.with_read_only(true);
+    /// assert_eq!(READ_ONLY.read_only, Some(true));
+    /// ```
+    pub const fn with_read_only(mut self, read_only: bool) -> Self {
+        self.read_only = Some(read_only);
+        self
+    }
+
+    /// States whether the tool may perform destructive updates.
+    ///
+    /// ```
+    /// let a = tool_core::ToolAnnotations::NONE.with_destructive(true);
+    /// assert_eq!(a.destructive, Some(true));
+    /// ```
+    pub const fn with_destructive(mut self, destructive: bool) -> Self {
+        self.destructive = Some(destructive);
+        self
+    }
+
+    /// States whether calling the tool again with the same arguments has no further effect.
+    ///
+    /// ```
+    /// let a = tool_core::ToolAnnotations::NONE.with_idempotent(false);
+    /// assert_eq!(a.idempotent, Some(false));
+    /// ```
+    pub const fn with_idempotent(mut self, idempotent: bool) -> Self {
+        self.idempotent = Some(idempotent);
+        self
+    }
+
+    /// States whether the tool talks to an open world (the web, other people's systems).
+    ///
+    /// ```
+    /// let a = tool_core::ToolAnnotations::NONE.with_open_world(true);
+    /// assert_eq!(a.open_world, Some(true));
+    /// ```
+    pub const fn with_open_world(mut self, open_world: bool) -> Self {
+        self.open_world = Some(open_world);
+        self
+    }
 }
 
 /// A tool as a model is told about it: name, description, the canonical JSON Schema of its
@@ -64,7 +111,19 @@ impl ToolAnnotations {
 /// assert_eq!(def.name, "add");
 /// assert_eq!(def.input_schema["required"], serde_json::json!(["a", "b"]));
 /// ```
+///
+/// A definition written by hand (for a prompt, a test, a tool the registry does not hold):
+///
+/// ```
+/// use tool_core::{ToolAnnotations, ToolDefinition};
+///
+/// let def = ToolDefinition::new("search", "Searches the web.", serde_json::json!({"type": "object"}))
+///     .with_annotations(ToolAnnotations::NONE.with_read_only(true));
+/// assert_eq!(def.annotations.read_only, Some(true));
+/// ```
+// Non-exhaustive so what providers learn about tools can be added; build one with `new`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ToolDefinition {
     /// The name the model calls the tool by.
     pub name: String,
@@ -84,4 +143,66 @@ pub struct ToolDefinition {
     /// requires), when the tool declares one; see [`Tool::output_schema`](crate::Tool::output_schema).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output_schema: Option<Arc<Value>>,
+}
+
+impl ToolDefinition {
+    /// A definition with a name, a description and the JSON Schema of its arguments (an
+    /// object schema); no title, no annotations, no output schema.
+    ///
+    /// ```
+    /// let def = tool_core::ToolDefinition::new("add", "Adds two integers.", serde_json::json!({"type": "object"}));
+    /// assert_eq!((def.name.as_str(), def.title.is_none()), ("add", true));
+    /// ```
+    pub fn new(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        input_schema: impl Into<Arc<Value>>,
+    ) -> Self {
+        ToolDefinition {
+            name: name.into(),
+            title: None,
+            description: description.into(),
+            input_schema: input_schema.into(),
+            annotations: ToolAnnotations::NONE,
+            output_schema: None,
+        }
+    }
+
+    /// Sets the human-readable display name.
+    ///
+    /// ```
+    /// let def = tool_core::ToolDefinition::new("get_weather", "Gets the weather.", serde_json::json!({"type": "object"}))
+    ///     .with_title("Weather forecast");
+    /// assert_eq!(def.title.as_deref(), Some("Weather forecast"));
+    /// ```
+    pub fn with_title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// Sets the behaviour hints.
+    ///
+    /// ```
+    /// use tool_core::{ToolAnnotations, ToolDefinition};
+    /// let def = ToolDefinition::new("rm", "Deletes a file.", serde_json::json!({"type": "object"}))
+    ///     .with_annotations(ToolAnnotations::NONE.with_destructive(true));
+    /// assert_eq!(def.annotations.destructive, Some(true));
+    /// ```
+    pub fn with_annotations(mut self, annotations: ToolAnnotations) -> Self {
+        self.annotations = annotations;
+        self
+    }
+
+    /// Sets the JSON Schema of the response's `data` (an object schema).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// let def = tool_core::ToolDefinition::new("stats", "Counts words.", json!({"type": "object"}))
+    ///     .with_output_schema(json!({"type": "object", "properties": {"words": {"type": "integer"}}}));
+    /// assert_eq!(def.output_schema.unwrap()["type"], "object");
+    /// ```
+    pub fn with_output_schema(mut self, output_schema: impl Into<Arc<Value>>) -> Self {
+        self.output_schema = Some(output_schema.into());
+        self
+    }
 }

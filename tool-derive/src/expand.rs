@@ -317,21 +317,23 @@ pub fn timeout(model: &ToolModel) -> TokenStream {
 
 pub fn annotations(model: &ToolModel) -> TokenStream {
     let krate = &model.krate;
-    let flag = |f: &Option<crate::attr::Spanned<bool>>| match f {
-        Some(v) => {
-            let b = v.value;
-            quote!(::core::option::Option::Some(#b))
-        }
-        None => quote!(::core::option::Option::None),
-    };
-    let (ro, de, id, ow) = (
-        flag(&model.attr.read_only),
-        flag(&model.attr.destructive),
-        flag(&model.attr.idempotent),
-        flag(&model.attr.open_world),
-    );
+    // `ToolAnnotations` is non-exhaustive, so the user's crate builds it from `NONE` with the
+    // const `with_*` setters (the toolbox keeps it in a `const`).
+    let attr = &model.attr;
+    let setters = [
+        (&attr.read_only, "with_read_only"),
+        (&attr.destructive, "with_destructive"),
+        (&attr.idempotent, "with_idempotent"),
+        (&attr.open_world, "with_open_world"),
+    ]
+    .into_iter()
+    .filter_map(|(flag, setter)| {
+        let value = flag.as_ref()?.value;
+        let setter = format_ident!("{setter}");
+        Some(quote!(.#setter(#value)))
+    });
     quote! {
-        #krate::ToolAnnotations { read_only: #ro, destructive: #de, idempotent: #id, open_world: #ow }
+        #krate::ToolAnnotations::NONE #(#setters)*
     }
 }
 

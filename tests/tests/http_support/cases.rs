@@ -86,8 +86,8 @@ pub async fn cut_inside_call(case: &Case) {
     let conversation = converse(model.as_ref(), &registry).await;
 
     let error = conversation.outcome.expect_err("a cut stream must fail");
-    assert_eq!(error.kind, ModelErrorKind::Incomplete, "{error}");
-    assert!(error.retryable);
+    assert_eq!(error.kind(), ModelErrorKind::Incomplete, "{error}");
+    assert!(error.is_retryable());
     let events = &conversation.turns[0];
     assert_eq!(text_of(events), case.turn1_text);
     assert!(
@@ -154,13 +154,13 @@ pub async fn server_error_every_time(case: &Case) {
     let conversation = converse(model.as_ref(), &registry).await;
 
     let error = conversation.outcome.expect_err("500 every time must fail");
-    assert_eq!(error.kind, ModelErrorKind::Server);
-    assert_eq!(error.status, Some(500));
+    assert_eq!(error.kind(), ModelErrorKind::Server);
+    assert_eq!(error.status(), Some(500));
     assert_eq!(
-        error.message,
+        error.message(),
         "The server had an error while processing your request."
     );
-    assert!(error.retryable);
+    assert!(error.is_retryable());
     assert!(conversation.turns[0].is_empty());
     assert_eq!(
         requests(&server).await.len(),
@@ -181,9 +181,9 @@ pub async fn malformed_sse(case: &Case) {
     let conversation = converse(model.as_ref(), &registry).await;
 
     let error = conversation.outcome.expect_err("malformed data must fail");
-    assert_eq!(error.kind, ModelErrorKind::Malformed, "{error}");
-    assert!(!error.retryable);
-    assert!(error.message.contains("not JSON"), "{error}");
+    assert_eq!(error.kind(), ModelErrorKind::Malformed, "{error}");
+    assert!(!error.is_retryable());
+    assert!(error.message().contains("not JSON"), "{error}");
     assert_eq!(text_of(&conversation.turns[0]), case.turn1_text);
     assert_eq!(requests(&server).await.len(), 1);
     assert_eq!(weather.runs(), 0);
@@ -206,8 +206,8 @@ pub async fn slow_server(case: &Case) {
     let error = conversation
         .outcome
         .expect_err("a slow server must time out");
-    assert_eq!(error.kind, ModelErrorKind::Timeout, "{error}");
-    assert!(error.retryable);
+    assert_eq!(error.kind(), ModelErrorKind::Timeout, "{error}");
+    assert!(error.is_retryable());
     assert!(conversation.turns[0].is_empty());
     assert_eq!(
         requests(&server).await.len(),

@@ -96,13 +96,8 @@ fn fixture_names_and_descriptions_pass_every_provider() {
 fn names_and_descriptions_outside_a_provider_rules_are_reported() {
     use std::sync::Arc;
     use tool_core::ToolDefinition;
-    let def = |name: &str, description: String, schema: serde_json::Value| ToolDefinition {
-        name: name.into(),
-        title: None,
-        description,
-        input_schema: Arc::new(schema),
-        annotations: Default::default(),
-        output_schema: None,
+    let def = |name: &str, description: String, schema: serde_json::Value| {
+        ToolDefinition::new(name, description, Arc::new(schema))
     };
     let empty = json!({"type": "object", "properties": {}});
     let long = def("ok_name", "d".repeat(1025), empty.clone());

@@ -10,14 +10,7 @@ use tool_core::prompt::{parse_tools_section, unescape_text, DEFAULT_TOOLS_HEADER
 use tool_core::{tool, tools, ToolAnnotations, ToolDefinition, ToolResponse};
 
 fn def(name: &str, description: &str, schema: Value) -> ToolDefinition {
-    ToolDefinition {
-        name: name.into(),
-        title: None,
-        description: description.into(),
-        input_schema: Arc::new(schema),
-        annotations: ToolAnnotations::NONE,
-        output_schema: None,
-    }
+    ToolDefinition::new(name, description, Arc::new(schema))
 }
 
 const HOSTILE: &[&str] = &[

@@ -207,7 +207,11 @@ fn a_stream_cut_inside_a_tool_use_block_dispatches_nothing() {
         stream.push(event).unwrap();
     }
     assert!(stream.take_completed().is_empty());
-    assert!(stream.finish().unwrap_err().message.contains("still open"));
+    assert!(stream
+        .finish()
+        .unwrap_err()
+        .message()
+        .contains("still open"));
 }
 
 /// Found by fuzzing: when a streamed `input_json_delta` was lost, the truncated input was

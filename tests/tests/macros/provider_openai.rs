@@ -181,7 +181,7 @@ fn a_stream_cut_before_finish_reason_dispatches_nothing() {
     }
     assert!(!stream.is_finished());
     let err = stream.finish().unwrap_err();
-    assert!(err.message.contains("not dispatched"), "{err}");
+    assert!(err.message().contains("not dispatched"), "{err}");
 }
 
 #[test]
@@ -242,10 +242,7 @@ fn responses_function_calls_round_trip_to_function_call_outputs() {
     let items = OpenAiResponses::history_entry(&turn);
     assert_eq!(items, responses_output()["output"]);
     // Without them (a turn built by hand), the history is rebuilt from text and calls.
-    let rebuilt = OpenAiResponses::history_entry(&AssistantTurn {
-        native: Vec::new(),
-        ..turn
-    });
+    let rebuilt = OpenAiResponses::history_entry(&turn.with_native(Vec::new()));
     assert_eq!(
         rebuilt[0],
         json!({"role": "assistant", "content": "Searching both."})
@@ -261,7 +258,7 @@ fn responses_incomplete_function_call_is_never_dispatched() {
     let mut output = responses_output();
     output["output"][3]["status"] = json!("in_progress");
     let err = OpenAiResponses::read_response(&output).unwrap_err();
-    assert_eq!(err.path, "output[3]");
+    assert_eq!(err.path(), "output[3]");
 }
 
 #[test]
@@ -282,7 +279,7 @@ fn responses_streamed_events_complete_calls_at_output_item_done() {
     for e in &events[..6] {
         cut.push(e).unwrap();
     }
-    assert!(cut.finish().unwrap_err().message.contains("still open"));
+    assert!(cut.finish().unwrap_err().message().contains("still open"));
     let mut stream = OpenAiResponsesStream::new();
     for e in &events {
         stream.push(e).unwrap();

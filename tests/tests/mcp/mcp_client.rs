@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use rmcp::ServiceExt;
 use serde_json::json;
-use tool_core::mcp::{McpClient, McpError};
+use tool_core::mcp::{McpClient, McpErrorKind};
 use tool_core::provider::mcp;
 use tool_core::{
     tool, CallContext, CancelFlag, ProgressReporter, RegistryError, ToolCall, ToolErrorCode,
@@ -223,9 +223,10 @@ async fn name_collisions_are_clear_errors_and_register_nothing() {
         }
         let mut registry = ToolRegistry::new().with(local_add {});
         let err = client.register_into(&mut registry, None).unwrap_err();
+        assert_eq!(err.kind(), McpErrorKind::Register);
         assert_eq!(
-            err,
-            McpError::Register(RegistryError::DuplicateName("add".into()))
+            std::error::Error::source(&err).and_then(|e| e.downcast_ref::<RegistryError>()),
+            Some(&RegistryError::DuplicateName("add".into()))
         );
         assert!(err.to_string().contains("prefix"), "{err}");
         assert_eq!(registry.len(), 1, "nothing was registered");

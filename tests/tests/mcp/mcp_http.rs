@@ -192,8 +192,8 @@ async fn connecting_to_nothing_is_a_handshake_error() {
         let url = format!("http://{}/mcp", listener.local_addr().unwrap());
         drop(listener);
         match McpClient::connect_http(&url).await {
-            Err(tool_core::mcp::McpError::Handshake(message)) => {
-                assert!(!message.is_empty())
+            Err(e) if e.kind() == tool_core::mcp::McpErrorKind::Handshake => {
+                assert!(!e.message().is_empty())
             }
             other => panic!("expected a handshake error, got {other:?}"),
         }

@@ -365,23 +365,27 @@ async fn jwt_access_tokens_are_checked_against_the_jwks() {
 
 #[tokio::test]
 async fn our_client_names_the_authorization_server_and_sends_its_token() {
-    use tool_core::mcp::{HttpClientOptions, McpClient, McpError};
+    use tool_core::mcp::{HttpClientOptions, McpClient, McpErrorKind};
     bounded(async {
         let serving =
             serve(Authorization::new(static_tokens()).with_authorization_server(ISSUER)).await;
         let url = serving.url();
-        let Err(McpError::Handshake(why)) = McpClient::connect_http(&url).await else {
-            panic!("a server that needs a token refuses the handshake");
+        let why = match McpClient::connect_http(&url).await {
+            Err(e) if e.kind() == McpErrorKind::Handshake => e.message().to_owned(),
+            _ => panic!("a server that needs a token refuses the handshake"),
         };
         assert!(why.contains(ISSUER), "{why}");
         assert!(why.contains("no token was sent"), "{why}");
         assert!(why.contains("oauth-protected-resource/mcp"), "{why}");
 
-        let Err(McpError::Handshake(why)) =
-            McpClient::connect_http_with(&url, HttpClientOptions::new().bearer_token("wrong"))
-                .await
-        else {
-            panic!("a wrong token is refused");
+        let why = match McpClient::connect_http_with(
+            &url,
+            HttpClientOptions::new().bearer_token("wrong"),
+        )
+        .await
+        {
+            Err(e) if e.kind() == McpErrorKind::Handshake => e.message().to_owned(),
+            _ => panic!("a wrong token is refused"),
         };
         assert!(why.contains("the token was rejected"), "{why}");
         assert!(!why.contains("wrong\""), "{why}");

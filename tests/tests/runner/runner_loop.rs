@@ -373,8 +373,8 @@ fn a_model_error_leaves_the_run_resumable() {
     let RunError::Model(error) = error else {
         panic!("{error:?}")
     };
-    assert_eq!(error.kind, ModelErrorKind::Server);
-    assert!(error.retryable);
+    assert_eq!(error.kind(), ModelErrorKind::Server);
+    assert!(error.is_retryable());
     // Same state as before the failed request: a working model can take over.
     assert_eq!(run.turns(), 0);
     let fixed = Runner::new(
@@ -484,7 +484,7 @@ fn a_stream_cut_before_the_turn_finished_is_an_incomplete_error_and_nothing_runs
     let RunError::Model(error) = error else {
         panic!("{error:?}")
     };
-    assert_eq!(error.kind, ModelErrorKind::Incomplete);
+    assert_eq!(error.kind(), ModelErrorKind::Incomplete);
     assert_eq!(run.turns(), 0);
     assert_eq!(run.messages().len(), 1, "no partial turn is recorded");
 }

@@ -17,7 +17,7 @@ use tool_core::model::{
     ScriptedModel, StopReason, TextMode,
 };
 use tool_core::parse::{EndReason, Event, FormatOptions, FormatParser, ToolFormat};
-use tool_core::{block_on, ToolAnnotations, ToolDefinition};
+use tool_core::{block_on, ToolDefinition};
 
 /// Tools for every name the corpus calls, with the corpus schemas where there is one, so that
 /// only format errors are rejected.
@@ -40,16 +40,12 @@ fn definitions(format: ToolFormat, stem: &str) -> Vec<ToolDefinition> {
     names
         .into_iter()
         .filter(|name| !name.is_empty())
-        .map(|name| ToolDefinition {
-            input_schema: schemas
+        .map(|name| {
+            let input_schema = schemas
                 .get(&name)
                 .cloned()
-                .unwrap_or_else(|| Arc::new(json!({"type": "object"}))),
-            name,
-            description: String::new(),
-            annotations: ToolAnnotations::NONE,
-            output_schema: None,
-            title: None,
+                .unwrap_or_else(|| Arc::new(json!({"type": "object"})));
+            ToolDefinition::new(name, String::new(), input_schema)
         })
         .collect()
 }
@@ -151,7 +147,7 @@ fn the_text_mode_reports_what_the_parser_reads_in_every_corpus_reply_at_any_chun
                     .collect();
                 if cut_off {
                     let error = last.expect_err(&what);
-                    assert_eq!(error.kind, ModelErrorKind::Incomplete, "{what}");
+                    assert_eq!(error.kind(), ModelErrorKind::Incomplete, "{what}");
                     assert_eq!(ready.len(), calls.len(), "{what}: the calls before the cut");
                     checked += 1;
                     continue;

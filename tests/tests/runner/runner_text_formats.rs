@@ -331,9 +331,9 @@ fn a_reply_cut_off_inside_a_call_is_an_incomplete_error_and_nothing_runs() {
         else {
             panic!("{format:?}: {events:?}")
         };
-        assert_eq!(error.kind, ModelErrorKind::Incomplete, "{format:?}");
+        assert_eq!(error.kind(), ModelErrorKind::Incomplete, "{format:?}");
         assert!(
-            error.message.contains("the call was not run"),
+            error.message().contains("the call was not run"),
             "{format:?}: {error:?}"
         );
     }

@@ -29,9 +29,9 @@ async fn a_retry_after_longer_than_the_cap_is_returned_not_waited() {
     let started = Instant::now();
     let error = converse(&model, &registry).await.outcome.unwrap_err();
 
-    assert_eq!(error.kind, ModelErrorKind::RateLimited);
-    assert_eq!(error.retry_after, Some(Duration::from_secs(120)));
-    assert_eq!(error.message, "Rate limit reached");
+    assert_eq!(error.kind(), ModelErrorKind::RateLimited);
+    assert_eq!(error.retry_after(), Some(Duration::from_secs(120)));
+    assert_eq!(error.message(), "Rate limit reached");
     assert_eq!(requests(&server).await.len(), 1);
     assert!(started.elapsed() < Duration::from_secs(5));
     assert_eq!(weather.runs(), 0);
@@ -48,11 +48,11 @@ async fn an_auth_error_is_not_retried_and_keeps_the_providers_message() {
     let error = converse(&model, &registry).await.outcome.unwrap_err();
 
     assert_eq!(
-        (error.kind, error.status),
+        (error.kind(), error.status()),
         (ModelErrorKind::Auth, Some(401))
     );
-    assert!(!error.retryable);
-    assert_eq!(error.message, "invalid x-api-key");
+    assert!(!error.is_retryable());
+    assert_eq!(error.message(), "invalid x-api-key");
     assert_eq!(requests(&server).await.len(), 1);
 }
 
@@ -68,9 +68,9 @@ async fn a_refused_connection_is_a_transport_error_after_the_retries() {
     let model = chat(format!("http://127.0.0.1:{port}/v1"));
     let error = converse(&model, &registry).await.outcome.unwrap_err();
 
-    assert_eq!(error.kind, ModelErrorKind::Transport, "{error}");
-    assert!(error.retryable);
-    assert_eq!(error.status, None);
+    assert_eq!(error.kind(), ModelErrorKind::Transport, "{error}");
+    assert!(error.is_retryable());
+    assert_eq!(error.status(), None);
     assert_eq!(weather.runs(), 0);
 }
 
@@ -87,9 +87,9 @@ event: error\ndata: {\"type\": \"error\", \"error\": {\"type\": \"overloaded_err
     let conversation = converse(&model, &registry).await;
     let error = conversation.outcome.unwrap_err();
 
-    assert_eq!(error.kind, ModelErrorKind::Server);
-    assert!(error.retryable);
-    assert_eq!(error.message, "Overloaded (streamed error event)");
+    assert_eq!(error.kind(), ModelErrorKind::Server);
+    assert!(error.is_retryable());
+    assert_eq!(error.message(), "Overloaded (streamed error event)");
     assert_eq!(http_support::text_of(&conversation.turns[0]), "Checking");
     assert_eq!(
         requests(&server).await.len(),
@@ -254,8 +254,8 @@ fn outside_a_tokio_runtime_the_stream_says_what_is_missing() {
     let error = tool_core::block_on(converse(&model, &registry))
         .outcome
         .unwrap_err();
-    assert_eq!(error.kind, ModelErrorKind::Other);
-    assert!(error.message.contains("need a tokio runtime"), "{error}");
+    assert_eq!(error.kind(), ModelErrorKind::Other);
+    assert!(error.message().contains("need a tokio runtime"), "{error}");
     assert_eq!(weather.runs(), 0);
 }
 

@@ -71,8 +71,8 @@ async fn a_connection_dropped_inside_a_call_is_incomplete_and_runs_nothing() {
     let conversation = converse(&model(base), &registry).await;
 
     let error = conversation.outcome.unwrap_err();
-    assert_eq!(error.kind, ModelErrorKind::Incomplete, "{error}");
-    assert!(error.message.contains("the stream broke off"), "{error}");
+    assert_eq!(error.kind(), ModelErrorKind::Incomplete, "{error}");
+    assert!(error.message().contains("the stream broke off"), "{error}");
     let events = &conversation.turns[0];
     assert_eq!(
         http_support::text_of(events),
@@ -98,9 +98,9 @@ async fn a_server_stalling_mid_stream_times_out_without_retry() {
     let conversation = converse(&model(base), &registry).await;
 
     let error = conversation.outcome.unwrap_err();
-    assert_eq!(error.kind, ModelErrorKind::Timeout, "{error}");
+    assert_eq!(error.kind(), ModelErrorKind::Timeout, "{error}");
     assert!(
-        error.message.contains("no streamed event within"),
+        error.message().contains("no streamed event within"),
         "{error}"
     );
     assert_eq!(

@@ -11,7 +11,8 @@ use tokio::sync::watch;
 
 use super::progress::ProgressRoutes;
 use super::remote::RemoteTool;
-use super::McpError;
+use super::{McpError, McpErrorKind};
+use crate::context::ProgressReporter;
 use crate::registry::{is_valid_tool_name, RegistryError, ToolRegistry};
 
 /// How long the client waits for the handshake, a `tools/list`, or one tool call, unless
@@ -129,12 +130,12 @@ impl McpClient {
         };
         let service = match tokio::time::timeout(timeout, handler.serve(transport)).await {
             Ok(Ok(service)) => service,
-            Ok(Err(e)) => return Err(McpError::Handshake(e.to_string())),
+            Ok(Err(e)) => return Err(McpError::handshake(e)),
             Err(_) => {
-                return Err(McpError::Handshake(format!(
-                    "no answer to initialize within {} ms",
-                    timeout.as_millis()
-                )))
+                return Err(McpError::new(
+                    McpErrorKind::Handshake,
+                    format!("no answer to initialize within {} ms", timeout.as_millis()),
+                ))
             }
         };
         let server = service
@@ -158,8 +159,8 @@ impl McpClient {
     /// Starts `command` as a child process speaking MCP on its stdin and stdout, and
     /// connects to it. The child's stderr is inherited.
     pub async fn spawn(command: tokio::process::Command) -> Result<McpClient, McpError> {
-        let transport = rmcp::transport::TokioChildProcess::new(command)
-            .map_err(|e| McpError::Spawn(e.to_string()))?;
+        let transport =
+            rmcp::transport::TokioChildProcess::new(command).map_err(McpError::spawn)?;
         Self::connect(transport).await
     }
 
@@ -185,12 +186,15 @@ impl McpClient {
         let list = tokio::time::timeout(self.timeout, self.service.peer().list_all_tools())
             .await
             .map_err(|_| {
-                McpError::Request(format!(
-                    "no answer to tools/list within {} ms",
-                    self.timeout.as_millis()
-                ))
+                McpError::new(
+                    McpErrorKind::Request,
+                    format!(
+                        "no answer to tools/list within {} ms",
+                        self.timeout.as_millis()
+                    ),
+                )
             })?
-            .map_err(|e| McpError::Request(e.to_string()))?;
+            .map_err(McpError::request)?;
         let count = list.len();
         *self.tools.write().unwrap_or_else(PoisonError::into_inner) = list;
         Ok(count)
@@ -235,19 +239,19 @@ impl McpClient {
         let mut seen = std::collections::HashSet::new();
         for tool in &tools {
             if !is_valid_tool_name(&tool.name) {
-                return Err(McpError::Register(RegistryError::InvalidName(
+                return Err(McpError::register(RegistryError::InvalidName(
                     tool.name.clone(),
                 )));
             }
             if registry.get(&tool.name).is_some() || !seen.insert(tool.name.as_str()) {
-                return Err(McpError::Register(RegistryError::DuplicateName(
+                return Err(McpError::register(RegistryError::DuplicateName(
                     tool.name.clone(),
                 )));
             }
         }
         let count = tools.len();
         for tool in tools {
-            registry.register(tool).map_err(McpError::Register)?;
+            registry.register(tool).map_err(McpError::register)?;
         }
         Ok(count)
     }

@@ -6,7 +6,7 @@ use std::future::Future;
 
 use serde_json::{json, Value};
 
-use super::{McpClient, McpError};
+use super::{McpClient, McpError, McpErrorKind};
 use crate::catalog::{
     PromptArgumentInfo, PromptArguments, PromptInfo, PromptMessage, ResourceBody, ResourceContents,
     Role,
@@ -42,12 +42,14 @@ impl McpClient {
         tokio::time::timeout(timeout, request)
             .await
             .map_err(|_| {
-                McpError::Request(format!(
-                    "no answer to {method} within {} ms",
-                    timeout.as_millis()
-                ))
+                McpError::new(
+                    McpErrorKind::Request,
+                    format!("no answer to {method} within {} ms", timeout.as_millis()),
+                )
             })?
-            .map_err(|e| McpError::Request(format!("{method}: {e}")))
+            .map_err(|e| {
+                McpError::new(McpErrorKind::Request, format!("{method}: {e}")).with_source(e)
+            })
     }
 
     /// Every resource and resource template the server lists (all pages), fixed ones first.
@@ -90,21 +92,24 @@ impl McpClient {
             .await?;
         let value = serde_json::to_value(&result).unwrap_or_default();
         let Some(first) = value["contents"].get(0) else {
-            return Err(McpError::Request(format!(
-                "resources/read: the server returned no contents for '{uri}'"
-            )));
+            return Err(McpError::new(
+                McpErrorKind::Request,
+                format!("resources/read: the server returned no contents for '{uri}'"),
+            ));
         };
         let body = match (text(first, "text"), text(first, "blob")) {
             (Some(text), _) => ResourceBody::Text(text),
             (None, Some(blob)) => ResourceBody::Blob(base64_decode(&blob).ok_or_else(|| {
-                McpError::Request(format!(
-                    "resources/read: the blob of '{uri}' is not valid base64"
-                ))
+                McpError::new(
+                    McpErrorKind::Request,
+                    format!("resources/read: the blob of '{uri}' is not valid base64"),
+                )
             })?),
             (None, None) => {
-                return Err(McpError::Request(format!(
-                    "resources/read: the contents of '{uri}' have neither text nor blob"
-                )))
+                return Err(McpError::new(
+                    McpErrorKind::Request,
+                    format!("resources/read: the contents of '{uri}' have neither text nor blob"),
+                ))
             }
         };
         Ok(ResourceContents {

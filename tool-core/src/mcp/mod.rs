@@ -36,6 +36,7 @@
 pub mod auth;
 mod client;
 mod client_catalog;
+mod error;
 mod gate;
 #[cfg(feature = "mcp-http")]
 mod http;
@@ -51,10 +52,10 @@ mod server;
 #[cfg(feature = "mcp-redis")]
 mod session_store;
 
-use std::fmt;
 
 pub use client::McpClient;
 pub use client_catalog::RemoteResource;
+pub use error::{McpError, McpErrorKind};
 #[cfg(feature = "mcp-http")]
 pub use http::{
     HttpClientOptions, HttpConfig, HttpServing, ShutdownSignal, DEFAULT_HTTP_PATH, SERVER_BUSY,
@@ -71,40 +72,6 @@ pub use session_store::RedisSessionStore;
 // traits through it (`tool_core::mcp::rmcp::serde::Deserialize`) in users' error messages.
 #[doc(hidden)]
 pub use rmcp;
-
-/// Why an MCP connection could not be set up or used (failures of single calls are
-/// `ToolResponse`s, never this).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum McpError {
-    /// The child process could not be started.
-    Spawn(String),
-    /// The `initialize` handshake failed (the peer is not an MCP peer, or it left).
-    Handshake(String),
-    /// The transport failed while serving.
-    Transport(String),
-    /// A request to the server failed (e.g. `tools/list`).
-    Request(String),
-    /// A remote tool could not be registered: its name (with the prefix) is taken or invalid.
-    Register(crate::RegistryError),
-}
-
-impl fmt::Display for McpError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            McpError::Spawn(e) => write!(f, "could not start the MCP server process: {e}"),
-            McpError::Handshake(e) => write!(f, "the MCP initialize handshake failed: {e}"),
-            McpError::Transport(e) => write!(f, "the MCP transport failed: {e}"),
-            McpError::Request(e) => write!(f, "the MCP server did not answer a request: {e}"),
-            McpError::Register(e) => write!(
-                f,
-                "a remote MCP tool could not be registered: {e}; pass a name prefix to keep \
-                 remote tools apart from local ones"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for McpError {}
 
 /// An [`McpServer`] for these `#[tool]`s whose `serverInfo` is the calling crate's name and
 /// version (read with `env!` where the macro is written, so in your crate, not ours).

@@ -8,7 +8,7 @@ use rmcp::transport::streamable_http_server::session::{
     SessionState, SessionStore, SessionStoreError,
 };
 
-use super::McpError;
+use super::{McpError, McpErrorKind};
 
 /// How long a session's state stays in Redis after it was last written, unless
 /// [`RedisSessionStore::with_ttl`] says otherwise.
@@ -45,12 +45,21 @@ impl RedisSessionStore {
     /// Connects to Redis at `url` (`redis://host:port/db`); the connection reconnects by
     /// itself when Redis restarts.
     pub async fn connect(url: &str) -> Result<Self, McpError> {
-        let client = redis::Client::open(url)
-            .map_err(|e| McpError::Transport(format!("invalid Redis URL '{url}': {e}")))?;
+        let client = redis::Client::open(url).map_err(|e| {
+            McpError::new(
+                McpErrorKind::Transport,
+                format!("invalid Redis URL '{url}': {e}"),
+            )
+            .with_source(e)
+        })?;
         let connection = redis::aio::ConnectionManager::new(client)
             .await
             .map_err(|e| {
-                McpError::Transport(format!("could not connect to Redis at {url}: {e}"))
+                McpError::new(
+                    McpErrorKind::Transport,
+                    format!("could not connect to Redis at {url}: {e}"),
+                )
+                .with_source(e)
             })?;
         Ok(RedisSessionStore {
             connection,

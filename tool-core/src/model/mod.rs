@@ -183,7 +183,7 @@ pub(crate) async fn next_item<S: Stream + ?Sized>(stream: Pin<&mut S>) -> Option
 /// use tool_core::model::{self, ModelErrorKind, ModelEvent};
 /// let cut = model::from_events([Ok(ModelEvent::TextDelta("Hel".into()))]);
 /// let err = tool_core::block_on(model::collect_turn(cut)).unwrap_err();
-/// assert_eq!(err.kind, ModelErrorKind::Incomplete);
+/// assert_eq!(err.kind(), ModelErrorKind::Incomplete);
 /// ```
 pub async fn collect_turn(mut stream: ModelStream<'_>) -> Result<ModelTurn, ModelError> {
     while let Some(item) = next_item(stream.as_mut()).await {

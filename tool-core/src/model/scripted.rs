@@ -90,7 +90,7 @@ impl ScriptedModel {
     /// use tool_core::runner::{RunError, Runner};
     /// let model = ScriptedModel::from_results([Err(ModelError::from_status(503, "overloaded"))]);
     /// let error = tool_core::block_on(Runner::new(model, tool_core::ToolRegistry::new()).run("Hi")).unwrap_err();
-    /// assert!(matches!(error, RunError::Model(e) if e.kind == ModelErrorKind::Server));
+    /// assert!(matches!(error, RunError::Model(e) if e.kind() == ModelErrorKind::Server));
     /// ```
     pub fn from_results(turns: impl IntoIterator<Item = Result<ModelTurn, ModelError>>) -> Self {
         ScriptedModel {

@@ -61,21 +61,14 @@ pub trait ApprovalHook: Send + Sync {
     /// Reviews one call before it runs.
     ///
     /// ```
-    /// use tool_core::{Approval, ApprovalHook, ToolAnnotations, ToolCall, ToolDefinition};
+    /// use tool_core::{Approval, ApprovalHook, ToolCall, ToolDefinition};
     /// struct NoDeletes;
     /// impl ApprovalHook for NoDeletes {
     ///     fn review(&self, call: &ToolCall, _: &ToolDefinition) -> Approval {
     ///         if call.name.starts_with("delete") { Approval::Denied("no deletes today".into()) } else { Approval::Approved }
     ///     }
     /// }
-    /// let def = ToolDefinition {
-    ///     name: "delete_file".into(),
-    ///     title: None,
-    ///     description: "Deletes a file.".into(),
-    ///     input_schema: std::sync::Arc::new(serde_json::json!({"type": "object"})),
-    ///     annotations: ToolAnnotations::NONE,
-    ///     output_schema: None,
-    /// };
+    /// let def = ToolDefinition::new("delete_file", "Deletes a file.", serde_json::json!({"type": "object"}));
     /// let call = ToolCall::new("1", "delete_file", "{}");
     /// assert!(!NoDeletes.review(&call, &def).is_approved());
     /// ```

@@ -23,14 +23,11 @@ pub(crate) const OPENAI_MAX_DESCRIPTION: usize = 1024;
 /// ```
 /// use tool_core::provider::{check_definition, Api};
 /// use tool_core::ToolDefinition;
-/// let def = ToolDefinition {
-///     name: "get_weather".into(),
-///     title: None,
-///     description: "x".repeat(2000),
-///     input_schema: std::sync::Arc::new(serde_json::json!({"type": "object", "properties": {}})),
-///     annotations: Default::default(),
-///     output_schema: None,
-/// };
+/// let def = ToolDefinition::new(
+///     "get_weather",
+///     "x".repeat(2000),
+///     serde_json::json!({"type": "object", "properties": {}}),
+/// );
 /// assert_eq!(check_definition(Api::OpenAiChat, &def).len(), 1);
 /// assert!(check_definition(Api::Anthropic, &def).is_empty());
 /// ```

@@ -1,24 +1,28 @@
 //! [`ProviderError`]: why a provider's JSON could not be read.
 
+use std::error::Error;
 use std::fmt;
+use std::sync::Arc;
 
 use serde_json::Value;
 
 /// A provider response (or stream event) that does not have the documented shape. Names the
-/// JSON path and what was expected, so it can be logged or shown as is.
+/// JSON path and what was expected, so it can be logged or shown as is; the JSON parser's
+/// error is its [`source`](std::error::Error::source) when the text was not JSON at all.
 ///
 /// ```
 /// use tool_core::provider::{ChatApi, OpenAiChat};
 /// let err = OpenAiChat::read_response(&serde_json::json!({"choices": 3})).unwrap_err();
-/// assert_eq!(err.path, "choices");
+/// assert_eq!(err.path(), "choices");
 /// assert_eq!(err.to_string(), "choices: expected an array, found a number");
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+// Opaque so what an error carries can grow without breaking callers; read it with the methods.
+#[derive(Debug, Clone)]
 pub struct ProviderError {
-    /// Where in the provider's JSON, e.g. `choices[0].message.tool_calls[1].id`.
-    pub path: String,
-    /// What was wrong.
-    pub message: String,
+    path: String,
+    message: String,
+    // `Arc` keeps the error `Clone` (a stream hands the same failure to every push after it).
+    source: Option<Arc<dyn Error + Send + Sync + 'static>>,
 }
 
 impl ProviderError {
@@ -32,9 +36,51 @@ impl ProviderError {
         ProviderError {
             path: path.into(),
             message: message.into(),
+            source: None,
         }
     }
+
+    /// Keeps the error that caused this one, returned by
+    /// [`source`](std::error::Error::source); the message stays as given.
+    ///
+    /// ```
+    /// use std::error::Error;
+    /// let mut stream = tool_core::provider::OpenAiStream::new();
+    /// let err = stream.push_data("{not json").unwrap_err();
+    /// assert!(err.source().unwrap().is::<serde_json::Error>());
+    /// ```
+    pub fn with_source(mut self, source: impl Error + Send + Sync + 'static) -> Self {
+        self.source = Some(Arc::new(source));
+        self
+    }
+
+    /// Where in the provider's JSON, e.g. `choices[0].message.tool_calls[1].id`.
+    ///
+    /// ```
+    /// assert_eq!(tool_core::provider::ProviderError::new("content[0]", "unexpected block").path(), "content[0]");
+    /// ```
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// What was wrong.
+    ///
+    /// ```
+    /// assert_eq!(tool_core::provider::ProviderError::new("content[0]", "unexpected block").message(), "unexpected block");
+    /// ```
+    pub fn message(&self) -> &str {
+        &self.message
+    }
 }
+
+/// Equal when path and message are equal (JSON parser errors do not implement `PartialEq`).
+impl PartialEq for ProviderError {
+    fn eq(&self, other: &Self) -> bool {
+        self.path == other.path && self.message == other.message
+    }
+}
+
+impl Eq for ProviderError {}
 
 impl fmt::Display for ProviderError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -42,7 +88,11 @@ impl fmt::Display for ProviderError {
     }
 }
 
-impl std::error::Error for ProviderError {}
+impl Error for ProviderError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        self.source.as_deref().map(|e| e as &(dyn Error + 'static))
+    }
+}
 
 pub(crate) fn kind(value: &Value) -> &'static str {
     match value {

@@ -15,7 +15,9 @@ use crate::response::{ToolErrorCode, ToolResponse};
 /// use tool_core::provider::{Anthropic, ChatApi, ToolChoice};
 /// assert_eq!(Anthropic::tool_choice(&ToolChoice::Required, true)["type"], "any");
 /// ```
+// Non-exhaustive: providers keep adding ways to constrain the choice (several allowed tools).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ToolChoice {
     /// The model decides.
     Auto,
@@ -56,13 +58,16 @@ impl ToolChoice {
 /// ```
 /// use tool_core::provider::AssistantTurn;
 /// use tool_core::ToolCall;
-/// let turn = AssistantTurn { text: "Checking.".into(), calls: vec![ToolCall::new("1", "f", "{}")], ..Default::default() };
+/// let turn = AssistantTurn::new("Checking.", vec![ToolCall::new("1", "f", "{}")]);
 /// assert!(turn.has_calls());
 /// let stored = serde_json::to_string(&turn).unwrap();
 /// assert_eq!(serde_json::from_str::<AssistantTurn>(&stored).unwrap(), turn);
 /// ```
+// Non-exhaustive so more of what providers send can be kept; build one with `new` and the
+// `with_*` methods.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
+#[non_exhaustive]
 pub struct AssistantTurn {
     /// The text parts, concatenated in order (empty when there were none).
     pub text: String,
@@ -86,6 +91,74 @@ pub struct AssistantTurn {
 }
 
 impl AssistantTurn {
+    /// A turn with this text and these calls, as a model would have answered; no stop
+    /// reason and no provider content.
+    ///
+    /// ```
+    /// use tool_core::{provider::AssistantTurn, ToolCall};
+    /// let turn = AssistantTurn::new("On it.", vec![ToolCall::new("call_1", "f", "{}")]);
+    /// assert_eq!((turn.text.as_str(), turn.calls.len()), ("On it.", 1));
+    /// ```
+    pub fn new(text: impl Into<String>, calls: Vec<ToolCall>) -> Self {
+        AssistantTurn {
+            text: text.into(),
+            calls,
+            ..AssistantTurn::default()
+        }
+    }
+
+    /// Sets the stop reason as the provider spelled it.
+    ///
+    /// ```
+    /// let turn = tool_core::provider::AssistantTurn::new("Done.", Vec::new()).with_stop_reason("end_turn");
+    /// assert_eq!(turn.stop_reason.as_deref(), Some("end_turn"));
+    /// ```
+    pub fn with_stop_reason(mut self, stop_reason: impl Into<String>) -> Self {
+        self.stop_reason = Some(stop_reason.into());
+        self
+    }
+
+    /// Sets Gemini's `thoughtSignature`s, one slot per call.
+    ///
+    /// ```
+    /// use tool_core::{provider::AssistantTurn, ToolCall};
+    /// let turn = AssistantTurn::new("", vec![ToolCall::new("1", "f", "{}")])
+    ///     .with_thought_signatures(vec![Some("sig".into())]);
+    /// assert_eq!(turn.thought_signatures, [Some("sig".to_string())]);
+    /// ```
+    pub fn with_thought_signatures(mut self, thought_signatures: Vec<Option<String>>) -> Self {
+        self.thought_signatures = thought_signatures;
+        self
+    }
+
+    /// Sets the provider item ids (OpenAI Responses `fc_…` ids), one slot per call.
+    ///
+    /// ```
+    /// use tool_core::{provider::AssistantTurn, ToolCall};
+    /// let turn = AssistantTurn::new("", vec![ToolCall::new("call_1", "f", "{}")])
+    ///     .with_item_ids(vec![Some("fc_1".into())]);
+    /// assert_eq!(turn.item_ids, [Some("fc_1".to_string())]);
+    /// ```
+    pub fn with_item_ids(mut self, item_ids: Vec<Option<String>>) -> Self {
+        self.item_ids = item_ids;
+        self
+    }
+
+    /// Sets the provider's own content; an empty list makes the history writers rebuild the
+    /// turn from `text` and `calls`.
+    ///
+    /// ```
+    /// use tool_core::provider::{anthropic, AssistantTurn};
+    /// let response = serde_json::json!({"content": [{"type": "text", "text": "Hi."}]});
+    /// let turn = anthropic::read_response(&response).unwrap();
+    /// assert_eq!(turn.native.len(), 1);
+    /// assert!(turn.with_native(Vec::new()).native.is_empty());
+    /// ```
+    pub fn with_native(mut self, native: Vec<Value>) -> Self {
+        self.native = native;
+        self
+    }
+
     /// Whether the model called any tool.
     ///
     /// ```

@@ -35,12 +35,27 @@ pub(crate) fn unknown_name<'a>(
 /// registry.register(hi {}).unwrap();
 /// assert!(matches!(registry.register(hi {}), Err(RegistryError::DuplicateName(_))));
 /// ```
+// Non-exhaustive: new registration rules bring new reasons.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RegistryError {
     /// Another tool already has this name.
     DuplicateName(String),
     /// The name does not match `^[A-Za-z_][A-Za-z0-9_-]{0,63}$`.
     InvalidName(String),
+}
+
+impl RegistryError {
+    /// The name that could not be registered.
+    ///
+    /// ```
+    /// assert_eq!(tool_core::RegistryError::InvalidName("9lives".into()).name(), "9lives");
+    /// ```
+    pub fn name(&self) -> &str {
+        match self {
+            RegistryError::DuplicateName(name) | RegistryError::InvalidName(name) => name,
+        }
+    }
 }
 
 impl fmt::Display for RegistryError {

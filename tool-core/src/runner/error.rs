@@ -107,7 +107,7 @@ impl Serialize for RunError {
         let mut out = s.serialize_struct("RunError", 3)?;
         out.serialize_field("kind", self.kind())?;
         out.serialize_field("message", &self.to_string())?;
-        let retryable = matches!(self, RunError::Model(e) if e.retryable);
+        let retryable = matches!(self, RunError::Model(e) if e.is_retryable());
         out.serialize_field("retryable", &retryable)?;
         out.end()
     }

@@ -23,7 +23,7 @@ fn main() {
     let def = r.definition("delete-note").unwrap();
     assert_eq!(
         def.annotations,
-        ToolAnnotations { read_only: Some(false), destructive: Some(true), idempotent: Some(true), open_world: Some(false) }
+        ToolAnnotations::NONE.with_read_only(false).with_destructive(true).with_idempotent(true).with_open_world(false)
     );
     assert_eq!(def.input_schema["required"], tool_core::__private::serde_json::json!(["id", "retries"]));
     assert_eq!(r.get("delete-note").unwrap().timeout_ms(), Some(5000));

@@ -11,7 +11,7 @@ use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig
 use rmcp::transport::StreamableHttpClientTransport;
 
 use super::super::client::DEFAULT_CALL_TIMEOUT;
-use super::super::{McpClient, McpError};
+use super::super::{McpClient, McpError, McpErrorKind};
 
 /// How [`McpClient::connect_http_with`] connects: credentials, headers, time limit, HTTP
 /// client.
@@ -105,7 +105,7 @@ impl McpClient {
     }
 
     /// [`McpClient::connect_http`] with credentials, headers, a timeout or an HTTP client of
-    /// your own. A server that answers 401 is reported as [`McpError::Handshake`] naming the
+    /// your own. A server that answers 401 is reported as an [`McpErrorKind::Handshake`] error naming the
     /// authorization server its Protected Resource Metadata lists (this client does not run
     /// OAuth flows: get a token there, e.g. with rmcp's `auth` feature, and pass it as
     /// [`HttpClientOptions::bearer_token`]).
@@ -136,16 +136,28 @@ impl McpClient {
                 .redirect(reqwest::redirect::Policy::none())
                 .build()
                 .map_err(|e| {
-                    McpError::Transport(format!("could not build the HTTP client: {e}"))
+                    McpError::new(
+                        McpErrorKind::Transport,
+                        format!("could not build the HTTP client: {e}"),
+                    )
+                    .with_source(e)
                 })?,
         };
         let mut headers = HashMap::new();
         for (name, value) in &options.headers {
             let header = HeaderName::try_from(name.as_str()).map_err(|e| {
-                McpError::Transport(format!("'{name}' is not a valid HTTP header name: {e}"))
+                McpError::new(
+                    McpErrorKind::Transport,
+                    format!("'{name}' is not a valid HTTP header name: {e}"),
+                )
+                .with_source(e)
             })?;
             let value = HeaderValue::try_from(value.as_str()).map_err(|e| {
-                McpError::Transport(format!("the value of header '{name}' is not valid: {e}"))
+                McpError::new(
+                    McpErrorKind::Transport,
+                    format!("the value of header '{name}' is not valid: {e}"),
+                )
+                .with_source(e)
             })?;
             headers.insert(header, value);
         }
@@ -157,10 +169,12 @@ impl McpClient {
         let timeout = options.timeout.unwrap_or(DEFAULT_CALL_TIMEOUT);
         match Self::connect_with_timeout(transport, timeout).await {
             Ok(client) => Ok(client),
-            Err(McpError::Handshake(why)) => {
+            Err(e) if e.kind() == McpErrorKind::Handshake => {
                 match authorization_needed(&http, url, &options).await {
-                    Some(explained) => Err(McpError::Handshake(explained)),
-                    None => Err(McpError::Handshake(why)),
+                    Some(explained) => {
+                        Err(McpError::new(McpErrorKind::Handshake, explained).with_source(e))
+                    }
+                    None => Err(e),
                 }
             }
             Err(other) => Err(other),

@@ -9,7 +9,7 @@ use std::time::Duration;
 use axum::serve::ListenerExt;
 use tokio_util::sync::CancellationToken;
 
-use super::super::{McpError, McpServer};
+use super::super::{McpError, McpErrorKind, McpServer};
 use super::config::HttpConfig;
 use super::guard::InFlight;
 use super::router;
@@ -72,12 +72,16 @@ impl McpServer {
         addr: impl tokio::net::ToSocketAddrs,
         config: HttpConfig,
     ) -> Result<HttpServing, McpError> {
-        let listener = tokio::net::TcpListener::bind(addr)
-            .await
-            .map_err(|e| McpError::Transport(format!("could not listen: {e}")))?;
-        let local = listener
-            .local_addr()
-            .map_err(|e| McpError::Transport(format!("could not read the bound address: {e}")))?;
+        let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| {
+            McpError::new(McpErrorKind::Transport, format!("could not listen: {e}")).with_source(e)
+        })?;
+        let local = listener.local_addr().map_err(|e| {
+            McpError::new(
+                McpErrorKind::Transport,
+                format!("could not read the bound address: {e}"),
+            )
+            .with_source(e)
+        })?;
         let sessions = CancellationToken::new();
         let built = router::build(self, &config, sessions.clone());
         let stop = CancellationToken::new();
@@ -107,6 +111,15 @@ impl McpServer {
     }
 }
 
+/// The HTTP server itself failed (the listener broke).
+fn server_stopped(error: std::io::Error) -> McpError {
+    McpError::new(
+        McpErrorKind::Transport,
+        format!("the HTTP server stopped: {error}"),
+    )
+    .with_source(error)
+}
+
 /// What a graceful shutdown needs.
 struct Drain {
     stop: CancellationToken,
@@ -126,7 +139,7 @@ async fn run(
     tokio::pin!(serve);
     tokio::select! {
         result = &mut serve => {
-            return result.map_err(|e| McpError::Transport(format!("the HTTP server stopped: {e}")));
+            return result.map_err(server_stopped);
         }
         () = drain.stop.cancelled() => {}
     }
@@ -135,23 +148,26 @@ async fn run(
         // Keep driving the server (it stops accepting; connections finish their requests).
         result = &mut serve => {
             drain.sessions.cancel();
-            return result.map_err(|e| McpError::Transport(format!("the HTTP server stopped: {e}")));
+            return result.map_err(server_stopped);
         }
         drained = tokio::time::timeout(drain.grace, drain.in_flight.idle()) => drained.is_ok(),
     };
     let left = drain.in_flight.count();
     drain.sessions.cancel();
     if let Ok(Err(e)) = tokio::time::timeout(CLOSE_WAIT, &mut serve).await {
-        return Err(McpError::Transport(format!("the HTTP server stopped: {e}")));
+        return Err(server_stopped(e));
     }
     if drained {
         Ok(())
     } else {
-        Err(McpError::Transport(format!(
-            "{left} request(s) were still running when the shutdown grace period of {:?} \
-             ended; they were cut off",
-            drain.grace
-        )))
+        Err(McpError::new(
+            McpErrorKind::Transport,
+            format!(
+                "{left} request(s) were still running when the shutdown grace period of {:?} \
+                 ended; they were cut off",
+                drain.grace
+            ),
+        ))
     }
 }
 
@@ -200,9 +216,11 @@ impl HttpServing {
     pub async fn join(mut self) -> Result<(), McpError> {
         match self.task.take() {
             Some(task) => task.await.unwrap_or_else(|e| {
-                Err(McpError::Transport(format!(
-                    "the HTTP server task failed: {e}"
-                )))
+                Err(McpError::new(
+                    McpErrorKind::Transport,
+                    format!("the HTTP server task failed: {e}"),
+                )
+                .with_source(e))
             }),
             None => Ok(()),
         }

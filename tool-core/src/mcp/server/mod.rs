@@ -168,7 +168,7 @@ impl McpServer {
             .waiting()
             .await
             .map(drop)
-            .map_err(|e| McpError::Transport(e.to_string()))
+            .map_err(McpError::transport)
     }
 
     /// Serves one client on any rmcp transport (an in-memory `tokio::io::duplex` pair, a
@@ -182,9 +182,7 @@ impl McpServer {
         T: rmcp::transport::IntoTransport<RoleServer, E, A>,
         E: std::error::Error + Send + Sync + 'static,
     {
-        self.serve(transport)
-            .await
-            .map_err(|e| McpError::Handshake(e.to_string()))
+        self.serve(transport).await.map_err(McpError::handshake)
     }
 
     /// Serves one client on a byte stream (newline-delimited JSON-RPC, as on stdio), with the

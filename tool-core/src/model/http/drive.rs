@@ -63,7 +63,8 @@ pub(crate) fn run<'a, D: Decoder + 'a>(
             return crate::model::from_events([Err(ModelError::new(
                 ModelErrorKind::Other,
                 format!("the request body could not be serialized: {e}"),
-            ))])
+            )
+            .with_source(e))])
         }
     };
     let state = State {
@@ -158,12 +159,15 @@ impl<D: Decoder> State<'_, D> {
                     format!("the response body did not arrive within {idle:?}"),
                 )
             })?
-            .map_err(|e| ModelError::new(ModelErrorKind::Incomplete, error_chain(&e)))?;
+            .map_err(|e| {
+                ModelError::new(ModelErrorKind::Incomplete, error_chain(&e)).with_source(e)
+            })?;
         let body: Value = serde_json::from_slice(&bytes).map_err(|e| {
             ModelError::new(
                 ModelErrorKind::Malformed,
                 format!("the response body is not JSON: {e}"),
             )
+            .with_source(e)
         })?;
         let turn = self.decoder.whole(&body)?;
         if !turn.text.is_empty() {
@@ -190,11 +194,13 @@ fn sse_error(error: EventStreamError<reqwest::Error>) -> ModelError {
                 "the stream broke off: {}; nothing of the turn is dispatched",
                 error_chain(&e)
             ),
-        ),
+        )
+        .with_source(e),
         EventStreamError::Utf8(e) => ModelError::new(
             ModelErrorKind::Malformed,
             format!("the event stream is not UTF-8: {e}"),
-        ),
+        )
+        .with_source(e),
         EventStreamError::Parser(e) => ModelError::new(
             ModelErrorKind::Malformed,
             format!("the event stream is not valid SSE: {e:?}"),
@@ -210,6 +216,7 @@ pub(crate) fn parse_data(name: &str, data: &str) -> Result<Value, ModelError> {
             ModelErrorKind::Malformed,
             format!("streamed event '{name}' has data that is not JSON ({e}): {shown:?}"),
         )
+        .with_source(e)
     })
 }
 
@@ -219,12 +226,13 @@ pub(crate) fn malformed(error: ProviderError) -> ModelError {
         ModelErrorKind::Malformed,
         format!("{error}; nothing of the turn is dispatched"),
     )
+    .with_source(error)
 }
 
 /// A provider assembler's complaint at the end: the stream stopped before the turn was
 /// complete (cut inside a call, no finish marker).
 pub(crate) fn incomplete(error: ProviderError) -> ModelError {
-    ModelError::new(ModelErrorKind::Incomplete, error.to_string())
+    ModelError::new(ModelErrorKind::Incomplete, error.to_string()).with_source(error)
 }
 
 /// The transport's failure as a model error: a status keeps its code, the provider's message

@@ -59,7 +59,7 @@ impl OpenAiChatStream {
             return Ok(());
         }
         let chunk: Value = serde_json::from_str(data)
-            .map_err(|e| ProviderError::new("data", format!("not JSON: {e}")))?;
+            .map_err(|e| ProviderError::new("data", format!("not JSON: {e}")).with_source(e))?;
         self.push(&chunk)
     }
 
