@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 use tool_core::parse::{EndReason, Event, FormatTools, ToolFormat, XmlCallResult, XmlParser};
 use tool_core::prompt::{parse_tools_section, unescape_text, DEFAULT_TOOLS_HEADER};
-use tool_core::{tool, tools, ToolAnnotations, ToolDefinition, ToolResponse};
+use tool_core::{tool, tools, ToolDefinition, ToolResponse};
 
 fn def(name: &str, description: &str, schema: Value) -> ToolDefinition {
     ToolDefinition::new(name, description, Arc::new(schema))

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 use tool_core::provider::{
-    Assembler, AssistantTurn, ChatApi, OpenAiChat, OpenAiChatStream, OpenAiResponses, ToolChoice,
+    Assembler, ChatApi, OpenAiChat, OpenAiChatStream, OpenAiResponses, ToolChoice,
 };
 use tool_core::{block_on, tool, tools, ToolRegistry};
 

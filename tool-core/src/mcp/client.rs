@@ -12,7 +12,6 @@ use tokio::sync::watch;
 use super::progress::ProgressRoutes;
 use super::remote::RemoteTool;
 use super::{McpError, McpErrorKind};
-use crate::context::ProgressReporter;
 use crate::registry::{is_valid_tool_name, RegistryError, ToolRegistry};
 
 /// How long the client waits for the handshake, a `tools/list`, or one tool call, unless

@@ -52,7 +52,6 @@ mod server;
 #[cfg(feature = "mcp-redis")]
 mod session_store;
 
-
 pub use client::McpClient;
 pub use client_catalog::RemoteResource;
 pub use error::{McpError, McpErrorKind};
