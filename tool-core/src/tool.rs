@@ -136,7 +136,13 @@ impl<'a> CallFuture<'a> {
     }
 
     /// Whether the response is already there (a synchronous tool, or a decoding error).
-    pub(crate) fn is_ready(&self) -> bool {
+    ///
+    /// ```
+    /// use tool_core::{CallFuture, ToolResponse};
+    /// assert!(CallFuture::ready(ToolResponse::success("now")).is_ready());
+    /// assert!(!CallFuture::new(async { ToolResponse::success("later") }).is_ready());
+    /// ```
+    pub fn is_ready(&self) -> bool {
         matches!(self.0, Inner::Ready(Some(_)))
     }
 
@@ -206,14 +212,4 @@ impl Future for CallFuture<'_> {
 pub trait ToolSet: Send + Sync + 'static {
     /// One tool per `#[tool]` method, each holding a clone of `this`.
     fn tools(this: Arc<Self>) -> Vec<Arc<dyn Tool>>;
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn is_ready_example() {
-        use crate::{CallFuture, ToolResponse};
-        assert!(CallFuture::ready(ToolResponse::success("now")).is_ready());
-        assert!(!CallFuture::new(async { ToolResponse::success("later") }).is_ready());
-    }
 }

@@ -117,7 +117,7 @@ fn per_tool_settings_name_a_tool_by_its_type_or_its_name() {
     let policy = RetryPolicy::new(3);
     let registry = tools![fetch, Search]
         .with_circuit_breaker(BreakerConfig::default())
-        .with_retry(fetch {}, policy.clone())
+        .with_retry(fetch {}, policy)
         .with_required_scopes(Search::NAME, ["search"]);
     // The type and the name are the same key.
     assert_eq!(registry.retry_policy(fetch {}), Some(&policy));

@@ -65,7 +65,7 @@ impl UriTemplate {
     }
 
     /// The variables' values if `uri` matches, in template order.
-    pub(crate) fn match_uri(&self, uri: &str) -> Option<Vec<(String, String)>> {
+    pub fn match_uri(&self, uri: &str) -> Option<Vec<(String, String)>> {
         let mut rest = uri;
         let mut vars = Vec::new();
         let mut parts = self.parts.iter().peekable();

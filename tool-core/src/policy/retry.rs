@@ -61,7 +61,13 @@ impl RetryPolicy {
     }
 
     /// The wait before run number `attempt` (2 for the first retry).
-    pub(crate) fn delay_before(&self, attempt: u32) -> Duration {
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// let p = tool_core::RetryPolicy::new(9).backoff(Duration::from_secs(1), Duration::from_secs(3));
+    /// assert_eq!(p.delay_before(5), Duration::from_secs(3));
+    /// ```
+    pub fn delay_before(&self, attempt: u32) -> Duration {
         let doublings = attempt.saturating_sub(2).min(31);
         self.initial_backoff
             .saturating_mul(1_u32 << doublings)
@@ -96,13 +102,6 @@ fn is_transient(response: &ToolResponse) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn delay_before_example() {
-        use std::time::Duration;
-        let p = crate::RetryPolicy::new(9).backoff(Duration::from_secs(1), Duration::from_secs(3));
-        assert_eq!(p.delay_before(5), Duration::from_secs(3));
-    }
 
     #[test]
     fn backoff_doubles_and_is_capped() {
