@@ -378,13 +378,18 @@ pub fn output_schema(model: &ToolModel, generics: &[syn::Ident]) -> TokenStream 
 /// The `output_schema` method probing `ty` (the return type, or a struct tool's output);
 /// `receiver` is `&self` for `Tool` and empty for `StructTool`.
 pub fn output_probe(ty: &impl ToTokens, receiver: TokenStream) -> TokenStream {
+    // Spanned at the type: a type that cannot be named (a derived tool without a handler) is
+    // then reported there once, not a second time at the macro.
+    let probe = quote_spanned!(syn::spanned::Spanned::span(ty)=>
+        (&__tc::OutputProbe::<#ty>::new()).output_schema()
+    );
     quote! {
         // The borrow is what picks the fallback when `#ty` has no schema.
         #[allow(clippy::needless_borrow)]
         fn output_schema(#receiver) -> ::core::option::Option<__tc::serde_json::Value> {
             #[allow(unused_imports)]
             use __tc::{ProbePlain as _, ProbeStructured as _};
-            (&__tc::OutputProbe::<#ty>::new()).output_schema()
+            #probe
         }
     }
 }

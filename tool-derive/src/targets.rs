@@ -372,11 +372,13 @@ fn struct_tool(model: &ToolModel) -> TokenStream {
     let run = match &model.attr.event {
         Some(kind) => side_channel(model, &kind.value),
         None => {
-            // Spanned at the struct's name, like the output probe's `<#ident as
-            // ToolHandler>::Output` below: a missing handler is then the same error twice, which
-            // rustc reports once.
-            let handler = quote_spanned!(ident.span()=> <#ident as #krate::ToolHandler>::run);
-            finish(model, quote!(#handler(__tool_value, ctx)), &[])
+            // The whole call (not only its path) is spanned at the struct's name, as is the
+            // output probe's `<#ident as ToolHandler>::Output` below: a missing handler is then
+            // the same error at the same place, which rustc reports once.
+            let handler = quote_spanned!(ident.span()=>
+                <#ident as #krate::ToolHandler>::run(__tool_value, ctx)
+            );
+            finish(model, handler, &[])
         }
     };
     // A side-channel tool returns no data; a handler's output may have a schema.

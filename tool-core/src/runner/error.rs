@@ -23,7 +23,7 @@ pub enum RunError {
         /// The limit that was reached.
         limit: u32,
     },
-    /// The model request failed; see [`ModelError::retryable`].
+    /// The model request failed; see [`ModelError::is_retryable`].
     Model(ModelError),
     /// [`RunOptions::offered`](super::RunOptions::offered) names a tool the registry does not
     /// have.
