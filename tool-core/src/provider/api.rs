@@ -87,6 +87,13 @@ impl std::fmt::Display for Api {
 }
 
 mod sealed {
+    /// Seals [`ChatApi`](super::ChatApi): only this crate's API markers implement it, so new
+    /// APIs can be added without breaking anyone.
+    ///
+    /// ```
+    /// fn api_name<A: tool_core::provider::ChatApi>() -> &'static str { A::API.as_str() }
+    /// assert_eq!(api_name::<tool_core::provider::Gemini>(), "gemini");
+    /// ```
     pub trait Sealed {}
 }
 
