@@ -45,7 +45,7 @@ impl ProviderError {
     ///
     /// ```
     /// use std::error::Error;
-    /// let mut stream = tool_core::provider::OpenAiStream::new();
+    /// let mut stream = tool_core::provider::OpenAiChatStream::new();
     /// let err = stream.push_data("{not json").unwrap_err();
     /// assert!(err.source().unwrap().is::<serde_json::Error>());
     /// ```

@@ -148,9 +148,9 @@ impl AssistantTurn {
     /// turn from `text` and `calls`.
     ///
     /// ```
-    /// use tool_core::provider::{anthropic, AssistantTurn};
+    /// use tool_core::provider::{Anthropic, ChatApi};
     /// let response = serde_json::json!({"content": [{"type": "text", "text": "Hi."}]});
-    /// let turn = anthropic::read_response(&response).unwrap();
+    /// let turn = Anthropic::read_response(&response).unwrap();
     /// assert_eq!(turn.native.len(), 1);
     /// assert!(turn.with_native(Vec::new()).native.is_empty());
     /// ```

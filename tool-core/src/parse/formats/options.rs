@@ -35,16 +35,9 @@ impl FormatOptions {
     ///
     /// ```
     /// use std::sync::Arc;
-    /// use tool_core::{ToolAnnotations, ToolDefinition};
+    /// use tool_core::ToolDefinition;
     /// use tool_core::parse::FormatOptions;
-    /// let def = ToolDefinition {
-    ///     name: "search".into(),
-    ///     title: None,
-    ///     description: "Searches.".into(),
-    ///     input_schema: Arc::new(serde_json::json!({"type": "object"})),
-    ///     annotations: ToolAnnotations::NONE,
-    ///     output_schema: None,
-    /// };
+    /// let def = ToolDefinition::new("search", "Searches.", Arc::new(serde_json::json!({"type": "object"})));
     /// let options = FormatOptions::for_tools(&[def]);
     /// assert_eq!(options.known_tools, Some(vec!["search".to_string()]));
     /// ```
