@@ -15,4 +15,5 @@ mod wire;
 pub use schema::input_schema;
 pub use wire::{call_result, read_call, tools};
 
+#[cfg(feature = "mcp")]
 pub(crate) use wire::tool;
