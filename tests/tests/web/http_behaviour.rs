@@ -71,6 +71,9 @@ async fn a_refused_connection_is_a_transport_error_after_the_retries() {
     assert_eq!(error.kind(), ModelErrorKind::Transport, "{error}");
     assert!(error.is_retryable());
     assert_eq!(error.status(), None);
+    // The client's own error stays reachable as the cause.
+    let cause = std::error::Error::source(&error).expect("the transport error is kept");
+    assert!(cause.is::<reqwest::Error>(), "{cause:?}");
     assert_eq!(weather.runs(), 0);
 }
 

@@ -5,7 +5,7 @@ use std::fmt;
 use std::time::Duration;
 
 /// Why sending a request failed, before any of its body was read.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug)]
 pub(crate) enum HttpError {
     /// No status line: the connection failed (`timeout: false`) or did not answer in time.
     Transport {
@@ -13,6 +13,8 @@ pub(crate) enum HttpError {
         timeout: bool,
         /// The error with its sources.
         message: String,
+        /// The client's own error, kept so the model error's `source()` can hand it on.
+        source: Option<reqwest::Error>,
     },
     /// A non-success status with the provider's own message, and how long it asked to wait.
     Status {
@@ -25,8 +27,8 @@ pub(crate) enum HttpError {
     },
     /// A configured header is not a valid HTTP header.
     BadHeader(String),
-    /// The HTTP client could not be built.
-    Client(String),
+    /// The HTTP client could not be built (with the client's own error, when there is one).
+    Client(String, Option<reqwest::Error>),
 }
 
 impl HttpError {
@@ -35,7 +37,7 @@ impl HttpError {
         match self {
             HttpError::Transport { .. } => true,
             HttpError::Status { status, .. } => matches!(status, 408 | 429 | 500..=599),
-            HttpError::BadHeader(_) | HttpError::Client(_) => false,
+            HttpError::BadHeader(_) | HttpError::Client(..) => false,
         }
     }
 
@@ -54,7 +56,7 @@ impl fmt::Display for HttpError {
             HttpError::Transport { message, .. }
             | HttpError::Status { message, .. }
             | HttpError::BadHeader(message)
-            | HttpError::Client(message) => f.write_str(message),
+            | HttpError::Client(message, _) => f.write_str(message),
         }
     }
 }

@@ -40,11 +40,13 @@ impl Transport {
         let client = reqwest::Client::builder()
             .connect_timeout(self.endpoint.connect_timeout)
             .build()
-            .map_err(|e| HttpError::Client(format!("could not build the HTTP client: {e}")))?;
+            .map_err(|e| {
+                HttpError::Client(format!("could not build the HTTP client: {e}"), Some(e))
+            })?;
         let _ = self.client.set(client);
         self.client
             .get()
-            .ok_or_else(|| HttpError::Client("the HTTP client was not stored".into()))
+            .ok_or_else(|| HttpError::Client("the HTTP client was not stored".into(), None))
     }
 
     fn headers(&self) -> Result<HeaderMap, HttpError> {
@@ -82,6 +84,7 @@ impl Transport {
                     .map_err(|_| HttpError::Transport {
                         timeout: true,
                         message: format!("no response within {response_timeout:?}"),
+                        source: None,
                     })?
                     .map_err(transport_error)?;
                 if response.status().is_success() {
@@ -118,6 +121,7 @@ pub(crate) fn transport_error(error: reqwest::Error) -> HttpError {
     HttpError::Transport {
         timeout: error.is_timeout(),
         message: error_chain(&error),
+        source: Some(error),
     }
 }
 

@@ -250,15 +250,29 @@ pub(crate) fn model_error(error: HttpError) -> ModelError {
                 None => error,
             }
         }
-        HttpError::Transport { timeout, message } => {
+        HttpError::Transport {
+            timeout,
+            message,
+            source,
+        } => {
             let kind = if timeout {
                 ModelErrorKind::Timeout
             } else {
                 ModelErrorKind::Transport
             };
-            ModelError::new(kind, message)
+            with_cause(ModelError::new(kind, message), source)
         }
         HttpError::BadHeader(message) => ModelError::new(ModelErrorKind::InvalidRequest, message),
-        HttpError::Client(message) => ModelError::new(ModelErrorKind::Other, message),
+        HttpError::Client(message, source) => {
+            with_cause(ModelError::new(ModelErrorKind::Other, message), source)
+        }
+    }
+}
+
+/// Keeps the client's own error as the model error's `source()`.
+fn with_cause(error: ModelError, cause: Option<reqwest::Error>) -> ModelError {
+    match cause {
+        Some(cause) => error.with_source(cause),
+        None => error,
     }
 }
