@@ -6,6 +6,9 @@
 //! may rely on being alone in it (global hooks, environment variables, fixed ports).
 //! New tests: a file `x.rs` next to this one and a `mod x;` line below.
 
+#[path = "../support/spans.rs"]
+mod spans;
+
 mod mcp_client;
 mod mcp_hostile;
 mod mcp_http;

@@ -20,6 +20,8 @@ use tool_core::mcp::{HttpConfig, HttpServing, McpServer};
 use tool_core::{tool, tools, Principal, ToolRegistry};
 use tool_tests::mcp::harness::bounded;
 
+use crate::spans::{Recorder, Seen};
+
 const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"curl-like","version":"1"}}}"#;
 const SIGNING_KEY: &[u8] = include_bytes!("../../fixtures/keys/jwt_ed25519.pem");
 const OTHER_KEY: &[u8] = include_bytes!("../../fixtures/keys/jwt_other_ed25519.pem");
@@ -411,69 +413,13 @@ async fn our_client_names_the_authorization_server_and_sends_its_token() {
     .await
 }
 
-mod spans {
-    use std::collections::BTreeMap;
-    use std::sync::{Arc, Mutex};
-
-    use tracing::field::{Field, Visit};
-    use tracing::span::{Attributes, Id, Record};
-    use tracing::{Event, Metadata, Subscriber};
-
-    pub type Seen = Arc<Mutex<Vec<(String, BTreeMap<String, String>)>>>;
-
-    /// Records every span's and event's fields.
-    pub struct Recorder(pub Seen);
-
-    struct Collect<'a>(&'a mut BTreeMap<String, String>);
-
-    impl Visit for Collect<'_> {
-        fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
-            self.0
-                .insert(field.name().to_string(), format!("{value:?}"));
-        }
-        fn record_str(&mut self, field: &Field, value: &str) {
-            self.0.insert(field.name().to_string(), value.to_string());
-        }
-    }
-
-    impl Subscriber for Recorder {
-        fn enabled(&self, _: &Metadata<'_>) -> bool {
-            true
-        }
-        fn new_span(&self, span: &Attributes<'_>) -> Id {
-            let mut seen = self.0.lock().unwrap();
-            let mut fields = BTreeMap::new();
-            span.record(&mut Collect(&mut fields));
-            seen.push((span.metadata().name().to_string(), fields));
-            Id::from_u64(seen.len() as u64)
-        }
-        fn record(&self, span: &Id, values: &Record<'_>) {
-            let mut seen = self.0.lock().unwrap();
-            if let Some((_, fields)) = seen.get_mut(span.into_u64() as usize - 1) {
-                values.record(&mut Collect(fields));
-            }
-        }
-        fn record_follows_from(&self, _: &Id, _: &Id) {}
-        fn event(&self, event: &Event<'_>) {
-            let mut fields = BTreeMap::new();
-            event.record(&mut Collect(&mut fields));
-            self.0
-                .lock()
-                .unwrap()
-                .push((format!("event {}", event.metadata().target()), fields));
-        }
-        fn enter(&self, _: &Id) {}
-        fn exit(&self, _: &Id) {}
-    }
-}
-
 #[test]
 fn each_request_has_a_span_with_session_and_principal_and_no_token_is_logged() {
-    let seen: spans::Seen = Default::default();
+    let seen: Seen = Default::default();
     // Global, not scoped: the server's tasks run on the runtime's threads, and a scoped
     // dispatcher races with the other tests of this binary over callsite interest. Spans of
     // those tests are recorded too, and checked for tokens as well.
-    tracing::subscriber::set_global_default(spans::Recorder(seen.clone()))
+    tracing::subscriber::set_global_default(Recorder::spans_and_events(seen.clone()))
         .expect("no other test installs a subscriber");
     let runtime = tokio::runtime::Runtime::new().unwrap();
     runtime.block_on(bounded(async {

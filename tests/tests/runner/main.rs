@@ -10,6 +10,8 @@
 #[path = "../formats_support/mod.rs"]
 mod formats_support;
 mod quiet_panics;
+#[path = "../support/spans.rs"]
+mod spans;
 #[path = "../support/mod.rs"]
 mod support;
 
