@@ -1,7 +1,8 @@
 //! The model of a `#[resource]` or `#[prompt]` function, and the checks both share: a plain,
 //! documented, non-generic function whose parameters are named by identifiers.
 
-use proc_macro2::Span;
+use proc_macro2::{Span, TokenStream};
+use quote::quote;
 use syn::spanned::Spanned as _;
 use syn::{FnArg, Ident, ItemFn, Pat, Path, Type};
 
@@ -127,6 +128,38 @@ pub fn read(func: &ItemFn, attr: &CatalogAttr, kind: Kind, cx: &mut Ctxt) -> Cat
 }
 
 /// Parameter doc comments are consumed: rustc rejects doc comments on parameters.
+impl CatalogItem {
+    /// `.await` after the call of an `async fn`, nothing otherwise.
+    pub fn awaited(&self) -> TokenStream {
+        if self.is_async {
+            quote!(.await)
+        } else {
+            quote!()
+        }
+    }
+
+    /// The unit struct that stands for the function (named like it, so `prompts![f]` and
+    /// `resources![f]` name the type), with the hidden constructor `constructor` the list
+    /// macros call.
+    pub fn unit_struct(&self, vis: &syn::Visibility, doc: &str, constructor: &str) -> TokenStream {
+        let ident = &self.ident;
+        let constructor = Ident::new(constructor, Span::call_site());
+        quote! {
+            #[doc = #doc]
+            #[allow(non_camel_case_types)]
+            #[derive(Clone, Copy, Debug, Default)]
+            #vis struct #ident {}
+
+            impl #ident {
+                #[doc(hidden)]
+                pub fn #constructor() -> Self {
+                    #ident {}
+                }
+            }
+        }
+    }
+}
+
 pub fn strip_param_docs(func: &mut ItemFn) {
     for input in func.sig.inputs.iter_mut() {
         if let FnArg::Typed(pt) = input {

@@ -85,26 +85,13 @@ fn expand(item: &CatalogItem, vis: &syn::Visibility) -> TokenStream {
         }
     });
     let args = item.params.iter().map(|p| &p.ident);
-    let awaited = if item.is_async {
-        quote!(.await)
-    } else {
-        quote!()
-    };
+    let awaited = item.awaited();
+    let unit_struct = item.unit_struct(vis, &struct_doc, "__prompt");
     let convert = quote_spanned! {item.ret_span=>
         #krate::__private::into_prompt_messages(__tc_value)
     };
     quote! {
-        #[doc = #struct_doc]
-        #[allow(non_camel_case_types)]
-        #[derive(Clone, Copy, Debug, Default)]
-        #vis struct #ident {}
-
-        impl #ident {
-            #[doc(hidden)]
-            pub fn __prompt() -> Self {
-                #ident {}
-            }
-        }
+        #unit_struct
 
         impl #krate::catalog::Prompt for #ident {
             fn info(&self) -> &#krate::catalog::PromptInfo {

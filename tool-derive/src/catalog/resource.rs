@@ -134,26 +134,13 @@ fn expand(item: &CatalogItem, uri: &str, mime: Option<&str>, vis: &syn::Visibili
         }
     });
     let args = item.params.iter().map(|p| &p.ident);
-    let awaited = if item.is_async {
-        quote!(.await)
-    } else {
-        quote!()
-    };
+    let awaited = item.awaited();
+    let unit_struct = item.unit_struct(vis, &struct_doc, "__resource");
     let convert = quote_spanned! {item.ret_span=>
         #krate::__private::into_resource_contents(__tc_value, __tc_uri, #mime_arg)
     };
     quote! {
-        #[doc = #struct_doc]
-        #[allow(non_camel_case_types)]
-        #[derive(Clone, Copy, Debug, Default)]
-        #vis struct #ident {}
-
-        impl #ident {
-            #[doc(hidden)]
-            pub fn __resource() -> Self {
-                #ident {}
-            }
-        }
+        #unit_struct
 
         impl #krate::catalog::Resource for #ident {
             fn info(&self) -> &#krate::catalog::ResourceInfo {
