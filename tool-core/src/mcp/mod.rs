@@ -40,6 +40,7 @@ mod error;
 mod gate;
 #[cfg(feature = "mcp-http")]
 mod http;
+mod input_required;
 mod lines;
 mod listings;
 mod peer;

@@ -1,7 +1,9 @@
 //! The client of one `tools/call`, as the tool's [`ClientPeer`]: log messages become
 //! `notifications/message` (in order, all sent before the call's result), sampling
 //! `sampling/createMessage`, elicitation `elicitation/create`, roots `roots/list`.
-//! These are handshake-era (2025-11-25 and earlier) server-to-client messages.
+//! These are handshake-era (2025-11-25 and earlier) server-to-client messages. On a
+//! 2026-07-28 session the same questions become input requests of the call's result instead
+//! (see `input_required`), and log messages go to `tracing` only.
 
 // Logging and sampling are deprecated by the 2026-07-28 revision (SEP-2577); they are what
 // handshake-era clients, most of today's, speak.
@@ -10,14 +12,15 @@
 use std::sync::Arc;
 
 use rmcp::model::{
-    ClientResult, CreateMessageRequestParams, ElicitRequestParams, ElicitationAction, LoggingLevel,
-    LoggingMessageNotificationParam, ServerRequest,
+    ClientCapabilities, ClientResult, CreateMessageRequestParams, ElicitRequestParams,
+    LoggingLevel, LoggingMessageNotificationParam, ServerRequest,
 };
 use rmcp::service::ServiceError;
 use rmcp::{Peer, RoleServer};
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
 
+use super::input_required::{Kind, Replay, Turn};
 use super::peers::Shared;
 use crate::catalog::Role as MessageRole;
 use crate::peer::{
@@ -28,6 +31,10 @@ pub(super) struct McpPeer {
     peer: Peer<RoleServer>,
     shared: Arc<Shared>,
     logs: mpsc::UnboundedSender<LoggingMessageNotificationParam>,
+    /// What the client declared: at `initialize` (handshake era) or in the request's `_meta`.
+    capabilities: Option<ClientCapabilities>,
+    /// On a 2026-07-28 session: the call's replayed answers and new questions.
+    replay: Option<Arc<Replay>>,
 }
 
 /// The peer for one call, and the task that sends its log messages in order; the task ends
@@ -35,6 +42,8 @@ pub(super) struct McpPeer {
 pub(super) fn for_call(
     peer: Peer<RoleServer>,
     shared: Arc<Shared>,
+    capabilities: Option<ClientCapabilities>,
+    replay: Option<Arc<Replay>>,
 ) -> (Arc<McpPeer>, tokio::task::JoinHandle<()>) {
     let (logs, mut queued) = mpsc::unbounded_channel::<LoggingMessageNotificationParam>();
     let sender = peer.clone();
@@ -46,7 +55,14 @@ pub(super) fn for_call(
             }
         }
     });
-    (Arc::new(McpPeer { peer, shared, logs }), task)
+    let peer = McpPeer {
+        peer,
+        shared,
+        logs,
+        capabilities,
+        replay,
+    };
+    (Arc::new(peer), task)
 }
 
 fn ours(level: LoggingLevel) -> LogLevel {
@@ -85,13 +101,10 @@ fn failed(error: ServiceError) -> PeerError {
 impl McpPeer {
     /// The client's capabilities must include `what`.
     fn require(&self, what: &'static str) -> Result<(), PeerError> {
-        let declared = self.peer.peer_info().is_some_and(|info| {
-            let caps = &info.capabilities;
-            match what {
-                "sampling" => caps.sampling.is_some(),
-                "elicitation" => caps.elicitation.is_some(),
-                _ => caps.roots.is_some(),
-            }
+        let declared = self.capabilities.as_ref().is_some_and(|caps| match what {
+            "sampling" => caps.sampling.is_some(),
+            "elicitation" => caps.elicitation.is_some(),
+            _ => caps.roots.is_some(),
         });
         if declared {
             Ok(())
@@ -150,6 +163,49 @@ fn sampling_params(request: &SamplingRequest) -> Value {
     params
 }
 
+/// A `sampling/createMessage` result as ours.
+fn sampling_reply(value: &Value) -> SamplingReply {
+    SamplingReply {
+        text: reply_text(&value["content"]),
+        model: value["model"].as_str().unwrap_or_default().to_owned(),
+        stop_reason: value["stopReason"].as_str().map(str::to_owned),
+    }
+}
+
+/// An `elicitation/create` result as ours.
+fn elicited(value: &Value) -> Elicited<Value> {
+    match value["action"].as_str() {
+        Some("accept") => Elicited::Accepted(
+            value
+                .get("content")
+                .filter(|c| !c.is_null())
+                .cloned()
+                .unwrap_or_else(|| json!({})),
+        ),
+        Some("decline") => Elicited::Declined,
+        // Cancel, and any action a later revision adds: the user did not answer.
+        _ => Elicited::Cancelled,
+    }
+}
+
+/// A `roots/list` result as ours.
+fn roots_of(value: &Value) -> Vec<Root> {
+    value["roots"]
+        .as_array()
+        .map(|roots| {
+            roots
+                .iter()
+                .filter_map(|r| {
+                    Some(Root {
+                        uri: r.get("uri")?.as_str()?.to_owned(),
+                        name: r.get("name").and_then(Value::as_str).map(str::to_owned),
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// The text of a sampling result's content (one block, or the text blocks of a list).
 fn reply_text(content: &Value) -> String {
     match content {
@@ -162,8 +218,31 @@ fn reply_text(content: &Value) -> String {
     }
 }
 
+impl McpPeer {
+    /// On a 2026-07-28 session: the answer this question got in an earlier round, or (the
+    /// question recorded for the client) a wait that lasts until the run is dropped.
+    async fn replayed(&self, kind: Kind, params: Value) -> Option<Result<Value, PeerError>> {
+        let replay = self.replay.as_ref()?;
+        match replay.next(kind, params) {
+            Ok(Turn::Answer(answer)) => Some(Ok(answer)),
+            Err(e) => Some(Err(e)),
+            // The server ends the run once it sees the question; it never resumes here.
+            Ok(Turn::Ask) => std::future::pending().await,
+        }
+    }
+}
+
 impl ClientPeer for McpPeer {
     fn log(&self, level: LogLevel, logger: &str, data: Value) {
+        if self.replay.is_some() {
+            // 2026-07-28 deprecates logging to the client (SEP-2577): the server's own log.
+            let text = match &data {
+                Value::String(text) => text.clone(),
+                other => other.to_string(),
+            };
+            crate::peer::log_locally(level, logger, &text);
+            return;
+        }
         if let Some(threshold) = self.shared.level(&self.peer) {
             if level < ours(threshold) {
                 return;
@@ -177,26 +256,28 @@ impl ClientPeer for McpPeer {
     fn sample(&self, request: SamplingRequest) -> PeerFuture<'_, SamplingReply> {
         Box::pin(async move {
             self.require("sampling")?;
+            let params = sampling_params(&request);
+            if let Some(answer) = self.replayed(Kind::Sampling, params.clone()).await {
+                return Ok(sampling_reply(&answer?));
+            }
             let params: CreateMessageRequestParams =
-                serde_json::from_value(sampling_params(&request))
-                    .map_err(|e| PeerError::Invalid(e.to_string()))?;
+                serde_json::from_value(params).map_err(|e| PeerError::Invalid(e.to_string()))?;
             let result = self.peer.create_message(params).await.map_err(failed)?;
-            let value = serde_json::to_value(&result).unwrap_or_default();
-            Ok(SamplingReply {
-                text: reply_text(&value["content"]),
-                model: value["model"].as_str().unwrap_or_default().to_owned(),
-                stop_reason: value["stopReason"].as_str().map(str::to_owned),
-            })
+            Ok(sampling_reply(
+                &serde_json::to_value(&result).unwrap_or_default(),
+            ))
         })
     }
 
     fn elicit(&self, message: String, schema: Value) -> PeerFuture<'_, Elicited<Value>> {
         Box::pin(async move {
             self.require("elicitation")?;
-            let params: ElicitRequestParams = serde_json::from_value(
-                json!({ "mode": "form", "message": message, "requestedSchema": schema }),
-            )
-            .map_err(|e| PeerError::Invalid(e.to_string()))?;
+            let params = json!({ "mode": "form", "message": message, "requestedSchema": schema });
+            if let Some(answer) = self.replayed(Kind::Elicitation, params.clone()).await {
+                return Ok(elicited(&answer?));
+            }
+            let params: ElicitRequestParams =
+                serde_json::from_value(params).map_err(|e| PeerError::Invalid(e.to_string()))?;
             // rmcp's typed helper sits behind a feature that pulls in `url`; the request
             // itself is plain.
             let request = ServerRequest::ElicitRequest(rmcp::model::ElicitRequest::new(params));
@@ -208,36 +289,18 @@ impl ClientPeer for McpPeer {
                     ))
                 }
             };
-            Ok(match result.action {
-                ElicitationAction::Accept => {
-                    Elicited::Accepted(result.content.unwrap_or_else(|| json!({})))
-                }
-                ElicitationAction::Decline => Elicited::Declined,
-                // Cancel, and any action a later revision adds: the user did not answer.
-                _ => Elicited::Cancelled,
-            })
+            Ok(elicited(&serde_json::to_value(&result).unwrap_or_default()))
         })
     }
 
     fn roots(&self) -> PeerFuture<'_, Vec<Root>> {
         Box::pin(async move {
             self.require("roots")?;
+            if let Some(answer) = self.replayed(Kind::Roots, Value::Null).await {
+                return Ok(roots_of(&answer?));
+            }
             let result = self.peer.list_roots().await.map_err(failed)?;
-            let value = serde_json::to_value(&result).unwrap_or_default();
-            Ok(value["roots"]
-                .as_array()
-                .map(|roots| {
-                    roots
-                        .iter()
-                        .filter_map(|r| {
-                            Some(Root {
-                                uri: r.get("uri")?.as_str()?.to_owned(),
-                                name: r.get("name").and_then(Value::as_str).map(str::to_owned),
-                            })
-                        })
-                        .collect()
-                })
-                .unwrap_or_default())
+            Ok(roots_of(&serde_json::to_value(&result).unwrap_or_default()))
         })
     }
 }

@@ -20,8 +20,10 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use super::gate;
 
 mod results;
+mod rounds;
 mod settings;
 
+use super::input_required::{self, Replay, Sealer};
 use super::lines::LineTransport;
 use super::peers::{ServerHandle, Shared};
 use super::{prompts, resources, McpError};
@@ -71,6 +73,8 @@ pub struct McpServer {
     shared: Arc<Shared>,
     /// The per-call time limit of the HTTP configuration, if any.
     call_timeout: Option<Duration>,
+    /// Seals the state of calls that ask their client questions on 2026-07-28 sessions.
+    sealer: Arc<Sealer>,
 }
 
 impl McpServer {
@@ -96,6 +100,7 @@ impl McpServer {
             config,
             shared: Arc::new(Shared::new(Catalog::new())),
             call_timeout: None,
+            sealer: Arc::new(Sealer::random()),
         }
     }
 
@@ -248,6 +253,24 @@ impl ServerHandler for McpServer {
         self.config.clone()
     }
 
+    /// What 2026-07-28 clients learn instead of `initialize`'s answer: the same, without
+    /// `logging`, which that revision deprecates (SEP-2577) and which tools on its sessions
+    /// log to the server's own `tracing` instead.
+    async fn discover(
+        &self,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::DiscoverResult, ErrorData> {
+        let mut info = self.config.clone();
+        #[allow(deprecated)]
+        {
+            info.capabilities.logging = None;
+        }
+        Ok(rmcp::model::DiscoverResult::from_server_info(
+            ServerHandler::supported_protocol_versions(self).into_owned(),
+            info,
+        ))
+    }
+
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
         self.shared.connected(&context.peer);
     }
@@ -364,7 +387,8 @@ impl ServerHandler for McpServer {
         request: SetLevelRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        if self.config.capabilities.logging.is_none() {
+        // Not offered on 2026-07-28 sessions (see `discover`).
+        if self.config.capabilities.logging.is_none() || input_required::is_modern(&context) {
             return Err(ErrorData::method_not_found::<
                 rmcp::model::SetLevelRequestMethod,
             >());
@@ -422,6 +446,25 @@ impl ServerHandler for McpServer {
                 None,
             ));
         }
+        // On a 2026-07-28 session a retry carries the answers to the tool's questions; they
+        // are checked before anything runs.
+        let rounds = if input_required::is_modern(&context) {
+            let binding = input_required::binding(
+                "tools/call",
+                &request.name,
+                request.arguments.as_ref(),
+                principal.as_ref(),
+            );
+            let answers = self.sealer.open(
+                &binding,
+                request.request_state.as_deref(),
+                request.input_responses.as_ref(),
+            )?;
+            Some((binding, Arc::new(Replay::new(answers))))
+        } else {
+            None
+        };
+        let replay = rounds.as_ref().map(|(_, replay)| replay.clone());
         let arguments = match &request.arguments {
             Some(arguments) => serde_json::to_string(arguments).unwrap_or_else(|_| "{}".into()),
             None => "{}".to_owned(),
@@ -435,7 +478,12 @@ impl ServerHandler for McpServer {
         let cancel = CancelFlag::new();
         // The tool's way to the client (log, sample, elicit, roots); its log messages go
         // out in order and all before the result.
-        let (peer, logs) = super::peer::for_call(context.peer.clone(), self.shared.clone());
+        let (peer, logs) = super::peer::for_call(
+            context.peer.clone(),
+            self.shared.clone(),
+            context.client_capabilities(),
+            replay.clone(),
+        );
         let mut call_context = CallContext::new()
             .with_cancel(cancel.clone())
             .with_peer(peer);
@@ -451,7 +499,9 @@ impl ServerHandler for McpServer {
         // `notifications/cancelled` cancels the request's token; the tool sees it as its flag
         // and decides how to stop (the registry's time limits bound a tool that ignores it).
         // Watching the token beside the call, not in a task of its own, keeps a call that
-        // is never cancelled free of a spawn.
+        // is never cancelled free of a spawn. On a 2026-07-28 session the run ends as soon as
+        // the tool asks a question without an answer (all the questions it asked by then, as
+        // with `join!`, go out together); the dropped run stops where it waited.
         let response = {
             let running = gate::within(
                 self.call_timeout,
@@ -459,12 +509,19 @@ impl ServerHandler for McpServer {
                 self.registry.call_in(&call, &call_context),
             );
             tokio::pin!(running);
+            let asked = async {
+                match &replay {
+                    Some(replay) => replay.asked().await,
+                    None => std::future::pending().await,
+                }
+            };
             tokio::select! {
                 biased;
-                response = &mut running => response,
+                response = &mut running => Some(response),
+                () = asked => None,
                 () = context.ct.cancelled() => {
                     cancel.cancel();
-                    running.await
+                    Some(running.await)
                 }
             }
         };
@@ -475,6 +532,18 @@ impl ServerHandler for McpServer {
         }
         drop(call_context);
         let _ = logs.await;
-        Ok(call_result(&response, definition.output_schema.as_deref()).into())
+        match (response, rounds) {
+            (Some(response), _) => {
+                Ok(call_result(&response, definition.output_schema.as_deref()).into())
+            }
+            (None, Some((binding, replay))) => {
+                Ok(self.sealer.input_required(&binding, &replay)?.into())
+            }
+            // Only a replay's question ends a run without a response.
+            (None, None) => Err(ErrorData::internal_error(
+                "the call ended without a result",
+                None,
+            )),
+        }
     }
 }
