@@ -2,6 +2,7 @@
 //! tool-core ([`ours`]) and by rmcp's `#[tool_router]` ([`theirs`]), and hand-written hostile
 //! servers ([`hostile`]) that no SDK would produce on purpose.
 
+pub mod asker;
 pub mod catalog;
 pub mod harness;
 pub mod hostile;

@@ -2,175 +2,20 @@
 //! with rmcp's own client on the other end: a server-to-client request on a handshake-era
 //! session (`initialize`, 2025-11-25), an `InputRequiredResult` and a retry on a 2026-07-28
 //! session (`server/discover`). The tool's code is the same; on retry its earlier questions
-//! get their answers replayed, and a request state that is forged, altered, moved to another
-//! call or expired is a JSON-RPC error before the tool runs.
+//! get their answers replayed (`mcp_mrtr_state.rs`: the request state's checks).
 
 #![cfg(feature = "mcp")]
 #![allow(deprecated)] // sampling and roots: deprecated capabilities, still what we test.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
-use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, ClientCapabilities, ClientInfo,
-    CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, ErrorCode,
-    ErrorData, InputRequiredResult, InputResponses, ListRootsResult, ProtocolVersion,
-};
-use rmcp::service::ServiceError;
-use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RequestContext, RunningService};
-use rmcp::{ClientHandler, RoleClient, ServiceExt};
-use serde_json::{json, Value};
+use rmcp::model::CallToolResponse;
+use serde_json::json;
 use tool_core::mcp::McpServer;
 use tool_core::{tool, tools, Elicited, PeerError, SamplingRequest, ToolContext};
+use tool_tests::mcp::asker::{ask, connect, retry, run, Client, Era};
 use tool_tests::mcp::catalog::{self, UnitChoice};
 use tool_tests::mcp::harness::{bounded, call, text};
-
-/// rmcp's client: answers every question and counts them.
-#[derive(Clone)]
-struct Client {
-    capable: bool,
-    sampled: Arc<AtomicUsize>,
-    elicited: Arc<AtomicUsize>,
-    rooted: Arc<AtomicUsize>,
-    answer: Arc<Mutex<&'static str>>,
-}
-
-impl Default for Client {
-    fn default() -> Self {
-        Client {
-            capable: true,
-            sampled: Arc::default(),
-            elicited: Arc::default(),
-            rooted: Arc::default(),
-            answer: Arc::new(Mutex::new("accept")),
-        }
-    }
-}
-
-impl ClientHandler for Client {
-    fn get_info(&self) -> ClientInfo {
-        let mut info = ClientInfo::default();
-        if self.capable {
-            info.capabilities = serde_json::from_value::<ClientCapabilities>(
-                json!({"sampling": {}, "elicitation": {}, "roots": {}}),
-            )
-            .unwrap();
-        }
-        info
-    }
-
-    async fn create_message(
-        &self,
-        params: CreateMessageRequestParams,
-        _context: RequestContext<RoleClient>,
-    ) -> Result<CreateMessageResult, ErrorData> {
-        self.sampled.fetch_add(1, Ordering::SeqCst);
-        let value = serde_json::to_value(&params).unwrap();
-        let prompt = value["messages"][0]["content"]["text"].as_str().unwrap();
-        Ok(serde_json::from_value(json!({
-            "role": "assistant",
-            "content": {"type": "text", "text": format!("echo: {prompt}")},
-            "model": "test-model",
-            "stopReason": "endTurn"
-        }))
-        .unwrap())
-    }
-
-    async fn create_elicitation(
-        &self,
-        _request: ElicitRequestParams,
-        _context: RequestContext<RoleClient>,
-    ) -> Result<ElicitResult, ErrorData> {
-        self.elicited.fetch_add(1, Ordering::SeqCst);
-        let result = match *self.answer.lock().unwrap() {
-            "accept" => json!({"action": "accept", "content": {"unit": "fahrenheit"}}),
-            "decline" => json!({"action": "decline"}),
-            _ => json!({"action": "cancel"}),
-        };
-        Ok(serde_json::from_value(result).unwrap())
-    }
-
-    async fn list_roots(
-        &self,
-        _context: RequestContext<RoleClient>,
-    ) -> Result<ListRootsResult, ErrorData> {
-        self.rooted.fetch_add(1, Ordering::SeqCst);
-        Ok(serde_json::from_value(
-            json!({"roots": [{"uri": "file:///tmp/project", "name": "project"}]}),
-        )
-        .unwrap())
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Era {
-    Handshake,
-    Modern,
-}
-
-async fn connect(
-    server: McpServer,
-    client: Client,
-    era: Era,
-) -> RunningService<RoleClient, Client> {
-    let (near, far) = tokio::io::duplex(1 << 16);
-    tokio::spawn(async move {
-        if let Ok(running) = server.serve_on(far).await {
-            let _ = running.waiting().await;
-        }
-    });
-    match era {
-        Era::Handshake => client.serve(near).await.unwrap(),
-        Era::Modern => client
-            .serve_with_lifecycle(
-                near,
-                ClientLifecycleMode::Discover {
-                    preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-                },
-            )
-            .await
-            .unwrap(),
-    }
-}
-
-/// The text of a call the client drives to its end (retries included).
-async fn run(client: &RunningService<RoleClient, Client>, name: &str, args: Value) -> String {
-    let result = client.call_tool(call(name, args)).await.unwrap();
-    text(&result)
-}
-
-/// One round, which must ask for input.
-async fn ask(
-    client: &RunningService<RoleClient, Client>,
-    params: CallToolRequestParams,
-) -> InputRequiredResult {
-    match client.call_tool_once(params).await.unwrap() {
-        CallToolResponse::InputRequired(result) => result,
-        other => panic!("expected input_required, got {other:?}"),
-    }
-}
-
-/// The JSON-RPC error a round ends with.
-async fn refused(
-    client: &RunningService<RoleClient, Client>,
-    params: CallToolRequestParams,
-) -> ErrorData {
-    match client.call_tool_once(params).await {
-        Err(ServiceError::McpError(error)) => error,
-        other => panic!("expected a JSON-RPC error, got {other:?}"),
-    }
-}
-
-fn retry(
-    mut params: CallToolRequestParams,
-    state: Option<&str>,
-    responses: Value,
-) -> CallToolRequestParams {
-    params.request_state = state.map(str::to_owned);
-    params.input_responses = serde_json::from_value::<Option<InputResponses>>(responses).unwrap();
-    params
-}
 
 #[tokio::test]
 async fn the_same_tools_ask_on_both_eras_and_get_their_answers() {
@@ -352,153 +197,35 @@ async fn two_questions_take_two_retries_and_each_is_asked_once() {
     .await;
 }
 
-/// How many times `ask_twice`'s body started.
-static CHECKED_RUNS: AtomicUsize = AtomicUsize::new(0);
-
-/// Asks for a unit (for the request-state checks).
+/// Asks its model and reads the roots at once.
 #[tool]
-async fn ask_twice(
-    /// Anything.
-    tag: String,
-    ctx: ToolContext<'_>,
-) -> Result<String, PeerError> {
-    CHECKED_RUNS.fetch_add(1, Ordering::SeqCst);
-    let unit = ctx.elicit::<UnitChoice>(format!("Unit for {tag}?")).await?;
-    Ok(format!("{unit:?}"))
+async fn both_at_once(ctx: ToolContext<'_>) -> Result<String, PeerError> {
+    let (reply, roots) = tokio::join!(ctx.sample(SamplingRequest::new("Hi")), ctx.roots());
+    Ok(format!("{} / {}", reply?.text, roots?.len()))
 }
 
 #[tokio::test]
-async fn a_bad_request_state_is_an_error_and_the_tool_does_not_run() {
+async fn questions_asked_together_go_out_in_one_round() {
     bounded(async {
-        let server = McpServer::new(tools![ask_twice]);
-        let running = connect(server, Client::default(), Era::Modern).await;
-        let params = call("ask_twice", json!({"tag": "a"}));
-        let first = ask(&running, params.clone()).await;
-        let state = first.request_state.clone().unwrap();
-        let accept = json!({"q0": {"action": "accept", "content": {"unit": "celsius"}}});
-        let runs = CHECKED_RUNS.load(Ordering::SeqCst);
-
-        let mut altered = state.clone().into_bytes();
-        let last = altered.len() - 1;
-        altered[last] = if altered[last] == b'A' { b'B' } else { b'A' };
-        let altered = String::from_utf8(altered).unwrap();
-        let other_call = call("ask_twice", json!({"tag": "b"}));
-        let cases = [
-            (
-                "altered",
-                retry(params.clone(), Some(&altered), accept.clone()),
-            ),
-            (
-                "forged",
-                retry(params.clone(), Some("rs1.e30.AAAA"), accept.clone()),
-            ),
-            (
-                "other arguments",
-                retry(other_call, Some(&state), accept.clone()),
-            ),
-            (
-                "answers without state",
-                retry(params.clone(), None, accept.clone()),
-            ),
-            (
-                "missing answer",
-                retry(params.clone(), Some(&state), json!({})),
-            ),
-            (
-                "unasked key",
-                retry(
-                    params.clone(),
-                    Some(&state),
-                    json!({"q0": {"action": "decline"}, "q9": {"action": "decline"}}),
-                ),
-            ),
-            (
-                "wrong kind of answer",
-                retry(params.clone(), Some(&state), json!({"q0": {"roots": []}})),
-            ),
-        ];
-        for (case, params) in cases {
-            let error = refused(&running, params).await;
-            assert_eq!(error.code, ErrorCode::INVALID_PARAMS, "{case}: {error:?}");
-            assert!(!error.message.is_empty(), "{case}");
-        }
+        let client = Client::default();
+        let counts = client.clone();
+        let running = connect(McpServer::new(tools![both_at_once]), client, Era::Modern).await;
+        let first = ask(&running, call("both_at_once", json!({}))).await;
+        let requests = serde_json::to_value(first.input_requests.as_ref().unwrap()).unwrap();
         assert_eq!(
-            CHECKED_RUNS.load(Ordering::SeqCst),
-            runs,
-            "no bad retry ran the tool"
+            requests["q0"]["method"], "sampling/createMessage",
+            "{requests}"
         );
+        assert_eq!(requests["q1"]["method"], "roots/list", "{requests}");
+        assert_eq!(requests.as_object().unwrap().len(), 2, "{requests}");
 
-        // The genuine retry still works after all that.
-        let done = running
-            .call_tool_once(retry(params.clone(), Some(&state), accept))
-            .await
-            .unwrap();
-        let CallToolResponse::Complete(result) = done else {
-            panic!("expected the result, got {done:?}");
-        };
-        assert_eq!(text(&result), "Accepted(UnitChoice { unit: Celsius })");
+        assert_eq!(
+            run(&running, "both_at_once", json!({})).await,
+            "echo: Hi / 1"
+        );
+        assert_eq!(counts.sampled.load(Ordering::SeqCst), 1);
+        assert_eq!(counts.rooted.load(Ordering::SeqCst), 1);
         running.cancel().await.unwrap();
-    })
-    .await;
-}
-
-#[tokio::test]
-async fn a_stale_request_state_is_refused() {
-    bounded(async {
-        let params = call("ask_twice", json!({"tag": "stale"}));
-        let accept = json!({"q0": {"action": "accept", "content": {"unit": "celsius"}}});
-
-        // Expired.
-        let server =
-            McpServer::new(tools![ask_twice]).with_request_state_ttl(Duration::from_millis(1));
-        let running = connect(server, Client::default(), Era::Modern).await;
-        let first = ask(&running, params.clone()).await;
-        tokio::time::sleep(Duration::from_millis(20)).await;
-        let error = refused(
-            &running,
-            retry(
-                params.clone(),
-                first.request_state.as_deref(),
-                accept.clone(),
-            ),
-        )
-        .await;
-        assert_eq!(error.code, ErrorCode::INVALID_PARAMS);
-        assert!(error.message.contains("expired"), "{}", error.message);
-        running.cancel().await.unwrap();
-
-        // From another server (another key); the same key on a replica accepts it.
-        let key = [9u8; 32];
-        let issuing = connect(
-            McpServer::new(tools![ask_twice]).with_request_state_key(key),
-            Client::default(),
-            Era::Modern,
-        )
-        .await;
-        let first = ask(&issuing, params.clone()).await;
-        let state = first.request_state.as_deref();
-        let stranger = connect(
-            McpServer::new(tools![ask_twice]),
-            Client::default(),
-            Era::Modern,
-        )
-        .await;
-        let error = refused(&stranger, retry(params.clone(), state, accept.clone())).await;
-        assert_eq!(error.code, ErrorCode::INVALID_PARAMS);
-        let replica = connect(
-            McpServer::new(tools![ask_twice]).with_request_state_key(key),
-            Client::default(),
-            Era::Modern,
-        )
-        .await;
-        let done = replica
-            .call_tool_once(retry(params.clone(), state, accept))
-            .await
-            .unwrap();
-        assert!(matches!(done, CallToolResponse::Complete(_)), "{done:?}");
-        for running in [issuing, stranger, replica] {
-            running.cancel().await.unwrap();
-        }
     })
     .await;
 }

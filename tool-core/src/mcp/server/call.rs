@@ -1,0 +1,147 @@
+//! `tools/call`: the registry's call with the client as the tool's peer, and on 2026-07-28
+//! sessions the rounds of questions (see `mcp::input_required`).
+
+use std::sync::Arc;
+
+use rmcp::model::{CallToolRequestParams, CallToolResponse};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer};
+
+use super::results::{call_result, progress_reporter};
+use super::McpServer;
+use crate::call::ToolCall;
+use crate::context::{CallContext, CancelFlag};
+use crate::mcp::gate;
+use crate::mcp::input_required::{self, Replay};
+
+impl McpServer {
+    pub(super) async fn call(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let Some(definition) = self.registry.definition(&request.name) else {
+            let message = self
+                .registry
+                .unknown_tool(&request.name)
+                .error_message()
+                .unwrap_or("unknown tool")
+                .to_owned();
+            return Err(ErrorData::invalid_params(message, None));
+        };
+        let principal = gate::principal_of(&context);
+        if !gate::may_use(&self.registry, &request.name, principal.as_ref()) {
+            // Refused before anything runs; the tool was not listed to this caller either.
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "tool '{}' needs the scopes '{}', which the caller's token does not grant; \
+                     ask the authorization server for a token with them",
+                    request.name,
+                    self.registry
+                        .required_scopes(request.name.as_ref())
+                        .join(" ")
+                ),
+                None,
+            ));
+        }
+        // On a 2026-07-28 session a retry carries the answers to the tool's questions; they
+        // are checked before anything runs.
+        let rounds = if input_required::is_modern(&context) {
+            let binding = input_required::binding(
+                "tools/call",
+                &request.name,
+                request.arguments.as_ref(),
+                principal.as_ref(),
+            );
+            let answers = self.sealer.open(
+                &binding,
+                request.request_state.as_deref(),
+                request.input_responses.as_ref(),
+            )?;
+            Some((binding, Arc::new(Replay::new(answers))))
+        } else {
+            None
+        };
+        let replay = rounds.as_ref().map(|(_, replay)| replay.clone());
+        let arguments = match &request.arguments {
+            Some(arguments) => serde_json::to_string(arguments).unwrap_or_else(|_| "{}".into()),
+            None => "{}".to_owned(),
+        };
+        let call = ToolCall {
+            id: context.id.to_string(),
+            name: request.name.into_owned(),
+            arguments,
+        };
+
+        let cancel = CancelFlag::new();
+        // The tool's way to the client (log, sample, elicit, roots); its log messages go
+        // out in order and all before the result.
+        let (peer, logs) = crate::mcp::peer::for_call(
+            context.peer.clone(),
+            self.shared.clone(),
+            context.client_capabilities(),
+            replay.clone(),
+        );
+        let mut call_context = CallContext::new()
+            .with_cancel(cancel.clone())
+            .with_peer(peer);
+        if let Some(principal) = principal {
+            call_context = call_context.with_extension(principal);
+        }
+        let mut forwarder = None;
+        if let Some(token) = context.meta.get_progress_token() {
+            let (reporter, done, forward) = progress_reporter(token, context.peer.clone());
+            call_context = call_context.with_progress(reporter);
+            forwarder = Some((done, forward));
+        }
+        // `notifications/cancelled` cancels the request's token; the tool sees it as its flag
+        // and decides how to stop (the registry's time limits bound a tool that ignores it).
+        // Watching the token beside the call, not in a task of its own, keeps a call that
+        // is never cancelled free of a spawn. On a 2026-07-28 session the run ends as soon as
+        // the tool asks a question without an answer (all the questions it asked by then, as
+        // with `join!`, go out together); the dropped run stops where it waited.
+        let response = {
+            let running = gate::within(
+                self.call_timeout,
+                &call.name,
+                self.registry.call_in(&call, &call_context),
+            );
+            tokio::pin!(running);
+            let asked = async {
+                match &replay {
+                    Some(replay) => replay.asked().await,
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                biased;
+                response = &mut running => Some(response),
+                () = asked => None,
+                () = context.ct.cancelled() => {
+                    cancel.cancel();
+                    Some(running.await)
+                }
+            }
+        };
+        // Every progress report made during the call reaches the client before the result.
+        if let Some((done, forward)) = forwarder {
+            drop(done);
+            let _ = forward.await;
+        }
+        drop(call_context);
+        let _ = logs.await;
+        match (response, rounds) {
+            (Some(response), _) => {
+                Ok(call_result(&response, definition.output_schema.as_deref()).into())
+            }
+            (None, Some((binding, replay))) => {
+                Ok(self.sealer.input_required(&binding, &replay)?.into())
+            }
+            // Only a replay's question ends a run without a response.
+            (None, None) => Err(ErrorData::internal_error(
+                "the call ended without a result",
+                None,
+            )),
+        }
+    }
+}
