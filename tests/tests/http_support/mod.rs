@@ -213,6 +213,13 @@ pub fn text_of(events: &[ModelEvent]) -> String {
 
 /// Asserts every text delta of a turn comes before any call event.
 pub fn assert_text_before_calls(events: &[ModelEvent]) {
+    // Reasoning may come first; it is neither text nor a call.
+    let events: Vec<ModelEvent> = events
+        .iter()
+        .filter(|e| !matches!(e, ModelEvent::ReasoningDelta(_)))
+        .cloned()
+        .collect();
+    let events = events.as_slice();
     let first_call = events
         .iter()
         .position(|e| !matches!(e, ModelEvent::TextDelta(_)))

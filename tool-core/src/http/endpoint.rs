@@ -270,11 +270,48 @@ impl Endpoint {
         self
     }
 
-    /// Merges the extra fields into a request body.
+    /// Adds every field of a JSON object to every request body: provider-specific options
+    /// this library has no setting for (`{"service_tier": "flex"}`, `{"thinking": {"type":
+    /// "adaptive"}}`, `{"generationConfig": {"temperature": 0.2}}`). Objects merge into the
+    /// adapter's own objects key by key, so `generationConfig` keeps the thinking settings;
+    /// anything that is not an object is ignored.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// let endpoint = tool_core::http::Endpoint::new("http://x")
+    ///     .with_fields(json!({"store": false, "reasoning": {"summary": "detailed"}}));
+    /// assert_eq!(endpoint.extra_fields["store"], false);
+    /// assert_eq!(endpoint.extra_fields["reasoning"]["summary"], "detailed");
+    /// ```
+    pub fn with_fields(mut self, fields: Value) -> Self {
+        if let Value::Object(fields) = fields {
+            for (name, value) in fields {
+                merge_field(&mut self.extra_fields, name, value);
+            }
+        }
+        self
+    }
+
+    /// Merges the extra fields into a request body: an object into an object key by key, any
+    /// other value in place of the adapter's.
     pub(crate) fn finish_body(&self, mut body: Map<String, Value>) -> Value {
         for (name, value) in &self.extra_fields {
-            body.insert(name.clone(), value.clone());
+            merge_field(&mut body, name.clone(), value.clone());
         }
         Value::Object(body)
+    }
+}
+
+/// Puts `value` at `name` in `into`, merging objects key by key (the new value wins on a leaf).
+fn merge_field(into: &mut Map<String, Value>, name: String, value: Value) {
+    match (into.get_mut(&name), value) {
+        (Some(Value::Object(existing)), Value::Object(value)) => {
+            for (key, inner) in value {
+                merge_field(existing, key, inner);
+            }
+        }
+        (_, value) => {
+            into.insert(name, value);
+        }
     }
 }

@@ -7,10 +7,11 @@ use serde_json::{json, Map, Value};
 use super::http::{self, Decoder};
 use super::http::{
     calls_and_responses, count, endpoint_methods, finished_turn, native_of, neutral_turn,
+    push_reasoning, reasoning_methods,
 };
 use super::{
     Message, Model, ModelError, ModelErrorKind, ModelEvent, ModelRequest, ModelStream, ModelTurn,
-    NativeContent, Usage,
+    NativeContent, Reasoning, Usage,
 };
 use crate::http::{provider_message, Endpoint, Transport};
 use crate::provider::{Anthropic as Wire, AnthropicStream, Api, Assembler, ChatApi};
@@ -27,6 +28,14 @@ const PROVIDER: Api = Api::Anthropic;
 /// deltas are reported as they arrive and each call as soon as its `tool_use` block closes.
 /// A streamed `error` event (`overloaded_error`, ...) is a typed error.
 ///
+/// Reasoning ([`Anthropic::with_reasoning`]) is sent as `thinking: {type: "enabled",
+/// budget_tokens}`; the API wants `max_tokens` above the budget, so when it is not,
+/// `max_tokens` becomes the budget plus the configured `max_tokens`. Thinking streams as
+/// reasoning deltas; the `thinking` blocks with their signatures and `redacted_thinking`
+/// blocks go back in later requests unchanged, in place before the `tool_use` blocks.
+/// Adaptive thinking is `with_endpoint(|e| e.with_fields(json!({"thinking": {"type":
+/// "adaptive"}})))`.
+///
 /// ```
 /// use tool_core::model::Anthropic;
 /// let model = Anthropic::new("claude-sonnet-4-5").with_api_key("sk-ant-test").with_max_tokens(1024);
@@ -38,6 +47,7 @@ pub struct Anthropic {
     transport: Transport,
     model: String,
     max_tokens: u32,
+    reasoning: Option<Reasoning>,
 }
 
 impl Anthropic {
@@ -59,6 +69,7 @@ impl Anthropic {
             ),
             model: model.into(),
             max_tokens: 4096,
+            reasoning: None,
         }
     }
 
@@ -96,6 +107,7 @@ impl Anthropic {
     }
 
     endpoint_methods!(Anthropic, "\"claude-sonnet-4-5\"");
+    reasoning_methods!(Anthropic, "\"claude-sonnet-4-5\"");
 
     /// The request body for `request` (what [`Model::stream`] sends).
     ///
@@ -125,7 +137,18 @@ impl Anthropic {
         }
         let mut body = Map::new();
         body.insert("model".into(), json!(self.model));
-        body.insert("max_tokens".into(), json!(self.max_tokens));
+        let mut max_tokens = self.max_tokens;
+        if let Some(reasoning) = request.reasoning.or(self.reasoning.as_ref()) {
+            let budget = reasoning.token_budget();
+            if max_tokens <= budget {
+                max_tokens = budget.saturating_add(self.max_tokens);
+            }
+            body.insert(
+                "thinking".into(),
+                json!({"type": "enabled", "budget_tokens": budget}),
+            );
+        }
+        body.insert("max_tokens".into(), json!(max_tokens));
         if let Some(instructions) = request.instructions {
             body.insert("system".into(), json!(instructions));
         }
@@ -161,6 +184,9 @@ struct MessagesDecoder {
     started: usize,
     ready: usize,
     usage: Usage,
+    reasoning: String,
+    /// The content block index of the last thinking piece, to separate blocks.
+    thinking_block: Option<u64>,
 }
 
 impl Decoder for MessagesDecoder {
@@ -214,6 +240,13 @@ impl Decoder for MessagesDecoder {
                 };
                 if let Some(text) = field("text") {
                     out.push_back(ModelEvent::TextDelta(text.to_owned()));
+                } else if let Some(thinking) = field("thinking") {
+                    let block = event.get("index").and_then(Value::as_u64);
+                    if self.thinking_block.is_some() && self.thinking_block != block {
+                        push_reasoning(&mut self.reasoning, "\n\n", out);
+                    }
+                    self.thinking_block = block;
+                    push_reasoning(&mut self.reasoning, thinking, out);
                 } else if let Some(fragment) = field("partial_json") {
                     let call = event
                         .get("index")
@@ -234,6 +267,11 @@ impl Decoder for MessagesDecoder {
                 {
                     self.usage.output_tokens = output;
                 }
+                // Newer models report their thinking share of the output.
+                let thinking = event.pointer("/usage/output_tokens_details/thinking_tokens");
+                if let Some(thinking) = thinking.and_then(Value::as_u64) {
+                    self.usage.reasoning_tokens = thinking;
+                }
             }
             _ => {}
         }
@@ -252,14 +290,24 @@ impl Decoder for MessagesDecoder {
             .finish()
             .map_err(http::incomplete)?;
         let native = NativeContent::new(PROVIDER, Wire::history_entry(&turn));
-        Ok(finished_turn(turn, Some(self.usage), native))
+        let mut turn = finished_turn(turn, Some(self.usage), native);
+        turn.reasoning = std::mem::take(&mut self.reasoning);
+        Ok(turn)
     }
 
     fn whole(&mut self, body: &Value) -> Result<ModelTurn, ModelError> {
         let turn = Wire::read_response(body).map_err(ModelError::from)?;
         let usage = body.get("usage").map(read_usage);
         let native = NativeContent::new(PROVIDER, Wire::history_entry(&turn));
-        Ok(finished_turn(turn, usage, native))
+        let mut turn = finished_turn(turn, usage, native);
+        let blocks = body.get("content").and_then(Value::as_array);
+        let thinking: Vec<&str> = blocks
+            .into_iter()
+            .flatten()
+            .filter_map(|block| block.get("thinking").and_then(Value::as_str))
+            .collect();
+        turn.reasoning = thinking.join("\n\n");
+        Ok(turn)
     }
 }
 

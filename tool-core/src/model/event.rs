@@ -23,6 +23,9 @@ use super::message::ModelTurn;
 pub enum ModelEvent {
     /// A piece of the assistant's text, as soon as it arrived.
     TextDelta(String),
+    /// A piece of the model's reasoning (thinking, a reasoning summary, thought parts), as
+    /// soon as it arrived: never part of the answer's text.
+    ReasoningDelta(String),
     /// A call began: its id and name are known, its arguments are not.
     CallStarted {
         /// Position of the call in the turn.

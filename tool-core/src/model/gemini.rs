@@ -8,6 +8,7 @@ use super::http::{self, Decoder};
 use super::http::{
     calls_and_responses, count, endpoint_methods, finished_turn, native_of, neutral_turn,
 };
+use super::http::{push_reasoning, reasoning_methods};
 use super::{
     Message, Model, ModelError, ModelErrorKind, ModelEvent, ModelRequest, ModelStream, ModelTurn,
     NativeContent, Usage,
@@ -28,6 +29,11 @@ const PROVIDER: Api = Api::Gemini;
 /// not sent. Gemini streams whole parts: text deltas are reported as their chunks arrive,
 /// calls once the turn has finished.
 ///
+/// Reasoning ([`Gemini::with_reasoning`]) is sent as `generationConfig.thinkingConfig:
+/// {thinkingBudget, includeThoughts}`; thought-summary parts (`"thought": true`) stream as
+/// reasoning deltas, and they and every `thoughtSignature` go back in later requests as
+/// Gemini sent them.
+///
 /// ```
 /// use tool_core::model::Gemini;
 /// let model = Gemini::new("gemini-2.5-flash").with_api_key("test-key");
@@ -37,6 +43,7 @@ const PROVIDER: Api = Api::Gemini;
 pub struct Gemini {
     transport: Transport,
     model: String,
+    reasoning: Option<super::Reasoning>,
 }
 
 impl Gemini {
@@ -52,6 +59,7 @@ impl Gemini {
         Gemini {
             transport: Transport::new(Endpoint::new(Self::DEFAULT_BASE_URL)),
             model: model.into(),
+            reasoning: None,
         }
     }
 
@@ -76,6 +84,7 @@ impl Gemini {
     }
 
     endpoint_methods!(Gemini, "\"gemini-2.5-flash\"");
+    reasoning_methods!(Gemini, "\"gemini-2.5-flash\"");
 
     /// The URL requests go to (streamed or whole, as the endpoint says).
     ///
@@ -129,6 +138,16 @@ impl Gemini {
             );
         }
         body.insert("contents".into(), Value::Array(contents));
+        if let Some(reasoning) = request.reasoning.or(self.reasoning.as_ref()) {
+            let thinking = json!({
+                "thinkingBudget": reasoning.token_budget(),
+                "includeThoughts": reasoning.include_text,
+            });
+            body.insert(
+                "generationConfig".into(),
+                json!({"thinkingConfig": thinking}),
+            );
+        }
         if !request.tools.is_empty() {
             body.extend(Wire::tool_fields(
                 request.tools.definitions(),
@@ -157,6 +176,9 @@ impl Model for Gemini {
 struct GeminiDecoder {
     assembler: GeminiStream,
     usage: Option<Usage>,
+    reasoning: String,
+    /// Whether the last part read was a thought, to separate thoughts interrupted by text.
+    in_thought: bool,
 }
 
 impl Decoder for GeminiDecoder {
@@ -182,9 +204,21 @@ impl Decoder for GeminiDecoder {
         for part in parts.into_iter().flatten() {
             let thought = part.get("thought").and_then(Value::as_bool) == Some(true);
             if let Some(text) = part.get("text").and_then(Value::as_str) {
-                if !thought && !text.is_empty() {
+                if thought {
+                    if !self.in_thought && !self.reasoning.is_empty() {
+                        push_reasoning(&mut self.reasoning, "\n\n", out);
+                    }
+                    push_reasoning(&mut self.reasoning, text, out);
+                } else if !text.is_empty() {
                     out.push_back(ModelEvent::TextDelta(text.to_owned()));
                 }
+            }
+            if !part
+                .get("text")
+                .and_then(Value::as_str)
+                .is_some_and(str::is_empty)
+            {
+                self.in_thought = thought;
             }
         }
         Ok(())
@@ -201,7 +235,9 @@ impl Decoder for GeminiDecoder {
             });
         }
         let native = NativeContent::new(PROVIDER, Wire::history_entry(&turn));
-        Ok(finished_turn(turn, self.usage, native))
+        let mut turn = finished_turn(turn, self.usage, native);
+        turn.reasoning = std::mem::take(&mut self.reasoning);
+        Ok(turn)
     }
 
     fn whole(&mut self, body: &Value) -> Result<ModelTurn, ModelError> {
@@ -211,7 +247,18 @@ impl Decoder for GeminiDecoder {
             .filter(|u| u.is_object())
             .map(read_usage);
         let native = NativeContent::new(PROVIDER, Wire::history_entry(&turn));
-        Ok(finished_turn(turn, usage, native))
+        let mut turn = finished_turn(turn, usage, native);
+        let parts = body
+            .pointer("/candidates/0/content/parts")
+            .and_then(Value::as_array);
+        let thoughts: Vec<&str> = parts
+            .into_iter()
+            .flatten()
+            .filter(|part| part.get("thought").and_then(Value::as_bool) == Some(true))
+            .filter_map(|part| part.get("text").and_then(Value::as_str))
+            .collect();
+        turn.reasoning = thoughts.concat();
+        Ok(turn)
     }
 }
 

@@ -31,6 +31,9 @@ use crate::response::ToolResponse;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "role", rename_all = "snake_case")]
 #[non_exhaustive]
+// Assistant turns are a third of any conversation and matched on by users: boxing them would
+// cost an allocation each and change every pattern, to save bytes on user messages.
+#[allow(clippy::large_enum_variant)]
 pub enum Message {
     /// The user's (or the application's) text.
     User {
@@ -114,6 +117,11 @@ pub struct ModelTurn {
     /// The text parts, concatenated in order (empty when there were none).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub text: String,
+    /// The model's reasoning as it was shown (thinking text, a reasoning summary, thought
+    /// summaries), concatenated; empty when there was none or the provider shows none. For the
+    /// application's eyes: the history the provider needs back is in `native`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reasoning: String,
     /// The complete tool calls, in the order the model made them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub calls: Vec<ToolCall>,

@@ -53,6 +53,7 @@ mod openai_chat;
 #[cfg(feature = "http")]
 mod openai_responses;
 mod queue;
+mod reasoning;
 mod request;
 mod scripted;
 pub mod text;
@@ -67,6 +68,7 @@ pub use futures_core::Stream;
 pub use error::{ModelError, ModelErrorKind};
 pub use event::ModelEvent;
 pub use message::{Message, ModelTurn, NativeContent, NativeSource, StopReason, ToolResult, Usage};
+pub use reasoning::{Reasoning, ReasoningEffort};
 pub use request::{ModelRequest, OfferedTools};
 pub use scripted::{ScriptedModel, SeenRequest};
 pub use text::{TextMode, XmlMode};
@@ -96,7 +98,7 @@ pub type ModelStream<'a> = Pin<Box<dyn Stream<Item = Result<ModelEvent, ModelErr
 /// A language model that can be asked for one assistant turn.
 ///
 /// Contract for implementors:
-/// - Yield [`ModelEvent::TextDelta`]s as text arrives, never held back behind a call, then
+/// - Yield [`ModelEvent::TextDelta`]s (and [`ModelEvent::ReasoningDelta`]s) as they arrive, never held back behind a call, then
 ///   optional call events, then exactly one [`ModelEvent::Finished`] as the last item.
 /// - Put only complete calls in the finished turn; a stream cut inside a call is a
 ///   [`ModelErrorKind::Incomplete`] error, never a partial call.

@@ -7,10 +7,11 @@ use serde_json::{json, Map, Value};
 use super::http::{self, Decoder};
 use super::http::{
     calls_and_responses, count, endpoint_methods, finished_turn, native_of, neutral_turn,
+    push_reasoning, reasoning_methods,
 };
 use super::{
     Message, Model, ModelError, ModelEvent, ModelRequest, ModelStream, ModelTurn, NativeContent,
-    Usage,
+    Reasoning, Usage,
 };
 use crate::http::{provider_message, Endpoint, Transport};
 use crate::provider::{Api, Assembler, ChatApi, OpenAiChat as Wire, OpenAiChatStream};
@@ -29,6 +30,10 @@ const PROVIDER: Api = Api::OpenAiChat;
 /// reported as they arrive; calls are handed out once the `finish_reason` arrives (the API
 /// streams a call's arguments in fragments keyed by index, complete only then).
 ///
+/// Reasoning ([`OpenAiChat::with_reasoning`]) is sent as `reasoning_effort`. The reasoning
+/// compatible servers stream as `reasoning_content` (vLLM, DeepSeek, llama.cpp) or
+/// `reasoning` (OpenRouter, newer vLLM) comes out as reasoning deltas, never as text.
+///
 /// ```no_run
 /// use tool_core::model::{self, Message, ModelRequest, OfferedTools, OpenAiChat};
 ///
@@ -44,6 +49,7 @@ const PROVIDER: Api = Api::OpenAiChat;
 pub struct OpenAiChat {
     transport: Transport,
     model: String,
+    reasoning: Option<Reasoning>,
 }
 
 impl OpenAiChat {
@@ -60,6 +66,30 @@ impl OpenAiChat {
         OpenAiChat {
             transport: Transport::new(Endpoint::new(Self::DEFAULT_BASE_URL)),
             model: model.into(),
+            reasoning: None,
+        }
+    }
+
+    /// A client for `model` on an OpenAI-compatible server at `base_url` (vLLM, llama.cpp's
+    /// server, Ollama, LM Studio, a proxy), with a key when the server wants one.
+    ///
+    /// ```
+    /// use tool_core::model::OpenAiChat;
+    /// let local = OpenAiChat::compatible("http://127.0.0.1:11434/v1", "qwen3:8b", None);
+    /// assert_eq!(local.endpoint().url("chat/completions"), "http://127.0.0.1:11434/v1/chat/completions");
+    /// assert!(local.endpoint().headers.is_empty());
+    /// let vllm = OpenAiChat::compatible("http://127.0.0.1:8000/v1", "Qwen/Qwen3-8B", Some("token-abc"));
+    /// assert_eq!(vllm.endpoint().headers[0].1, "Bearer token-abc");
+    /// ```
+    pub fn compatible(
+        base_url: impl Into<String>,
+        model: impl Into<String>,
+        api_key: Option<&str>,
+    ) -> Self {
+        let model = OpenAiChat::new(model).with_endpoint(|e| e.with_base_url(base_url));
+        match api_key {
+            Some(key) => model.with_api_key(key),
+            None => model,
         }
     }
 
@@ -86,6 +116,7 @@ impl OpenAiChat {
     }
 
     endpoint_methods!(OpenAiChat, "\"gpt-4o-mini\"");
+    reasoning_methods!(OpenAiChat, "\"o4-mini\"");
 
     /// The request body for `request` (what [`Model::stream`] sends).
     ///
@@ -119,6 +150,10 @@ impl OpenAiChat {
         let mut body = Map::new();
         body.insert("model".into(), json!(self.model));
         body.insert("messages".into(), Value::Array(messages));
+        if let Some(reasoning) = request.reasoning.or(self.reasoning.as_ref()) {
+            let effort = reasoning.effort_level().as_str();
+            body.insert("reasoning_effort".into(), json!(effort));
+        }
         if !request.tools.is_empty() {
             body.extend(Wire::tool_fields(
                 request.tools.definitions(),
@@ -149,6 +184,7 @@ struct ChatDecoder {
     assembler: OpenAiChatStream,
     started: usize,
     usage: Option<Usage>,
+    reasoning: String,
 }
 
 impl Decoder for ChatDecoder {
@@ -172,6 +208,9 @@ impl Decoder for ChatDecoder {
             self.usage = Some(read_usage(usage));
         }
         let delta = chunk.pointer("/choices/0/delta");
+        if let Some(reasoning) = delta.and_then(reasoning_of) {
+            push_reasoning(&mut self.reasoning, reasoning, out);
+        }
         if let Some(text) = delta.and_then(|d| d.get("content")).and_then(Value::as_str) {
             if !text.is_empty() {
                 out.push_back(ModelEvent::TextDelta(text.to_owned()));
@@ -224,14 +263,19 @@ impl Decoder for ChatDecoder {
             });
         }
         let native = NativeContent::new(PROVIDER, Wire::history_entry(&turn));
-        Ok(finished_turn(turn, self.usage, native))
+        let mut turn = finished_turn(turn, self.usage, native);
+        turn.reasoning = std::mem::take(&mut self.reasoning);
+        Ok(turn)
     }
 
     fn whole(&mut self, body: &Value) -> Result<ModelTurn, ModelError> {
         let turn = Wire::read_response(body).map_err(ModelError::from)?;
         let usage = body.get("usage").filter(|u| u.is_object()).map(read_usage);
         let native = NativeContent::new(PROVIDER, Wire::history_entry(&turn));
-        Ok(finished_turn(turn, usage, native))
+        let mut turn = finished_turn(turn, usage, native);
+        let message = body.pointer("/choices/0/message");
+        turn.reasoning = message.and_then(reasoning_of).unwrap_or("").to_owned();
+        Ok(turn)
     }
 }
 
@@ -242,4 +286,12 @@ fn read_usage(usage: &Value) -> Usage {
         cached_input_tokens: count(usage, &["prompt_tokens_details", "cached_tokens"]),
         reasoning_tokens: count(usage, &["completion_tokens_details", "reasoning_tokens"]),
     }
+}
+
+/// The reasoning of a delta or message: `reasoning_content` (vLLM, DeepSeek, llama.cpp) or
+/// `reasoning` (OpenRouter, newer vLLM), when it is text.
+fn reasoning_of(message: &Value) -> Option<&str> {
+    ["reasoning_content", "reasoning"]
+        .iter()
+        .find_map(|key| message.get(*key).and_then(Value::as_str))
 }

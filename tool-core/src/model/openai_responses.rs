@@ -7,10 +7,11 @@ use serde_json::{json, Map, Value};
 use super::http::{self, Decoder};
 use super::http::{
     calls_and_responses, count, endpoint_methods, finished_turn, native_of, neutral_turn,
+    push_reasoning, reasoning_methods,
 };
 use super::{
     Message, Model, ModelError, ModelErrorKind, ModelEvent, ModelRequest, ModelStream, ModelTurn,
-    NativeContent, Usage,
+    NativeContent, Reasoning, Usage,
 };
 use crate::http::{provider_message, Endpoint, Transport};
 use crate::provider::{Api, Assembler, ChatApi, OpenAiResponses as Wire, OpenAiResponsesStream};
@@ -18,12 +19,21 @@ use crate::provider::{Api, Assembler, ChatApi, OpenAiResponses as Wire, OpenAiRe
 /// The tag of this adapter's [`NativeContent`].
 const PROVIDER: Api = Api::OpenAiResponses;
 
+/// What `include` names to get reasoning items' encrypted content.
+const ENCRYPTED_REASONING: &str = "reasoning.encrypted_content";
+
 /// A model behind the Responses API (`POST {base}/responses`), stateless: every request
 /// carries the whole history as `input` items (the assistant's output items as the API sent
 /// them, then one `function_call_output` per call, in call order), with `instructions`,
 /// `tools`, `tool_choice` and `parallel_tool_calls: false` when parallel calls are off.
 /// Streamed, text deltas are reported as they arrive and each call at its
 /// `response.output_item.done`.
+///
+/// Reasoning ([`OpenAiResponses::with_reasoning`]) is sent as `reasoning: {effort, summary:
+/// "auto"}`; the summary streams as reasoning deltas. The reasoning items go back in later
+/// requests exactly as they came; with `store: false` (set through
+/// [`Endpoint::with_fields`]) the request also asks for `include:
+/// ["reasoning.encrypted_content"]`, so the items carry the content the API needs back.
 ///
 /// ```
 /// use tool_core::model::OpenAiResponses;
@@ -34,6 +44,7 @@ const PROVIDER: Api = Api::OpenAiResponses;
 pub struct OpenAiResponses {
     transport: Transport,
     model: String,
+    reasoning: Option<Reasoning>,
 }
 
 impl OpenAiResponses {
@@ -49,6 +60,7 @@ impl OpenAiResponses {
         OpenAiResponses {
             transport: Transport::new(Endpoint::new(Self::DEFAULT_BASE_URL)),
             model: model.into(),
+            reasoning: None,
         }
     }
 
@@ -74,6 +86,7 @@ impl OpenAiResponses {
     }
 
     endpoint_methods!(OpenAiResponses, "\"gpt-4.1-mini\"");
+    reasoning_methods!(OpenAiResponses, "\"o4-mini\"");
 
     /// The request body for `request` (what [`Model::stream`] sends).
     ///
@@ -118,10 +131,34 @@ impl OpenAiResponses {
                 request.parallel_tool_calls,
             ));
         }
+        if let Some(reasoning) = request.reasoning.or(self.reasoning.as_ref()) {
+            let mut fields = Map::new();
+            fields.insert("effort".into(), json!(reasoning.effort_level().as_str()));
+            if reasoning.include_text {
+                fields.insert("summary".into(), json!("auto"));
+            }
+            body.insert("reasoning".into(), Value::Object(fields));
+        }
         if self.transport.endpoint.stream {
             body.insert("stream".into(), Value::Bool(true));
         }
-        self.transport.endpoint.finish_body(body)
+        let mut body = self.transport.endpoint.finish_body(body);
+        // Not stored, a reasoning item can only be sent back with its encrypted content, which
+        // the API includes only when asked.
+        if body.get("store") == Some(&Value::Bool(false)) {
+            if let Some(body) = body.as_object_mut() {
+                let include = body
+                    .entry("include")
+                    .or_insert_with(|| Value::Array(Vec::new()));
+                if let Value::Array(include) = include {
+                    let wanted = json!(ENCRYPTED_REASONING);
+                    if !include.contains(&wanted) {
+                        include.push(wanted);
+                    }
+                }
+            }
+        }
+        body
     }
 }
 
@@ -142,6 +179,9 @@ struct ResponsesDecoder {
     started: usize,
     ready: usize,
     usage: Option<Usage>,
+    reasoning: String,
+    /// The `(output_index, summary_index)` of the last reasoning piece, to separate parts.
+    reasoning_at: Option<(u64, u64)>,
 }
 
 impl Decoder for ResponsesDecoder {
@@ -179,6 +219,21 @@ impl Decoder for ResponsesDecoder {
                         out.push_back(ModelEvent::TextDelta(text.to_owned()));
                     }
                 }
+            }
+            "response.reasoning_summary_text.delta" | "response.reasoning_text.delta" => {
+                let at = (
+                    output_index.unwrap_or_default(),
+                    ["summary_index", "content_index"]
+                        .iter()
+                        .find_map(|key| event.get(*key).and_then(Value::as_u64))
+                        .unwrap_or_default(),
+                );
+                if self.reasoning_at.is_some_and(|last| last != at) {
+                    push_reasoning(&mut self.reasoning, "\n\n", out);
+                }
+                self.reasoning_at = Some(at);
+                let delta = event.get("delta").and_then(Value::as_str).unwrap_or("");
+                push_reasoning(&mut self.reasoning, delta, out);
             }
             "response.output_item.added" if is_call() => {
                 let field = |key: &str| {
@@ -241,14 +296,18 @@ impl Decoder for ResponsesDecoder {
             .finish()
             .map_err(http::incomplete)?;
         let native = NativeContent::new(PROVIDER, Wire::history_entry(&turn));
-        Ok(finished_turn(turn, self.usage, native))
+        let mut turn = finished_turn(turn, self.usage, native);
+        turn.reasoning = std::mem::take(&mut self.reasoning);
+        Ok(turn)
     }
 
     fn whole(&mut self, body: &Value) -> Result<ModelTurn, ModelError> {
         let turn = Wire::read_response(body).map_err(ModelError::from)?;
         let usage = body.get("usage").filter(|u| u.is_object()).map(read_usage);
         let native = NativeContent::new(PROVIDER, Wire::history_entry(&turn));
-        Ok(finished_turn(turn, usage, native))
+        let mut turn = finished_turn(turn, usage, native);
+        turn.reasoning = whole_reasoning(body);
+        Ok(turn)
     }
 }
 
@@ -259,4 +318,25 @@ fn read_usage(usage: &Value) -> Usage {
         cached_input_tokens: count(usage, &["input_tokens_details", "cached_tokens"]),
         reasoning_tokens: count(usage, &["output_tokens_details", "reasoning_tokens"]),
     }
+}
+
+/// The reasoning summaries (or reasoning text) of a whole response's reasoning items, parts
+/// separated by a blank line.
+fn whole_reasoning(body: &Value) -> String {
+    let items = body.get("output").and_then(Value::as_array);
+    let parts: Vec<&str> = items
+        .into_iter()
+        .flatten()
+        .filter(|item| item.get("type").and_then(Value::as_str) == Some("reasoning"))
+        .flat_map(|item| {
+            let summary = item.get("summary").and_then(Value::as_array);
+            let content = item.get("content").and_then(Value::as_array);
+            summary
+                .into_iter()
+                .flatten()
+                .chain(content.into_iter().flatten())
+        })
+        .filter_map(|part| part.get("text").and_then(Value::as_str))
+        .collect();
+    parts.join("\n\n")
 }

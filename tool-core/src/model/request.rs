@@ -9,6 +9,7 @@ use crate::provider::ToolChoice;
 use crate::registry::ToolRegistry;
 
 use super::message::Message;
+use super::reasoning::Reasoning;
 
 static AUTO: ToolChoice = ToolChoice::Auto;
 
@@ -48,6 +49,8 @@ pub struct ModelRequest<'a> {
     pub tool_choice: &'a ToolChoice,
     /// Whether the model may make several calls in one turn.
     pub parallel_tool_calls: bool,
+    /// The reasoning to ask for; `None` leaves it to the adapter's own setting.
+    pub reasoning: Option<&'a Reasoning>,
 }
 
 impl<'a> ModelRequest<'a> {
@@ -68,6 +71,7 @@ impl<'a> ModelRequest<'a> {
             tools,
             tool_choice: &AUTO,
             parallel_tool_calls: true,
+            reasoning: None,
         }
     }
 
@@ -109,6 +113,20 @@ impl<'a> ModelRequest<'a> {
     /// ```
     pub fn with_parallel_tool_calls(mut self, parallel: bool) -> Self {
         self.parallel_tool_calls = parallel;
+        self
+    }
+
+    /// Asks for reasoning (overrides the adapter's own setting for this request).
+    ///
+    /// ```
+    /// use tool_core::model::{Message, ModelRequest, OfferedTools, Reasoning, ReasoningEffort};
+    /// let messages = [Message::user("Hi")];
+    /// let high = Reasoning::effort(ReasoningEffort::High);
+    /// let request = ModelRequest::new(&messages, OfferedTools::none()).with_reasoning(&high);
+    /// assert_eq!(request.reasoning, Some(&high));
+    /// ```
+    pub fn with_reasoning(mut self, reasoning: &'a Reasoning) -> Self {
+        self.reasoning = Some(reasoning);
         self
     }
 }

@@ -6,11 +6,11 @@ use crate::provider::ToolChoice;
 
 use super::{
     from_events, Message, Model, ModelError, ModelErrorKind, ModelEvent, ModelRequest, ModelStream,
-    ModelTurn,
+    ModelTurn, Reasoning,
 };
 
 /// A model that plays a script: the n-th assistant turn of a conversation is the script's
-/// n-th entry, streamed as the real adapters stream (text in chunks first, then each call
+/// n-th entry, streamed as the real adapters stream (reasoning, then text in chunks, then each call
 /// started, its arguments in chunks, ready, then the finished turn).
 ///
 /// The turn is chosen by counting the assistant messages already in the request, so one
@@ -67,6 +67,8 @@ pub struct SeenRequest {
     pub parallel_tool_calls: bool,
     /// The conversation.
     pub messages: Vec<Message>,
+    /// The reasoning asked for.
+    pub reasoning: Option<Reasoning>,
 }
 
 impl ScriptedModel {
@@ -149,6 +151,9 @@ impl ScriptedModel {
 
     fn events(&self, turn: &ModelTurn) -> Vec<Result<ModelEvent, ModelError>> {
         let mut events = Vec::new();
+        for piece in chunks(&turn.reasoning, self.chunk_size) {
+            events.push(Ok(ModelEvent::ReasoningDelta(piece.to_string())));
+        }
         for piece in chunks(&turn.text, self.chunk_size) {
             events.push(Ok(ModelEvent::TextDelta(piece.to_string())));
         }
@@ -216,6 +221,7 @@ impl ScriptedModel {
                 tool_choice: request.tool_choice.clone(),
                 parallel_tool_calls: request.parallel_tool_calls,
                 messages: request.messages.to_vec(),
+                reasoning: request.reasoning.copied(),
             });
     }
 }

@@ -331,6 +331,7 @@ async fn drive<M: Model>(
                     let event = match event {
                         ModelEvent::Finished(turn) => break turn,
                         ModelEvent::TextDelta(text) => RunEvent::TextDelta { text },
+                        ModelEvent::ReasoningDelta(text) => RunEvent::ReasoningDelta { text },
                         ModelEvent::CallStarted { index, id, name } => {
                             RunEvent::CallStarted { index, id, name }
                         }

@@ -31,6 +31,12 @@ pub enum RunEvent {
         /// The text.
         text: String,
     },
+    /// A piece of the model's reasoning (thinking, a reasoning summary), as it arrived;
+    /// never part of the answer's text.
+    ReasoningDelta {
+        /// The reasoning text.
+        text: String,
+    },
     /// A call began streaming.
     CallStarted {
         /// Position of the call in the turn.

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::definition::ToolDefinition;
+use crate::model::Reasoning;
 use crate::provider::ToolChoice;
 
 /// How many model turns a run may take unless told otherwise.
@@ -56,6 +57,10 @@ pub struct RunOptions {
     /// End the run as soon as the model calls this tool, without running it, and return its
     /// arguments (structured output through a forced tool).
     pub stop_at_tool: Option<String>,
+    /// The reasoning to ask the model for on every turn (`None`: the model adapter's own
+    /// setting).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning: Option<Reasoning>,
 }
 
 impl Default for RunOptions {
@@ -70,6 +75,7 @@ impl Default for RunOptions {
             offered: None,
             approval: ApprovalPolicy::Destructive,
             stop_at_tool: None,
+            reasoning: None,
         }
     }
 }
@@ -223,6 +229,29 @@ impl RunOptions {
     /// ```
     pub fn stop_at_tool(mut self, tool: impl Into<String>) -> Self {
         self.stop_at_tool = Some(tool.into());
+        self
+    }
+
+    /// Asks the model for reasoning on every turn of the run (over the adapter's own
+    /// setting); its text streams as [`RunEvent::ReasoningDelta`](super::RunEvent).
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, Reasoning, ReasoningEffort, ScriptedModel};
+    /// use tool_core::runner::{RunEvent, RunOptions, Runner};
+    /// let turn = ModelTurn { reasoning: "The user greets me.".into(), ..ModelTurn::text("Hi!") };
+    /// let model = ScriptedModel::new([turn]);
+    /// let runner = Runner::new(model.clone(), tool_core::ToolRegistry::new())
+    ///     .with_options(RunOptions::new().reasoning(Reasoning::effort(ReasoningEffort::High)));
+    /// let events = tool_core::block_on(runner.run_streamed("Hello").collect_events());
+    /// let reasoning: String = events.iter().filter_map(|e| match e {
+    ///     RunEvent::ReasoningDelta { text } => Some(text.as_str()),
+    ///     _ => None,
+    /// }).collect();
+    /// assert_eq!(reasoning, "The user greets me.");
+    /// assert_eq!(model.requests()[0].reasoning, Some(Reasoning::effort(ReasoningEffort::High)));
+    /// ```
+    pub fn reasoning(mut self, reasoning: Reasoning) -> Self {
+        self.reasoning = Some(reasoning);
         self
     }
 }

@@ -28,6 +28,7 @@ pub(crate) fn finished_turn(
     }
     ModelTurn {
         text: turn.text,
+        reasoning: String::new(),
         calls: turn.calls,
         stop_reason,
         usage,
@@ -109,3 +110,47 @@ macro_rules! endpoint_methods {
 }
 
 pub(crate) use endpoint_methods;
+
+/// The reasoning methods every HTTP adapter has (the adapter has a `reasoning:
+/// Option<Reasoning>` field).
+macro_rules! reasoning_methods {
+    ($adapter:ident, $example:literal) => {
+        /// Asks for reasoning in every request (a run's
+        /// [`RunOptions::reasoning`](crate::runner::RunOptions::reasoning) wins over it); see
+        /// [`Reasoning`](crate::model::Reasoning) for the fields it becomes.
+        ///
+        /// ```
+        /// use tool_core::model::{Reasoning, ReasoningEffort};
+        #[doc = concat!("let model = tool_core::model::", stringify!($adapter), "::new(", $example, ")")]
+        ///     .with_reasoning(Reasoning::effort(ReasoningEffort::High));
+        /// assert_eq!(model.reasoning(), Some(&Reasoning::effort(ReasoningEffort::High)));
+        /// ```
+        pub fn with_reasoning(mut self, reasoning: crate::model::Reasoning) -> Self {
+            self.reasoning = Some(reasoning);
+            self
+        }
+
+        /// The reasoning asked for in every request, if any.
+        ///
+        /// ```
+        #[doc = concat!("assert!(tool_core::model::", stringify!($adapter), "::new(", $example, ").reasoning().is_none());")]
+        /// ```
+        pub fn reasoning(&self) -> Option<&crate::model::Reasoning> {
+            self.reasoning.as_ref()
+        }
+    };
+}
+
+pub(crate) use reasoning_methods;
+
+/// Adds a reasoning piece to a turn's reasoning and queues its event.
+pub(crate) fn push_reasoning(
+    reasoning: &mut String,
+    piece: &str,
+    out: &mut std::collections::VecDeque<crate::model::ModelEvent>,
+) {
+    if !piece.is_empty() {
+        reasoning.push_str(piece);
+        out.push_back(crate::model::ModelEvent::ReasoningDelta(piece.to_owned()));
+    }
+}

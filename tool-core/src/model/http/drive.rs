@@ -170,6 +170,10 @@ impl<D: Decoder> State<'_, D> {
             .with_source(e)
         })?;
         let turn = self.decoder.whole(&body)?;
+        if !turn.reasoning.is_empty() {
+            self.pending
+                .push_back(ModelEvent::ReasoningDelta(turn.reasoning.clone()));
+        }
         if !turn.text.is_empty() {
             self.pending
                 .push_back(ModelEvent::TextDelta(turn.text.clone()));

@@ -25,6 +25,7 @@
 mod history;
 mod mode;
 mod reply;
+mod think;
 mod xml;
 
 #[allow(deprecated)]

@@ -32,9 +32,10 @@ pub fn native_provider(format: ToolFormat) -> &'static str {
 /// | `Harmony` | `# Tools` / `namespace functions` | one `<\|start\|>functions.NAME to=assistant...<\|end\|>` per result |
 ///
 /// - Text streams to the runner as text deltas at once; a call is handed out only once it is
-///   complete. Harmony's `analysis` channel is reasoning: it is not text (the model events
-///   have no reasoning item, so it is not streamed), but it stays in the history. Harmony's
-///   framing tokens are not text either.
+///   complete. Reasoning streams as reasoning deltas, never as text: harmony's `analysis`
+///   channel, a `<think>` block that opens the reply (Qwen3, DeepSeek-R1 served without a
+///   reasoning parser), and what the inner model reports as reasoning. It stays in the
+///   history as written. Harmony's framing tokens are not text either.
 /// - Calls are typed against the offered tools: an unknown name is caught, and Qwen3-Coder's
 ///   untyped values are converted with each tool's input schema.
 /// - A call the parser rejects (unknown name, unreadable call, a value of the wrong type) is
@@ -170,12 +171,22 @@ impl<M: Model> Model for TextMode<M> {
             if !instructions.is_empty() {
                 inner_request = inner_request.with_instructions(&instructions);
             }
+            if let Some(reasoning) = request.reasoning {
+                inner_request = inner_request.with_reasoning(reasoning);
+            }
             let mut inner = self.inner.stream(inner_request);
             let mut reply = reply;
             loop {
                 match next_item(inner.as_mut()).await {
                     Some(Ok(ModelEvent::TextDelta(delta))) => {
                         for event in reply.feed(&delta) {
+                            out.send(Ok(event)).await;
+                        }
+                    }
+                    // A model behind a server that splits reasoning off (vLLM's reasoning
+                    // parser, llama.cpp) reports it apart from the text.
+                    Some(Ok(ModelEvent::ReasoningDelta(delta))) => {
+                        if let Some(event) = reply.reasoning(&delta) {
                             out.send(Ok(event)).await;
                         }
                     }

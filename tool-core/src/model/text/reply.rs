@@ -7,14 +7,22 @@ use crate::call::ToolCall;
 use crate::model::{ModelError, ModelErrorKind, ModelEvent, ModelTurn, NativeContent, StopReason};
 use crate::parse::{EndReason, Event, FormatParser, ToolFormat};
 
+use super::think::{Piece, ThinkSplit};
+
 /// The state of one reply being parsed.
 pub(super) struct Reply {
     format: ToolFormat,
     parser: FormatParser,
     /// The reply exactly as the model wrote it.
     raw: String,
+    /// What the format's parser was given: the reply without a leading `<think>` block.
+    fed: String,
+    /// A leading `<think>` block, split off before the parser.
+    think: ThinkSplit,
     /// The text for the user (no calls, reasoning or markup).
     text: String,
+    /// The reasoning: a `<think>` block, harmony's analysis channel, or the inner model's.
+    reasoning: String,
     calls: Vec<ToolCall>,
     /// The parser's diagnostics and rejections, for the turn's native content.
     diagnostics: Vec<Value>,
@@ -29,7 +37,10 @@ impl Reply {
             format,
             parser,
             raw: String::new(),
+            fed: String::new(),
+            think: ThinkSplit::new(),
             text: String::new(),
+            reasoning: String::new(),
             calls: Vec::new(),
             diagnostics: Vec::new(),
             cut_off: None,
@@ -40,10 +51,31 @@ impl Reply {
     /// Feeds the next piece of the reply; returns what the runner may see of it now.
     pub(super) fn feed(&mut self, delta: &str) -> Vec<ModelEvent> {
         self.raw.push_str(delta);
-        let mut events = std::mem::take(&mut self.events);
-        self.parser.feed(delta, &mut events);
-        let out = self.convert(&mut events);
-        self.events = events;
+        let mut pieces = Vec::new();
+        self.think.feed(delta, &mut pieces);
+        self.pieces(pieces)
+    }
+
+    /// Reasoning the inner model reported apart from its text.
+    pub(super) fn reasoning(&mut self, delta: &str) -> Option<ModelEvent> {
+        self.reasoning.push_str(delta);
+        (!delta.is_empty()).then(|| ModelEvent::ReasoningDelta(delta.to_owned()))
+    }
+
+    fn pieces(&mut self, pieces: Vec<Piece>) -> Vec<ModelEvent> {
+        let mut out = Vec::new();
+        for piece in pieces {
+            match piece {
+                Piece::Reasoning(reasoning) => out.extend(self.reasoning(&reasoning)),
+                Piece::Text(text) => {
+                    self.fed.push_str(&text);
+                    let mut events = std::mem::take(&mut self.events);
+                    self.parser.feed(&text, &mut events);
+                    out.extend(self.convert(&mut events));
+                    self.events = events;
+                }
+            }
+        }
         out
     }
 
@@ -54,6 +86,12 @@ impl Reply {
         // A model that does not stream hands its whole text over at the end.
         if self.raw.is_empty() && !inner.text.is_empty() {
             out = self.feed(&inner.text);
+        }
+        let mut pieces = Vec::new();
+        self.think.finish(&mut pieces);
+        out.extend(self.pieces(pieces));
+        if self.reasoning.is_empty() && !inner.reasoning.is_empty() {
+            out.extend(self.reasoning(&inner.reasoning.clone()));
         }
         let reason = match inner.stop_reason {
             StopReason::EndTurn | StopReason::ToolUse => EndReason::Stop,
@@ -80,6 +118,7 @@ impl Reply {
         };
         out.push(Ok(ModelEvent::Finished(ModelTurn {
             text: self.text,
+            reasoning: self.reasoning,
             calls: self.calls,
             stop_reason,
             usage: inner.usage,
@@ -129,7 +168,7 @@ impl Reply {
                         "kind": "CallError",
                         "message": response.model_text(),
                     }));
-                    let block = self.raw.get(span).unwrap_or_default();
+                    let block = self.fed.get(span).unwrap_or_default();
                     let arguments = self.format.spec().raw_arguments(block);
                     let call = ToolCall::new(id, name.unwrap_or_default(), arguments);
                     out.push(self.add_call(call));
@@ -143,12 +182,13 @@ impl Reply {
                     "kind": format!("{:?}", d.kind),
                     "message": d.message,
                 })),
-                // Reasoning (harmony's analysis channel) and markup (its framing) are not
-                // text for the user; both stay in `raw`, the history.
-                Event::ArgumentsDelta { .. }
-                | Event::CallStarted { .. }
-                | Event::Reasoning(_)
-                | Event::Markup(_) => {}
+                // Reasoning (harmony's analysis channel) is reported as such; markup (its
+                // framing) is not for the user. Both stay in `raw`, the history.
+                Event::Reasoning(reasoning) => {
+                    self.reasoning.push_str(&reasoning);
+                    out.push(ModelEvent::ReasoningDelta(reasoning.to_string()));
+                }
+                Event::ArgumentsDelta { .. } | Event::CallStarted { .. } | Event::Markup(_) => {}
             }
         }
         out

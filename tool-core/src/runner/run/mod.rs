@@ -185,6 +185,9 @@ impl Run {
                 if let Some(instructions) = &self.options.instructions {
                     request = request.with_instructions(instructions);
                 }
+                if let Some(reasoning) = &self.options.reasoning {
+                    request = request.with_reasoning(reasoning);
+                }
                 Ok(Step::CallModel(request))
             }
             Phase::Approval { verdicts } => Ok(Step::AwaitApproval(pending(
