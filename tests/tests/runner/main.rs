@@ -25,6 +25,7 @@ mod reliability_scope;
 mod reliability_timeout;
 mod reliability_tracing;
 mod runner_loop;
+mod runner_output;
 mod runner_sans_io;
 mod runner_stream;
 mod runner_text_corpus;

@@ -118,6 +118,9 @@ impl OpenAiResponses {
                 request.parallel_tool_calls,
             ));
         }
+        if let Some(output) = request.output {
+            body.insert("text".into(), super::output::wire::openai_responses(output));
+        }
         if self.transport.endpoint.stream {
             body.insert("stream".into(), Value::Bool(true));
         }
@@ -130,6 +133,10 @@ impl Model for OpenAiResponses {
         let body = self.request_body(&request);
         let url = self.transport.endpoint.url("responses");
         http::run(&self.transport, url, &body, ResponsesDecoder::default())
+    }
+
+    fn native_output(&self, _with_tools: bool) -> bool {
+        true
     }
 }
 

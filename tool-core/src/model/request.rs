@@ -9,6 +9,7 @@ use crate::provider::ToolChoice;
 use crate::registry::ToolRegistry;
 
 use super::message::Message;
+use super::output::JsonOutput;
 
 static AUTO: ToolChoice = ToolChoice::Auto;
 
@@ -48,6 +49,9 @@ pub struct ModelRequest<'a> {
     pub tool_choice: &'a ToolChoice,
     /// Whether the model may make several calls in one turn.
     pub parallel_tool_calls: bool,
+    /// The JSON answer to ask for through the provider's native structured output, if any
+    /// (adapters that have none ignore it; see [`Model::native_output`](super::Model::native_output)).
+    pub output: Option<&'a JsonOutput>,
 }
 
 impl<'a> ModelRequest<'a> {
@@ -68,6 +72,7 @@ impl<'a> ModelRequest<'a> {
             tools,
             tool_choice: &AUTO,
             parallel_tool_calls: true,
+            output: None,
         }
     }
 
@@ -109,6 +114,20 @@ impl<'a> ModelRequest<'a> {
     /// ```
     pub fn with_parallel_tool_calls(mut self, parallel: bool) -> Self {
         self.parallel_tool_calls = parallel;
+        self
+    }
+
+    /// Asks for a JSON answer of this shape through the provider's native structured output.
+    ///
+    /// ```
+    /// use tool_core::model::{JsonOutput, Message, ModelRequest, OfferedTools};
+    /// let messages = [Message::user("Which city?")];
+    /// let output = JsonOutput::new("city", serde_json::json!({"type": "object"}));
+    /// let request = ModelRequest::new(&messages, OfferedTools::none()).with_output(&output);
+    /// assert_eq!(request.output.map(|o| o.name.as_str()), Some("city"));
+    /// ```
+    pub fn with_output(mut self, output: &'a JsonOutput) -> Self {
+        self.output = Some(output);
         self
     }
 }

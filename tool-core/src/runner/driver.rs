@@ -2,6 +2,9 @@
 
 use std::sync::Arc;
 
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+
 use crate::call::ToolCall;
 use crate::context::{CallContext, CancelFlag};
 use crate::definition::ToolDefinition;
@@ -14,6 +17,7 @@ use super::error::RunError;
 use super::event::RunEvent;
 use super::join::join_bounded;
 use super::options::RunOptions;
+use super::output::{OutputSpec, TypedResult};
 use super::result::RunResult;
 use super::run::{Run, RunOutcome, Step};
 use super::stream::{EventSink, RunStream};
@@ -200,6 +204,57 @@ impl<M: Model> Runner<M> {
         self.resume(self.start(input)).await
     }
 
+    /// Runs the loop to a typed answer: the run ends with a `T` instead of text (see
+    /// [`RunOptions::output`], whose retries and mode apply; this runner's other options
+    /// too). A run that pauses for approval or is cancelled ends in
+    /// [`RunError::NoOutput`]; drive such runs with [`Runner::run`] and
+    /// `RunOptions::output` instead, which keeps them resumable.
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    /// use tool_core::runner::{RunError, Runner};
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Sum { total: i64 }
+    ///
+    /// // The first answer is not a `Sum`: it goes back to the model with the error.
+    /// let model = ScriptedModel::new([ModelTurn::text(r#"{"total":"five"}"#), ModelTurn::text(r#"{"total":5}"#)])
+    ///     .with_native_output();
+    /// let runner = Runner::new(model, tool_core::ToolRegistry::new());
+    /// let result = tool_core::block_on(runner.run_typed::<Sum>("2 + 3?")).unwrap();
+    /// assert_eq!(result.output.total, 5);
+    /// assert_eq!(result.run.turns(), 2);
+    /// ```
+    pub async fn run_typed<T>(&self, input: impl Into<String>) -> Result<TypedResult<T>, RunError>
+    where
+        T: DeserializeOwned + JsonSchema,
+    {
+        let mut options = self.options.clone();
+        options.output = Some(match options.output.take() {
+            Some(mut spec) => {
+                spec.set_type::<T>();
+                spec
+            }
+            None => OutputSpec::of::<T>(),
+        });
+        let result = self.resume(Run::new(input, options)).await?;
+        match result.outcome {
+            RunOutcome::Output { value } => match serde_json::from_value(value) {
+                Ok(output) => Ok(TypedResult {
+                    output,
+                    run: result.run,
+                }),
+                Err(error) => Err(RunError::OutputInvalid {
+                    attempts: 0,
+                    message: error.to_string(),
+                }),
+            },
+            other => Err(RunError::NoOutput {
+                outcome: Box::new(other),
+            }),
+        }
+    }
+
     /// Continues a run (e.g. one restored after approval decisions) to its next outcome.
     ///
     /// ```
@@ -308,6 +363,9 @@ async fn drive<M: Model>(
 ) -> Result<RunOutcome, RunError> {
     let registry = &*runner.registry;
     let context = runner.context.clone().with_cancel(cancel.clone());
+    run.choose_output(registry, |with_tools| {
+        runner.model.native_output(with_tools)
+    });
     loop {
         if cancel.is_cancelled() {
             run.cancel();

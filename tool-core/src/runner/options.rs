@@ -5,6 +5,8 @@ use serde::{Deserialize, Serialize};
 use crate::definition::ToolDefinition;
 use crate::provider::ToolChoice;
 
+use super::output::OutputSpec;
+
 /// How many model turns a run may take unless told otherwise.
 pub(crate) const DEFAULT_MAX_TURNS: u32 = 10;
 
@@ -56,6 +58,9 @@ pub struct RunOptions {
     /// End the run as soon as the model calls this tool, without running it, and return its
     /// arguments (structured output through a forced tool).
     pub stop_at_tool: Option<String>,
+    /// The typed answer the run must end with (see [`RunOptions::output`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output: Option<OutputSpec>,
 }
 
 impl Default for RunOptions {
@@ -70,6 +75,7 @@ impl Default for RunOptions {
             offered: None,
             approval: ApprovalPolicy::Destructive,
             stop_at_tool: None,
+            output: None,
         }
     }
 }
@@ -223,6 +229,49 @@ impl RunOptions {
     /// ```
     pub fn stop_at_tool(mut self, tool: impl Into<String>) -> Self {
         self.stop_at_tool = Some(tool.into());
+        self
+    }
+}
+
+impl RunOptions {
+    /// The run ends with an answer of type `T` instead of text, through the provider's native
+    /// structured output where the model has it, else a final-answer tool offered next to
+    /// the run's tools; an answer that does not decode into `T` goes back to the model with
+    /// the error (twice at most, then [`RunError::OutputInvalid`](super::RunError::OutputInvalid)).
+    /// Read it with [`RunResult::output`](super::RunResult::output), or use
+    /// [`Runner::run_typed`](super::Runner::run_typed). See [`OutputSpec`] to change the
+    /// name, the way or the retries.
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    /// use tool_core::runner::{RunOptions, Runner};
+    /// use tool_core::ToolCall;
+    ///
+    /// #[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema)]
+    /// struct Weather { city: String, temp_c: f64 }
+    ///
+    /// // A model without native structured output answers through the final-answer tool.
+    /// let model = ScriptedModel::new([ModelTurn::with_calls("", vec![
+    ///     ToolCall::new("c1", "final_answer", r#"{"city":"Paris","temp_c":21.5}"#)])]);
+    /// let runner = Runner::new(model, tool_core::ToolRegistry::new())
+    ///     .with_options(RunOptions::new().output::<Weather>());
+    /// let result = tool_core::block_on(runner.run("Weather in Paris?")).unwrap();
+    /// assert_eq!(result.output::<Weather>().unwrap(), Weather { city: "Paris".into(), temp_c: 21.5 });
+    /// assert_eq!(runner.model().requests()[0].tools, ["final_answer"]);
+    /// ```
+    pub fn output<T: serde::de::DeserializeOwned + schemars::JsonSchema>(self) -> Self {
+        self.output_spec(OutputSpec::of::<T>())
+    }
+
+    /// The typed answer as [`RunOptions::output`], with its name, way and retries set.
+    ///
+    /// ```
+    /// use tool_core::runner::{OutputMode, OutputSpec, RunOptions};
+    /// let options = RunOptions::new().output_spec(OutputSpec::of::<Vec<String>>().mode(OutputMode::Tool).max_retries(1));
+    /// assert_eq!(options.output.unwrap().max_retries, 1);
+    /// ```
+    pub fn output_spec(mut self, spec: OutputSpec) -> Self {
+        self.output = Some(spec);
         self
     }
 }

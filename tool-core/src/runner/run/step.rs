@@ -23,6 +23,13 @@ pub enum RunOutcome {
         /// The final answer.
         text: String,
     },
+    /// The model gave the typed answer asked for with [`RunOptions::output`] (as a JSON
+    /// value, checked against the type; decode it with
+    /// [`RunResult::output`](crate::runner::RunResult::output)).
+    Output {
+        /// The answer.
+        value: serde_json::Value,
+    },
     /// The model called the [`RunOptions::stop_at_tool`] tool; it was not run.
     StoppedAtTool {
         /// The call, with the arguments as the model wrote them.
