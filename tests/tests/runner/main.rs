@@ -24,6 +24,7 @@ mod reliability_retry;
 mod reliability_scope;
 mod reliability_timeout;
 mod reliability_tracing;
+mod runner_early;
 mod runner_loop;
 mod runner_output;
 mod runner_sans_io;

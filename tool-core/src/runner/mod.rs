@@ -41,6 +41,7 @@
 //! ```
 
 mod driver;
+mod early;
 mod error;
 mod event;
 mod join;

@@ -58,6 +58,11 @@ pub struct RunOptions {
     /// End the run as soon as the model calls this tool, without running it, and return its
     /// arguments (structured output through a forced tool).
     pub stop_at_tool: Option<String>,
+    /// In a streamed turn, start each call that needs no approval as soon as its arguments
+    /// are complete (within `max_concurrency`), instead of after the whole turn. Results
+    /// still go back in call order. Default on.
+    #[serde(default = "yes")]
+    pub start_calls_early: bool,
     /// The typed answer the run must end with (see [`RunOptions::output`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output: Option<OutputSpec>,
@@ -75,6 +80,7 @@ impl Default for RunOptions {
             offered: None,
             approval: ApprovalPolicy::Destructive,
             stop_at_tool: None,
+            start_calls_early: true,
             output: None,
         }
     }
@@ -233,7 +239,25 @@ impl RunOptions {
     }
 }
 
+fn yes() -> bool {
+    true
+}
+
 impl RunOptions {
+    /// Starts calls only once the model's whole turn has arrived (by default a call that
+    /// needs no approval starts as soon as its arguments are complete, while the model is
+    /// still streaming the rest of the turn).
+    ///
+    /// ```
+    /// let options = tool_core::runner::RunOptions::new().start_calls_early(false);
+    /// assert!(!options.start_calls_early);
+    /// assert!(tool_core::runner::RunOptions::new().start_calls_early);
+    /// ```
+    pub fn start_calls_early(mut self, early: bool) -> Self {
+        self.start_calls_early = early;
+        self
+    }
+
     /// The run ends with an answer of type `T` instead of text, through the provider's native
     /// structured output where the model has it, else a final-answer tool offered next to
     /// the run's tools; an answer that does not decode into `T` goes back to the model with

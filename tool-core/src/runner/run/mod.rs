@@ -14,6 +14,7 @@ use super::options::{choice_serde, RunOptions};
 
 mod access;
 mod approval;
+mod early;
 mod output;
 mod step;
 
@@ -107,6 +108,8 @@ enum Verdict {
     Denied(String),
     /// A final answer that does not validate: answered with this message, not run.
     Invalid(String),
+    /// Needed no approval and already ran while the model was streaming: its response.
+    Ran(ToolResponse),
 }
 
 impl Run {
@@ -493,6 +496,14 @@ fn plan_tools(verdicts: &[Verdict], calls: &[ToolCall]) -> Phase {
                     call.id.clone(),
                     call.name.clone(),
                     response,
+                ));
+                denied_at.push(position);
+            }
+            Verdict::Ran(response) => {
+                denied.push(ToolResult::new(
+                    call.id.clone(),
+                    call.name.clone(),
+                    response.clone(),
                 ));
                 denied_at.push(position);
             }

@@ -93,7 +93,9 @@ pub struct ToolBatch<'a> {
     /// Ids of calls a person approved: dispatch them with an approval hook that lets them
     /// through (the registry's own hook would review them again).
     pub approved: &'a [String],
-    /// Results of denied calls, already written; the run adds them in call order itself.
+    /// Results already written, of calls not in `calls`: denied calls, an invalid final
+    /// answer, calls that ran before the run paused for approval. The run adds them in call
+    /// order itself.
     pub denied: &'a [ToolResult],
     /// The tools offered this turn (`None`: all), for
     /// [`CallOptions::offer`](crate::CallOptions::offer).
