@@ -110,16 +110,17 @@ fn events_arrive_in_order_with_text_before_calls_and_side_channel_before_results
         "args 0 c\":\"ru",
         "args 0 st\"}",
         "call_ready 0 c1",
+        // Each call starts as soon as it is complete, while the model streams on.
+        "tool_event c1 cards [{\"title\":\"rust 101\"}]",
+        "tool_result c1 2 books on rust",
         "call_started 1 c2 find_books",
         "args 1 {\"topi",
         "args 1 c\":\"go",
         "args 1 \"}",
         "call_ready 1 c2",
-        "turn_finished 1 ToolUse Some(Usage { input_tokens: 10, output_tokens: 5, cached_input_tokens: 0, reasoning_tokens: 0 })",
-        "tool_event c1 cards [{\"title\":\"rust 101\"}]",
-        "tool_result c1 2 books on rust",
         "tool_event c2 cards [{\"title\":\"go 101\"}]",
         "tool_result c2 2 books on go",
+        "turn_finished 1 ToolUse Some(Usage { input_tokens: 10, output_tokens: 5, cached_input_tokens: 0, reasoning_tokens: 0 })",
         "turn_started 2",
         "text \"Two to\"",
         "text \"pics.\"",
@@ -155,7 +156,11 @@ fn events_serialize_as_tagged_json_for_event_streams() {
     assert_eq!(json[0], r#"{"type":"turn_started","turn":1}"#);
     assert!(json.contains(&r#"{"type":"tool_event","call_id":"c1","event":{"kind":"cards","data":[{"title":"x 101"}]}}"#.to_string()));
     // The response as the protocol spells it; `stats.time_ms` varies, so it is checked apart.
-    let mut result: serde_json::Value = serde_json::from_str(&json[json.len() - 3]).unwrap();
+    let result = json
+        .iter()
+        .find(|j| j.starts_with(r#"{"type":"tool_result""#))
+        .unwrap();
+    let mut result: serde_json::Value = serde_json::from_str(result).unwrap();
     let stats = result["response"]
         .as_object_mut()
         .unwrap()

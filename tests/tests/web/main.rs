@@ -19,4 +19,5 @@ mod http_gemini;
 mod http_openai_chat;
 mod http_openai_responses;
 mod http_reasoning;
+mod http_output;
 mod http_whole;

@@ -155,6 +155,9 @@ impl Gemini {
                 request.parallel_tool_calls,
             ));
         }
+        if let Some(output) = request.output {
+            super::output::wire::gemini(output, &mut body);
+        }
         self.transport.endpoint.finish_body(body)
     }
 }
@@ -168,6 +171,12 @@ impl Model for Gemini {
             &body,
             GeminiDecoder::default(),
         )
+    }
+
+    /// Gemini 2.x refuses a JSON response type together with function calling, so a run
+    /// with tools asks for its typed answer through a final-answer tool.
+    fn native_output(&self, with_tools: bool) -> bool {
+        !with_tools
     }
 }
 

@@ -52,6 +52,7 @@ mod message;
 mod openai_chat;
 #[cfg(feature = "http")]
 mod openai_responses;
+mod output;
 mod queue;
 mod reasoning;
 mod request;
@@ -69,6 +70,7 @@ pub use error::{ModelError, ModelErrorKind};
 pub use event::ModelEvent;
 pub use message::{Message, ModelTurn, NativeContent, NativeSource, StopReason, ToolResult, Usage};
 pub use reasoning::{Reasoning, ReasoningEffort};
+pub use output::JsonOutput;
 pub use request::{ModelRequest, OfferedTools};
 pub use scripted::{ScriptedModel, SeenRequest};
 pub use text::{TextMode, XmlMode};
@@ -122,11 +124,30 @@ pub trait Model: Send + Sync {
     /// Starts one request and returns its event stream. Work starts when the stream is first
     /// polled; the request's borrows live as long as the stream.
     fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a>;
+
+    /// Whether this model answers a request's [`ModelRequest::output`] with the provider's
+    /// native structured output (`with_tools`: when tools are offered in the same request).
+    /// The runner asks a model that says no for its answer through a final-answer tool
+    /// instead. Default: no.
+    ///
+    /// ```
+    /// use tool_core::model::{Model, ScriptedModel};
+    /// assert!(!ScriptedModel::new([]).native_output(false));
+    /// assert!(ScriptedModel::new([]).with_native_output().native_output(true));
+    /// ```
+    fn native_output(&self, with_tools: bool) -> bool {
+        let _ = with_tools;
+        false
+    }
 }
 
 impl<M: Model + ?Sized> Model for &M {
     fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
         (**self).stream(request)
+    }
+
+    fn native_output(&self, with_tools: bool) -> bool {
+        (**self).native_output(with_tools)
     }
 }
 
@@ -134,11 +155,19 @@ impl<M: Model + ?Sized> Model for Box<M> {
     fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
         (**self).stream(request)
     }
+
+    fn native_output(&self, with_tools: bool) -> bool {
+        (**self).native_output(with_tools)
+    }
 }
 
 impl<M: Model + ?Sized> Model for Arc<M> {
     fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
         (**self).stream(request)
+    }
+
+    fn native_output(&self, with_tools: bool) -> bool {
+        (**self).native_output(with_tools)
     }
 }
 

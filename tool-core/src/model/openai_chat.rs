@@ -161,6 +161,12 @@ impl OpenAiChat {
                 request.parallel_tool_calls,
             ));
         }
+        if let Some(output) = request.output {
+            body.insert(
+                "response_format".into(),
+                super::output::wire::openai_chat(output),
+            );
+        }
         if self.transport.endpoint.stream {
             body.insert("stream".into(), Value::Bool(true));
             body.insert("stream_options".into(), json!({"include_usage": true}));
@@ -174,6 +180,10 @@ impl Model for OpenAiChat {
         let body = self.request_body(&request);
         let url = self.transport.endpoint.url("chat/completions");
         http::run(&self.transport, url, &body, ChatDecoder::default())
+    }
+
+    fn native_output(&self, _with_tools: bool) -> bool {
+        true
     }
 }
 

@@ -139,6 +139,9 @@ impl OpenAiResponses {
             }
             body.insert("reasoning".into(), Value::Object(fields));
         }
+        if let Some(output) = request.output {
+            body.insert("text".into(), super::output::wire::openai_responses(output));
+        }
         if self.transport.endpoint.stream {
             body.insert("stream".into(), Value::Bool(true));
         }
@@ -167,6 +170,10 @@ impl Model for OpenAiResponses {
         let body = self.request_body(&request);
         let url = self.transport.endpoint.url("responses");
         http::run(&self.transport, url, &body, ResponsesDecoder::default())
+    }
+
+    fn native_output(&self, _with_tools: bool) -> bool {
+        true
     }
 }
 

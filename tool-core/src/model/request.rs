@@ -10,6 +10,7 @@ use crate::registry::ToolRegistry;
 
 use super::message::Message;
 use super::reasoning::Reasoning;
+use super::output::JsonOutput;
 
 static AUTO: ToolChoice = ToolChoice::Auto;
 
@@ -51,6 +52,9 @@ pub struct ModelRequest<'a> {
     pub parallel_tool_calls: bool,
     /// The reasoning to ask for; `None` leaves it to the adapter's own setting.
     pub reasoning: Option<&'a Reasoning>,
+    /// The JSON answer to ask for through the provider's native structured output, if any
+    /// (adapters that have none ignore it; see [`Model::native_output`](super::Model::native_output)).
+    pub output: Option<&'a JsonOutput>,
 }
 
 impl<'a> ModelRequest<'a> {
@@ -72,6 +76,7 @@ impl<'a> ModelRequest<'a> {
             tool_choice: &AUTO,
             parallel_tool_calls: true,
             reasoning: None,
+            output: None,
         }
     }
 
@@ -127,6 +132,20 @@ impl<'a> ModelRequest<'a> {
     /// ```
     pub fn with_reasoning(mut self, reasoning: &'a Reasoning) -> Self {
         self.reasoning = Some(reasoning);
+        self
+    }
+
+    /// Asks for a JSON answer of this shape through the provider's native structured output.
+    ///
+    /// ```
+    /// use tool_core::model::{JsonOutput, Message, ModelRequest, OfferedTools};
+    /// let messages = [Message::user("Which city?")];
+    /// let output = JsonOutput::new("city", serde_json::json!({"type": "object"}));
+    /// let request = ModelRequest::new(&messages, OfferedTools::none()).with_output(&output);
+    /// assert_eq!(request.output.map(|o| o.name.as_str()), Some("city"));
+    /// ```
+    pub fn with_output(mut self, output: &'a JsonOutput) -> Self {
+        self.output = Some(output);
         self
     }
 }

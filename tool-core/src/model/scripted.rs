@@ -5,8 +5,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use crate::provider::ToolChoice;
 
 use super::{
-    from_events, Message, Model, ModelError, ModelErrorKind, ModelEvent, ModelRequest, ModelStream,
-    ModelTurn, Reasoning,
+    from_events, JsonOutput, Message, Model, ModelError, ModelErrorKind, ModelEvent, ModelRequest,
+    ModelStream, ModelTurn, Reasoning,
 };
 
 /// A model that plays a script: the n-th assistant turn of a conversation is the script's
@@ -39,6 +39,7 @@ pub struct ScriptedModel {
     script: Arc<[Result<ModelTurn, ModelError>]>,
     chunk_size: usize,
     record: bool,
+    native_output: bool,
     seen: Arc<Mutex<Vec<SeenRequest>>>,
 }
 
@@ -69,6 +70,8 @@ pub struct SeenRequest {
     pub messages: Vec<Message>,
     /// The reasoning asked for.
     pub reasoning: Option<Reasoning>,
+    /// The JSON answer asked for through native structured output, if any.
+    pub output: Option<JsonOutput>,
 }
 
 impl ScriptedModel {
@@ -99,6 +102,7 @@ impl ScriptedModel {
             script: turns.into_iter().collect(),
             chunk_size: 8,
             record: true,
+            native_output: false,
             seen: Arc::default(),
         }
     }
@@ -129,6 +133,19 @@ impl ScriptedModel {
     /// ```
     pub fn without_recording(mut self) -> Self {
         self.record = false;
+        self
+    }
+
+    /// Acts like a provider with native structured output: a run asking for a typed answer
+    /// sends its schema in [`ModelRequest::output`] and reads the answer from the text,
+    /// instead of offering a final-answer tool.
+    ///
+    /// ```
+    /// use tool_core::model::{Model, ScriptedModel};
+    /// assert!(ScriptedModel::new([]).with_native_output().native_output(true));
+    /// ```
+    pub fn with_native_output(mut self) -> Self {
+        self.native_output = true;
         self
     }
 
@@ -203,6 +220,10 @@ impl Model for ScriptedModel {
         };
         from_events(events)
     }
+
+    fn native_output(&self, _with_tools: bool) -> bool {
+        self.native_output
+    }
 }
 
 impl ScriptedModel {
@@ -222,6 +243,7 @@ impl ScriptedModel {
                 parallel_tool_calls: request.parallel_tool_calls,
                 messages: request.messages.to_vec(),
                 reasoning: request.reasoning.copied(),
+                output: request.output.cloned(),
             });
     }
 }

@@ -1,19 +1,23 @@
 //! [`Runner`]: the async driver around the sans-IO [`Run`].
 
+use std::future::poll_fn;
 use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
 
 use crate::call::ToolCall;
 use crate::context::{CallContext, CancelFlag};
-use crate::definition::ToolDefinition;
 use crate::dispatch::CallOptions;
-use crate::model::{next_item, Model, ModelError, ModelErrorKind, ModelEvent};
-use crate::policy::Approval;
+use crate::model::{Model, ModelError, ModelErrorKind, ModelEvent};
 use crate::registry::ToolRegistry;
+use crate::response::ToolResponse;
 
+use super::early::{push_result, run_batch, EarlyCalls};
 use super::error::RunError;
 use super::event::RunEvent;
-use super::join::join_bounded;
 use super::options::RunOptions;
+use super::output::{OutputSpec, TypedResult};
 use super::result::RunResult;
 use super::run::{Run, RunOutcome, Step};
 use super::stream::{EventSink, RunStream};
@@ -200,6 +204,57 @@ impl<M: Model> Runner<M> {
         self.resume(self.start(input)).await
     }
 
+    /// Runs the loop to a typed answer: the run ends with a `T` instead of text (see
+    /// [`RunOptions::output`], whose retries and mode apply; this runner's other options
+    /// too). A run that pauses for approval or is cancelled ends in
+    /// [`RunError::NoOutput`]; drive such runs with [`Runner::run`] and
+    /// `RunOptions::output` instead, which keeps them resumable.
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    /// use tool_core::runner::{RunError, Runner};
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Sum { total: i64 }
+    ///
+    /// // The first answer is not a `Sum`: it goes back to the model with the error.
+    /// let model = ScriptedModel::new([ModelTurn::text(r#"{"total":"five"}"#), ModelTurn::text(r#"{"total":5}"#)])
+    ///     .with_native_output();
+    /// let runner = Runner::new(model, tool_core::ToolRegistry::new());
+    /// let result = tool_core::block_on(runner.run_typed::<Sum>("2 + 3?")).unwrap();
+    /// assert_eq!(result.output.total, 5);
+    /// assert_eq!(result.run.turns(), 2);
+    /// ```
+    pub async fn run_typed<T>(&self, input: impl Into<String>) -> Result<TypedResult<T>, RunError>
+    where
+        T: DeserializeOwned + JsonSchema,
+    {
+        let mut options = self.options.clone();
+        options.output = Some(match options.output.take() {
+            Some(mut spec) => {
+                spec.set_type::<T>();
+                spec
+            }
+            None => OutputSpec::of::<T>(),
+        });
+        let result = self.resume(Run::new(input, options)).await?;
+        match result.outcome {
+            RunOutcome::Output { value } => match serde_json::from_value(value) {
+                Ok(output) => Ok(TypedResult {
+                    output,
+                    run: result.run,
+                }),
+                Err(error) => Err(RunError::OutputInvalid {
+                    attempts: 0,
+                    message: error.to_string(),
+                }),
+            },
+            other => Err(RunError::NoOutput {
+                outcome: Box::new(other),
+            }),
+        }
+    }
+
     /// Continues a run (e.g. one restored after approval decisions) to its next outcome.
     ///
     /// ```
@@ -308,6 +363,21 @@ async fn drive<M: Model>(
 ) -> Result<RunOutcome, RunError> {
     let registry = &*runner.registry;
     let context = runner.context.clone().with_cancel(cancel.clone());
+    run.choose_output(registry, |with_tools| {
+        runner.model.native_output(with_tools)
+    });
+    // Calls that start while the model still streams: the same dispatch options as the
+    // turn's batch (see `run_batch`), held across turns.
+    let gate = run.early_gate();
+    let early_offered: Option<Vec<&str>> = gate
+        .as_ref()
+        .and_then(|gate| gate.offered())
+        .map(|names| names.iter().map(String::as_str).collect());
+    let mut early_options = CallOptions::new().context(&context);
+    if let Some(offered) = &early_offered {
+        early_options = early_options.offer(offered);
+    }
+    let mut early = EarlyCalls::new(run.options().max_concurrency);
     loop {
         if cancel.is_cancelled() {
             run.cancel();
@@ -318,8 +388,16 @@ async fn drive<M: Model>(
                 emit(sink, || RunEvent::TurnStarted { turn: turn_number }).await;
                 let mut stream = runner.model.stream(request);
                 let mut announced: Vec<bool> = Vec::new();
+                let mut on_done = |call: &ToolCall, response: &ToolResponse| {
+                    push_result(sink, call, response);
+                };
                 let turn = loop {
-                    let event = match next_item(stream.as_mut()).await {
+                    let item = poll_fn(|cx| {
+                        early.poll_calls(cx, &mut on_done);
+                        stream.as_mut().poll_next(cx)
+                    })
+                    .await;
+                    let event = match item {
                         Some(item) => item?,
                         None => {
                             return Err(RunError::Model(ModelError::new(
@@ -345,6 +423,18 @@ async fn drive<M: Model>(
                             if let Some(slot) = announced.get_mut(index) {
                                 *slot = true;
                             }
+                            let may_start = gate.as_ref().is_some_and(|gate| {
+                                !cancel.is_cancelled()
+                                    && early.has_room()
+                                    && gate.allows(&call, registry)
+                            });
+                            if may_start {
+                                let owned = call.clone();
+                                let options = &early_options;
+                                let future =
+                                    async move { registry.call_with(&owned, options).await };
+                                early.start(index, call.clone(), Box::pin(future));
+                            }
                             RunEvent::CallReady { index, call }
                         }
                     };
@@ -367,6 +457,12 @@ async fn drive<M: Model>(
                 })
                 .await;
                 run.record_turn(turn, registry)?;
+                // Calls that started early and finished while others wait for a person are
+                // kept, so the resumed run does not run them again.
+                if !early.is_empty() && matches!(run.step(registry)?, Step::AwaitApproval(_)) {
+                    let ran = early.finish(|call, response| push_result(sink, call, response));
+                    run.record_ran(ran.await);
+                }
             }
             Step::RunTools(batch) => {
                 for denied in batch.denied {
@@ -377,45 +473,7 @@ async fn drive<M: Model>(
                     })
                     .await;
                 }
-                let offered: Option<Vec<&str>> = batch
-                    .offered
-                    .map(|names| names.iter().map(String::as_str).collect());
-                let mut options = CallOptions::new().context(&context);
-                if let Some(offered) = &offered {
-                    options = options.offer(offered);
-                }
-                // A person approved these calls: the registry's own hook must not review them
-                // a second time.
-                let approve = |_: &ToolCall, _: &ToolDefinition| Approval::Approved;
-                let approved_options = options.approval(&approve);
-                let calls = batch.calls;
-                let futures: Vec<_> = calls
-                    .iter()
-                    .map(|call| {
-                        let options = if batch.approved.contains(&call.id) {
-                            &approved_options
-                        } else {
-                            &options
-                        };
-                        registry.call_with(call, options)
-                    })
-                    .collect();
-                let responses = join_bounded(futures, batch.max_concurrency, |index, response| {
-                    if let (Some(sink), Some(call)) = (sink, calls.get(index)) {
-                        for event in response.events.iter() {
-                            sink.push(RunEvent::ToolEvent {
-                                call_id: call.id.clone(),
-                                event: event.clone(),
-                            });
-                        }
-                        sink.push(RunEvent::ToolResult {
-                            call_id: call.id.clone(),
-                            name: call.name.clone(),
-                            response: response.clone(),
-                        });
-                    }
-                })
-                .await;
+                let responses = run_batch(registry, batch, &context, &mut early, sink).await;
                 run.record_results(responses)?;
             }
             Step::AwaitApproval(calls) => {

@@ -23,6 +23,21 @@ pub enum RunError {
         /// The limit that was reached.
         limit: u32,
     },
+    /// The model's typed answer (see [`RunOptions::output`](super::RunOptions::output)) was
+    /// still invalid after the allowed retries.
+    OutputInvalid {
+        /// Invalid answers given.
+        attempts: u32,
+        /// What was wrong with the last one.
+        message: String,
+    },
+    /// [`Runner::run_typed`](super::Runner::run_typed) ended without the typed answer (the
+    /// run paused for approval or was cancelled); use [`Runner::run`](super::Runner::run)
+    /// with [`RunOptions::output`](super::RunOptions::output) to keep such a run.
+    NoOutput {
+        /// How the run ended instead.
+        outcome: Box<super::RunOutcome>,
+    },
     /// The model request failed; see [`ModelError::is_retryable`].
     Model(ModelError),
     /// [`RunOptions::offered`](super::RunOptions::offered) names a tool the registry does not
@@ -56,6 +71,8 @@ impl RunError {
         match self {
             RunError::MaxTurns { .. } => "max_turns",
             RunError::Model(_) => "model",
+            RunError::OutputInvalid { .. } => "output_invalid",
+            RunError::NoOutput { .. } => "no_output",
             RunError::UnknownOfferedTool { .. } => "unknown_offered_tool",
             RunError::NotPending { .. } => "not_pending",
             RunError::OutOfOrder { .. } => "out_of_order",
@@ -72,6 +89,16 @@ impl fmt::Display for RunError {
                  RunOptions::max_turns or give the model a way to finish"
             ),
             RunError::Model(error) => error.fmt(f),
+            RunError::OutputInvalid { attempts, message } => write!(
+                f,
+                "the model gave {attempts} invalid final answers; the last: {message} Raise \
+                 OutputSpec::max_retries or simplify the output type"
+            ),
+            RunError::NoOutput { outcome } => write!(
+                f,
+                "the run ended without its typed answer: {}",
+                super::result::outcome_name(outcome)
+            ),
             RunError::UnknownOfferedTool { name } => write!(
                 f,
                 "RunOptions::offered names '{name}', which is not in the registry"

@@ -41,10 +41,12 @@
 //! ```
 
 mod driver;
+mod early;
 mod error;
 mod event;
 mod join;
 mod options;
+mod output;
 mod result;
 mod run;
 mod stream;
@@ -53,6 +55,7 @@ pub use driver::Runner;
 pub use error::RunError;
 pub use event::RunEvent;
 pub use options::{ApprovalPolicy, RunOptions};
+pub use output::{OutputMode, OutputSpec, TypedResult};
 pub use result::RunResult;
 pub use run::{Run, RunOutcome, Step, ToolBatch};
 pub use stream::RunStream;

@@ -6,6 +6,8 @@ use crate::definition::ToolDefinition;
 use crate::model::Reasoning;
 use crate::provider::ToolChoice;
 
+use super::output::OutputSpec;
+
 /// How many model turns a run may take unless told otherwise.
 pub(crate) const DEFAULT_MAX_TURNS: u32 = 10;
 
@@ -61,6 +63,14 @@ pub struct RunOptions {
     /// setting).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reasoning: Option<Reasoning>,
+    /// In a streamed turn, start each call that needs no approval as soon as its arguments
+    /// are complete (within `max_concurrency`), instead of after the whole turn. Results
+    /// still go back in call order. Default on.
+    #[serde(default = "yes")]
+    pub start_calls_early: bool,
+    /// The typed answer the run must end with (see [`RunOptions::output`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output: Option<OutputSpec>,
 }
 
 impl Default for RunOptions {
@@ -76,6 +86,8 @@ impl Default for RunOptions {
             approval: ApprovalPolicy::Destructive,
             stop_at_tool: None,
             reasoning: None,
+            start_calls_early: true,
+            output: None,
         }
     }
 }
@@ -252,6 +264,67 @@ impl RunOptions {
     /// ```
     pub fn reasoning(mut self, reasoning: Reasoning) -> Self {
         self.reasoning = Some(reasoning);
+        self
+    }
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl RunOptions {
+    /// Starts calls only once the model's whole turn has arrived (by default a call that
+    /// needs no approval starts as soon as its arguments are complete, while the model is
+    /// still streaming the rest of the turn).
+    ///
+    /// ```
+    /// let options = tool_core::runner::RunOptions::new().start_calls_early(false);
+    /// assert!(!options.start_calls_early);
+    /// assert!(tool_core::runner::RunOptions::new().start_calls_early);
+    /// ```
+    pub fn start_calls_early(mut self, early: bool) -> Self {
+        self.start_calls_early = early;
+        self
+    }
+
+    /// The run ends with an answer of type `T` instead of text, through the provider's native
+    /// structured output where the model has it, else a final-answer tool offered next to
+    /// the run's tools; an answer that does not decode into `T` goes back to the model with
+    /// the error (twice at most, then [`RunError::OutputInvalid`](super::RunError::OutputInvalid)).
+    /// Read it with [`RunResult::output`](super::RunResult::output), or use
+    /// [`Runner::run_typed`](super::Runner::run_typed). See [`OutputSpec`] to change the
+    /// name, the way or the retries.
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    /// use tool_core::runner::{RunOptions, Runner};
+    /// use tool_core::ToolCall;
+    ///
+    /// #[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema)]
+    /// struct Weather { city: String, temp_c: f64 }
+    ///
+    /// // A model without native structured output answers through the final-answer tool.
+    /// let model = ScriptedModel::new([ModelTurn::with_calls("", vec![
+    ///     ToolCall::new("c1", "final_answer", r#"{"city":"Paris","temp_c":21.5}"#)])]);
+    /// let runner = Runner::new(model, tool_core::ToolRegistry::new())
+    ///     .with_options(RunOptions::new().output::<Weather>());
+    /// let result = tool_core::block_on(runner.run("Weather in Paris?")).unwrap();
+    /// assert_eq!(result.output::<Weather>().unwrap(), Weather { city: "Paris".into(), temp_c: 21.5 });
+    /// assert_eq!(runner.model().requests()[0].tools, ["final_answer"]);
+    /// ```
+    pub fn output<T: serde::de::DeserializeOwned + schemars::JsonSchema>(self) -> Self {
+        self.output_spec(OutputSpec::of::<T>())
+    }
+
+    /// The typed answer as [`RunOptions::output`], with its name, way and retries set.
+    ///
+    /// ```
+    /// use tool_core::runner::{OutputMode, OutputSpec, RunOptions};
+    /// let options = RunOptions::new().output_spec(OutputSpec::of::<Vec<String>>().mode(OutputMode::Tool).max_retries(1));
+    /// assert_eq!(options.output.unwrap().max_retries, 1);
+    /// ```
+    pub fn output_spec(mut self, spec: OutputSpec) -> Self {
+        self.output = Some(spec);
         self
     }
 }

@@ -44,8 +44,9 @@ impl RunResult {
         }
     }
 
-    /// The arguments of the [`RunOptions::stop_at_tool`](super::RunOptions::stop_at_tool)
-    /// call, decoded into `T` (structured output through a forced tool). The error is a
+    /// The typed answer of a run with [`RunOptions::output`](super::RunOptions::output), or
+    /// the arguments of the [`RunOptions::stop_at_tool`](super::RunOptions::stop_at_tool)
+    /// call, decoded into `T`. The error is a
     /// `ToolResponse` saying what was wrong, fit to show the model if the application retries.
     ///
     /// ```
@@ -76,11 +77,21 @@ impl RunResult {
     pub fn output<T: DeserializeOwned>(&self) -> Result<T, ToolResponse> {
         match &self.outcome {
             RunOutcome::StoppedAtTool { call } => decode_arguments(&call.name, &call.arguments),
+            RunOutcome::Output { value } => {
+                serde_json::from_value(value.clone()).map_err(|error| {
+                    ToolResponse::error(
+                        ToolErrorCode::InvalidParam,
+                        format!(
+                            "the typed answer does not decode into the requested type: {error}"
+                        ),
+                    )
+                })
+            }
             other => Err(ToolResponse::error(
                 ToolErrorCode::NotFound,
                 format!(
-                    "the run did not stop at a tool ({}); set RunOptions::stop_at_tool and force \
-                     the tool with ToolChoice::Tool",
+                    "the run has no typed answer ({}); set RunOptions::output, or \
+                     RunOptions::stop_at_tool and force the tool with ToolChoice::Tool",
                     outcome_name(other)
                 ),
             )),
@@ -150,10 +161,11 @@ impl RunResult {
     }
 }
 
-fn outcome_name(outcome: &RunOutcome) -> &'static str {
+pub(crate) fn outcome_name(outcome: &RunOutcome) -> &'static str {
     match outcome {
         RunOutcome::Finished { .. } => "it finished with text",
         RunOutcome::StoppedAtTool { .. } => "it stopped at a tool",
+        RunOutcome::Output { .. } => "it gave its typed answer",
         RunOutcome::AwaitingApproval { .. } => "it waits for approval",
         RunOutcome::Cancelled => "it was cancelled",
     }

@@ -14,6 +14,8 @@ use super::options::{choice_serde, RunOptions};
 
 mod access;
 mod approval;
+mod early;
+mod output;
 mod step;
 
 pub use step::{RunOutcome, Step, ToolBatch};
@@ -65,6 +67,12 @@ pub struct Run {
     /// Definitions of `options.offered`, looked up once per process.
     #[serde(skip)]
     offered: Option<Vec<ToolDefinition>>,
+    /// Typed output: the way chosen, invalid answers so far.
+    #[serde(default, skip_serializing_if = "output::OutputState::is_idle")]
+    output: output::OutputState,
+    /// The offered tools plus the final-answer tool, when typed output uses one.
+    #[serde(skip)]
+    output_tools: Option<Vec<ToolDefinition>>,
 }
 
 /// Where the loop stands.
@@ -98,6 +106,10 @@ enum Verdict {
     Pending,
     Approved,
     Denied(String),
+    /// A final answer that does not validate: answered with this message, not run.
+    Invalid(String),
+    /// Needed no approval and already ran while the model was streaming: its response.
+    Ran(ToolResponse),
 }
 
 impl Run {
@@ -139,6 +151,8 @@ impl Run {
             cancelled: false,
             phase: Phase::CallModel,
             offered: None,
+            output: output::OutputState::default(),
+            output_tools: None,
         }
     }
 
@@ -168,6 +182,9 @@ impl Run {
         {
             self.offered = Some(self.offered_definitions(registry)?);
         }
+        if self.phase == Phase::CallModel {
+            self.prepare_output_tools(registry);
+        }
         match &self.phase {
             Phase::CallModel => {
                 if self.turns >= self.options.max_turns {
@@ -175,18 +192,26 @@ impl Run {
                         limit: self.options.max_turns,
                     });
                 }
-                let tools = match &self.offered {
-                    Some(definitions) => OfferedTools::from_definitions(definitions),
-                    None => OfferedTools::all(registry),
+                if let Some(error) = self.output_exhausted() {
+                    return Err(error);
+                }
+                let tools = match (&self.output_tools, &self.offered) {
+                    (Some(definitions), _) | (None, Some(definitions)) => {
+                        OfferedTools::from_definitions(definitions)
+                    }
+                    (None, None) => OfferedTools::all(registry),
                 };
                 let mut request = ModelRequest::new(&self.messages, tools)
-                    .with_tool_choice(&self.tool_choice)
+                    .with_tool_choice(self.request_tool_choice())
                     .with_parallel_tool_calls(self.options.parallel_tool_calls);
                 if let Some(instructions) = &self.options.instructions {
                     request = request.with_instructions(instructions);
                 }
                 if let Some(reasoning) = &self.options.reasoning {
                     request = request.with_reasoning(reasoning);
+                }
+                if let Some(format) = self.native_format() {
+                    request = request.with_output(format);
                 }
                 Ok(Step::CallModel(request))
             }
@@ -245,6 +270,25 @@ impl Run {
         if forced && self.options.reset_tool_choice {
             self.tool_choice = ToolChoice::Auto;
         }
+        let mut invalid_call = None;
+        match self.read_output(&turn) {
+            output::OutputRead::None => {}
+            output::OutputRead::Valid(value) => {
+                self.close_output_turn(turn);
+                self.phase = Phase::Done(RunOutcome::Output { value });
+                return Ok(());
+            }
+            output::OutputRead::Retry(message) => {
+                self.count_invalid(&message);
+                self.messages.push(Message::Assistant(turn));
+                self.messages.push(Message::user(message));
+                return Ok(());
+            }
+            output::OutputRead::InvalidCall { position, message } => {
+                self.count_invalid(&message);
+                invalid_call = Some((position, message));
+            }
+        }
         let stop_call = self
             .options
             .stop_at_tool
@@ -261,8 +305,13 @@ impl Run {
             let verdicts: Vec<Verdict> = turn
                 .calls
                 .iter()
-                .map(|call| {
-                    if self.needs_approval(call, registry) {
+                .enumerate()
+                .map(|(position, call)| {
+                    if let Some((_, message)) =
+                        invalid_call.as_ref().filter(|(at, _)| *at == position)
+                    {
+                        Verdict::Invalid(message.clone())
+                    } else if self.needs_approval(call, registry) {
                         Verdict::Pending
                     } else {
                         Verdict::Run
@@ -363,11 +412,15 @@ impl Run {
     /// assert_eq!(run.messages().len(), 3);
     /// ```
     pub fn follow_up(&mut self, input: impl Into<String>) -> Result<(), RunError> {
-        if !matches!(self.phase, Phase::Done(RunOutcome::Finished { .. })) {
+        if !matches!(
+            self.phase,
+            Phase::Done(RunOutcome::Finished { .. } | RunOutcome::Output { .. })
+        ) {
             return Err(self.out_of_order("a follow-up message"));
         }
         self.messages.push(Message::user(input));
         self.turns = 0;
+        self.reset_output_retries();
         self.phase = Phase::CallModel;
         Ok(())
     }
@@ -437,6 +490,23 @@ fn plan_tools(verdicts: &[Verdict], calls: &[ToolCall]) -> Phase {
                     call.id.clone(),
                     call.name.clone(),
                     response,
+                ));
+                denied_at.push(position);
+            }
+            Verdict::Invalid(message) => {
+                let response = ToolResponse::error(ToolErrorCode::InvalidParam, message.clone());
+                denied.push(ToolResult::new(
+                    call.id.clone(),
+                    call.name.clone(),
+                    response,
+                ));
+                denied_at.push(position);
+            }
+            Verdict::Ran(response) => {
+                denied.push(ToolResult::new(
+                    call.id.clone(),
+                    call.name.clone(),
+                    response.clone(),
                 ));
                 denied_at.push(position);
             }

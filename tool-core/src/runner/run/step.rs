@@ -23,6 +23,13 @@ pub enum RunOutcome {
         /// The final answer.
         text: String,
     },
+    /// The model gave the typed answer asked for with [`RunOptions::output`] (as a JSON
+    /// value, checked against the type; decode it with
+    /// [`RunResult::output`](crate::runner::RunResult::output)).
+    Output {
+        /// The answer.
+        value: serde_json::Value,
+    },
     /// The model called the [`RunOptions::stop_at_tool`] tool; it was not run.
     StoppedAtTool {
         /// The call, with the arguments as the model wrote them.
@@ -86,7 +93,9 @@ pub struct ToolBatch<'a> {
     /// Ids of calls a person approved: dispatch them with an approval hook that lets them
     /// through (the registry's own hook would review them again).
     pub approved: &'a [String],
-    /// Results of denied calls, already written; the run adds them in call order itself.
+    /// Results already written, of calls not in `calls`: denied calls, an invalid final
+    /// answer, calls that ran before the run paused for approval. The run adds them in call
+    /// order itself.
     pub denied: &'a [ToolResult],
     /// The tools offered this turn (`None`: all), for
     /// [`CallOptions::offer`](crate::CallOptions::offer).

@@ -1,0 +1,321 @@
+//! Typed final output: [`OutputSpec`] (what the answer must be and how the model is asked for
+//! it) and [`TypedResult`] (what [`Runner::run_typed`](super::Runner::run_typed) returns).
+
+use std::fmt;
+
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::args::decode_arguments;
+use crate::definition::ToolDefinition;
+use crate::model::{JsonOutput, Message, Usage};
+use crate::schema::canonical_schema;
+
+use super::run::Run;
+
+/// The default name of the answer's shape, and of the final-answer tool.
+pub(crate) const DEFAULT_OUTPUT_NAME: &str = "final_answer";
+
+/// The key a non-object answer is wrapped under (tools and structured outputs take objects).
+const WRAP_KEY: &str = "response";
+
+/// How the model is asked for the typed answer.
+///
+/// ```
+/// use tool_core::runner::{OutputMode, OutputSpec};
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct City { name: String }
+/// let spec = OutputSpec::of::<City>().mode(OutputMode::Tool);
+/// assert_eq!(spec.mode, OutputMode::Tool);
+/// assert_eq!(OutputMode::default(), OutputMode::Auto);
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum OutputMode {
+    /// The provider's native structured output where the model has it
+    /// ([`Model::native_output`](crate::model::Model::native_output)), else a final-answer
+    /// tool.
+    #[default]
+    Auto,
+    /// Always the provider's native structured output (the answer is the text of the last
+    /// turn).
+    Native,
+    /// Always a final-answer tool: offered next to the run's tools, with `tool_choice`
+    /// `required` while the model has not answered.
+    Tool,
+}
+
+/// Checks an answer's JSON text against the output type and returns it as a value.
+type Check = fn(&str, &str) -> Result<Value, String>;
+
+/// The typed answer a run must end with: its JSON Schema (from `T: JsonSchema`), how the
+/// model is asked for it ([`OutputMode`]), and how many invalid answers go back to the model
+/// with the error before the run fails with
+/// [`RunError::OutputInvalid`](super::RunError::OutputInvalid).
+///
+/// An answer is checked by decoding it into `T`. A run restored from storage keeps the
+/// schema, mode and count but checks answers only for being JSON objects until
+/// [`Run::expect_output`] names the type again.
+///
+/// ```
+/// use tool_core::runner::{OutputMode, OutputSpec};
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct Verdict { guilty: bool }
+/// let spec = OutputSpec::of::<Verdict>().name("verdict").description("The jury's verdict.").max_retries(3);
+/// assert_eq!(spec.format.name, "verdict");
+/// assert_eq!(spec.format.schema["required"], serde_json::json!(["guilty"]));
+/// assert_eq!((spec.mode, spec.max_retries), (OutputMode::Auto, 3));
+/// ```
+#[derive(Clone, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct OutputSpec {
+    /// Name, description and schema of the answer (also the final-answer tool's).
+    pub format: JsonOutput,
+    /// How the model is asked for it.
+    pub mode: OutputMode,
+    /// How many invalid answers are sent back to the model before the run fails (default 2).
+    pub max_retries: u32,
+    /// The type is not an object: the answer is `{"response": value}`.
+    #[serde(default)]
+    wrapped: bool,
+    #[serde(skip, default = "restored_check")]
+    check: Check,
+}
+
+impl OutputSpec {
+    /// The answer must decode into `T`; named `final_answer`, mode [`OutputMode::Auto`], two
+    /// retries. A `T` that is not an object (a list, an enum, a number) is asked for as
+    /// `{"response": T}` and unwrapped.
+    ///
+    /// ```
+    /// let spec = tool_core::runner::OutputSpec::of::<Vec<String>>();
+    /// assert_eq!(spec.format.name, "final_answer");
+    /// assert_eq!(spec.format.schema["properties"]["response"]["type"], "array");
+    /// ```
+    pub fn of<T: DeserializeOwned + JsonSchema>() -> Self {
+        let probe = canonical_probe::<T>();
+        let (schema, wrapped, check): (Value, bool, Check) = if probe {
+            (canonical_schema::<T>(), false, check_as::<T>)
+        } else {
+            (
+                canonical_schema::<Wrapped<T>>(),
+                true,
+                check_as::<Wrapped<T>>,
+            )
+        };
+        OutputSpec {
+            format: JsonOutput::new(DEFAULT_OUTPUT_NAME, schema)
+                .with_description("The final answer to the user's request."),
+            mode: OutputMode::Auto,
+            max_retries: 2,
+            wrapped,
+            check,
+        }
+    }
+
+    /// Renames the answer (and the final-answer tool); pick a name no tool of the run has.
+    ///
+    /// ```
+    /// let spec = tool_core::runner::OutputSpec::of::<i64>().name("total");
+    /// assert_eq!(spec.format.name, "total");
+    /// ```
+    pub fn name(mut self, name: impl Into<String>) -> Self {
+        self.format.name = name.into();
+        self
+    }
+
+    /// Describes the answer to the model.
+    ///
+    /// ```
+    /// let spec = tool_core::runner::OutputSpec::of::<i64>().description("The sum.");
+    /// assert_eq!(spec.format.description.as_deref(), Some("The sum."));
+    /// ```
+    pub fn description(mut self, description: impl Into<String>) -> Self {
+        self.format.description = Some(description.into());
+        self
+    }
+
+    /// Sets how the model is asked for the answer.
+    ///
+    /// ```
+    /// use tool_core::runner::{OutputMode, OutputSpec};
+    /// assert_eq!(OutputSpec::of::<i64>().mode(OutputMode::Native).mode, OutputMode::Native);
+    /// ```
+    pub fn mode(mut self, mode: OutputMode) -> Self {
+        self.mode = mode;
+        self
+    }
+
+    /// Sets how many invalid answers go back to the model (0: the first invalid one fails
+    /// the run).
+    ///
+    /// ```
+    /// assert_eq!(tool_core::runner::OutputSpec::of::<i64>().max_retries(0).max_retries, 0);
+    /// ```
+    pub fn max_retries(mut self, retries: u32) -> Self {
+        self.max_retries = retries;
+        self
+    }
+
+    /// Checks `text` (the answer's JSON): the value, unwrapped, or what is wrong with it in
+    /// words for the model.
+    pub(crate) fn check(&self, text: &str) -> Result<Value, String> {
+        let value = (self.check)(&self.format.name, text)?;
+        if !self.wrapped {
+            return Ok(value);
+        }
+        match value {
+            Value::Object(mut map) => map
+                .remove(WRAP_KEY)
+                .ok_or_else(|| format!("the answer must have a '{WRAP_KEY}' member")),
+            _ => Err(format!(
+                "the answer must be an object with a '{WRAP_KEY}' member"
+            )),
+        }
+    }
+
+    /// The final-answer tool.
+    pub(crate) fn tool(&self) -> ToolDefinition {
+        let description = self
+            .format
+            .description
+            .clone()
+            .unwrap_or_else(|| "The final answer.".to_string());
+        ToolDefinition::new(
+            self.format.name.clone(),
+            format!("{description} Call this tool exactly once, when you have the answer."),
+            self.format.schema.clone(),
+        )
+    }
+
+    /// Re-attaches the type check of `T` (lost when the spec was serialized).
+    pub(crate) fn set_type<T: DeserializeOwned + JsonSchema>(&mut self) {
+        self.check = OutputSpec::of::<T>().check;
+    }
+}
+
+impl fmt::Debug for OutputSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OutputSpec")
+            .field("format", &self.format)
+            .field("mode", &self.mode)
+            .field("max_retries", &self.max_retries)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Two specs are equal when they ask for the same answer (the check cannot be compared).
+impl PartialEq for OutputSpec {
+    fn eq(&self, other: &Self) -> bool {
+        self.format == other.format
+            && self.mode == other.mode
+            && self.max_retries == other.max_retries
+            && self.wrapped == other.wrapped
+    }
+}
+
+/// Whether `T`'s schema is an object at the root (so it needs no wrapper).
+fn canonical_probe<T: JsonSchema>() -> bool {
+    let generator = schemars::generate::SchemaSettings::draft2020_12().into_generator();
+    let root = generator.into_root_schema_for::<T>().to_value();
+    root.get("type").and_then(Value::as_str) == Some("object")
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[schemars(crate = "schemars")]
+struct Wrapped<T> {
+    // Read by serde only: decoding is the check.
+    #[allow(dead_code)]
+    response: T,
+}
+
+fn check_as<T: DeserializeOwned>(name: &str, text: &str) -> Result<Value, String> {
+    let text = strip_fence(text);
+    decode_arguments::<T>(name, text).map_err(|r| r.model_text().to_string())?;
+    decode_arguments::<Value>(name, text).map_err(|r| r.model_text().to_string())
+}
+
+/// The check of a restored spec: the answer must be a JSON object.
+fn restored_check() -> Check {
+    check_as::<serde_json::Map<String, Value>>
+}
+
+/// A JSON answer written in a Markdown code fence (models do that in text) without it.
+fn strip_fence(text: &str) -> &str {
+    let trimmed = text.trim();
+    let Some(rest) = trimmed.strip_prefix("```") else {
+        return trimmed;
+    };
+    let body = rest.strip_prefix("json").unwrap_or(rest);
+    body.strip_suffix("```").unwrap_or(body).trim()
+}
+
+/// The message that sends an invalid answer back to the model.
+pub(crate) fn retry_prompt(error: &str) -> String {
+    format!(
+        "Your final answer is not valid: {error} Fix it and answer again in the required JSON \
+         format."
+    )
+}
+
+/// The message for a text answer when the final-answer tool was expected.
+pub(crate) fn call_the_tool(name: &str) -> String {
+    format!("You did not call '{name}'. Give your final answer by calling the '{name}' tool.")
+}
+
+/// A run that ended with its typed answer: [`Runner::run_typed`](super::Runner::run_typed).
+///
+/// ```
+/// use tool_core::model::{ModelTurn, ScriptedModel};
+/// use tool_core::runner::Runner;
+///
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct City { name: String, country: String }
+///
+/// let model = ScriptedModel::new([ModelTurn::text(r#"{"name":"Paris","country":"France"}"#)]).with_native_output();
+/// let runner = Runner::new(model, tool_core::ToolRegistry::new());
+/// let result = tool_core::block_on(runner.run_typed::<City>("Capital of France?")).unwrap();
+/// assert_eq!((result.output.name.as_str(), result.output.country.as_str()), ("Paris", "France"));
+/// assert_eq!(result.messages().len(), 2);
+/// ```
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct TypedResult<T> {
+    /// The answer.
+    pub output: T,
+    /// The run: conversation, usage; continue it with [`Run::follow_up`].
+    pub run: Run,
+}
+
+impl<T> TypedResult<T> {
+    /// The conversation.
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    /// use tool_core::runner::Runner;
+    /// let model = ScriptedModel::new([ModelTurn::text(r#"{"response":[1,2]}"#)]).with_native_output();
+    /// let result = tool_core::block_on(Runner::new(model, tool_core::ToolRegistry::new()).run_typed::<Vec<u8>>("Two numbers")).unwrap();
+    /// assert_eq!(result.output, [1, 2]);
+    /// assert_eq!(result.messages()[0], tool_core::model::Message::user("Two numbers"));
+    /// ```
+    pub fn messages(&self) -> &[Message] {
+        self.run.messages()
+    }
+
+    /// Tokens of the whole run.
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel, Usage};
+    /// use tool_core::runner::Runner;
+    /// let turn = ModelTurn { usage: Some(Usage::new(10, 2)), ..ModelTurn::text(r#"{"response":true}"#) };
+    /// let model = ScriptedModel::new([turn]).with_native_output();
+    /// let result = tool_core::block_on(Runner::new(model, tool_core::ToolRegistry::new()).run_typed::<bool>("Yes?")).unwrap();
+    /// assert_eq!(result.usage().total(), 12);
+    /// ```
+    pub fn usage(&self) -> Usage {
+        self.run.usage()
+    }
+}
