@@ -34,6 +34,11 @@ impl TextFormat for Glm {
         "text:glm"
     }
 
+    /// GLM-4.5/4.6/4.7 think in a leading `<think>` section.
+    fn thinks(&self) -> bool {
+        true
+    }
+
     /// As the GLM-4.5/4.6 template renders it (its `<tools>` loop, one signature per line).
     fn tools_prompt(&self, definitions: &[ToolDefinition]) -> String {
         let mut out = String::from(

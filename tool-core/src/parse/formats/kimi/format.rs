@@ -30,6 +30,11 @@ impl TextFormat for Kimi {
         "text:kimi_k2"
     }
 
+    /// Kimi K2 Thinking thinks in a leading `<think>` section.
+    fn thinks(&self) -> bool {
+        true
+    }
+
     /// The JSON list the template puts in its `tool_declare` system message.
     fn tools_prompt(&self, definitions: &[ToolDefinition]) -> String {
         let list: Vec<String> = definitions.iter().map(signature).collect();

@@ -32,6 +32,11 @@ impl TextFormat for MiniMax {
         "text:minimax"
     }
 
+    /// MiniMax-M2 thinks in a leading `<think>` section (its template opens it in the generation prompt).
+    fn thinks(&self) -> bool {
+        true
+    }
+
     /// As the MiniMax-M2 template renders it after the system message.
     fn tools_prompt(&self, definitions: &[ToolDefinition]) -> String {
         let mut out = String::from(
