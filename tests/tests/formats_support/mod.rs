@@ -21,6 +21,9 @@ pub const FORMATS: &[(ToolFormat, &str)] = &[
     (ToolFormat::QwenXml, "qwen_xml"),
     (ToolFormat::Mistral, "mistral"),
     (ToolFormat::Harmony, "harmony"),
+    (ToolFormat::Glm, "glm"),
+    (ToolFormat::MiniMax, "minimax"),
+    (ToolFormat::KimiK2, "kimi_k2"),
 ];
 
 pub fn fixture_path(file: &str) -> std::path::PathBuf {

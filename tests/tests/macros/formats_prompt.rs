@@ -61,6 +61,9 @@ const REPLIES: &[(ToolFormat, &str)] = &[
     (ToolFormat::QwenXml, "<tool_call>\n<function=add>\n<parameter=values>\n[1, 2]\n</parameter>\n<parameter=scale>\n1.5\n</parameter>\n</function>\n</tool_call>\n<tool_call>\n<function=get_wether>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>"),
     (ToolFormat::Mistral, "[TOOL_CALLS] [{\"name\": \"add\", \"arguments\": {\"values\": [1, 2], \"scale\": 1.5}}, {\"name\": \"get_wether\", \"arguments\": {\"city\": \"Paris\"}}]"),
     (ToolFormat::Harmony, "<|channel|>analysis<|message|>Add, then weather.<|end|><|start|>assistant<|channel|>commentary to=functions.add <|constrain|>json<|message|>{\"values\": [1, 2], \"scale\": 1.5}<|call|><|start|>assistant<|channel|>commentary to=functions.get_wether <|constrain|>json<|message|>{\"city\": \"Paris\"}<|call|>"),
+    (ToolFormat::Glm, "<tool_call>add\n<arg_key>values</arg_key>\n<arg_value>[1, 2]</arg_value>\n<arg_key>scale</arg_key>\n<arg_value>1.5</arg_value>\n</tool_call><tool_call>get_wether<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>"),
+    (ToolFormat::MiniMax, "<minimax:tool_call>\n<invoke name=\"add\">\n<parameter name=\"values\">[1, 2]</parameter>\n<parameter name=\"scale\">1.5</parameter>\n</invoke>\n<invoke name=\"get_wether\">\n<parameter name=\"city\">Paris</parameter>\n</invoke>\n</minimax:tool_call>"),
+    (ToolFormat::KimiK2, "<|tool_calls_section_begin|><|tool_call_begin|>functions.add:0<|tool_call_argument_begin|>{\"values\": [1, 2], \"scale\": 1.5}<|tool_call_end|><|tool_call_begin|>functions.get_wether:1<|tool_call_argument_begin|>{\"city\": \"Paris\"}<|tool_call_end|><|tool_calls_section_end|>"),
 ];
 
 #[test]
@@ -97,6 +100,10 @@ fn a_reply_in_each_format_runs_and_its_results_come_back_in_that_format() {
             ToolFormat::Hermes | ToolFormat::QwenXml => "<tool_response>\n4.5\n</tool_response>\n<tool_response>\nError [NOT_FOUND]: Unknown tool 'get_wether'. Did you mean 'get_weather'? Available tools: 'get_weather', 'add', 'now'.\n</tool_response>".to_string(),
             ToolFormat::Mistral => "[TOOL_RESULTS]{\"call_id\":\"call_0\",\"content\":\"4.5\"}[/TOOL_RESULTS]\n[TOOL_RESULTS]{\"call_id\":\"call_1\",\"content\":\"Error [NOT_FOUND]: Unknown tool 'get_wether'. Did you mean 'get_weather'? Available tools: 'get_weather', 'add', 'now'.\"}[/TOOL_RESULTS]".to_string(),
             ToolFormat::Harmony => "<|start|>functions.add to=assistant<|channel|>commentary<|message|>4.5<|end|>\n<|start|>functions.get_wether to=assistant<|channel|>commentary<|message|>Error [NOT_FOUND]: Unknown tool 'get_wether'. Did you mean 'get_weather'? Available tools: 'get_weather', 'add', 'now'.<|end|>".to_string(),
+            ToolFormat::Glm => "<tool_response>\n4.5\n</tool_response>\n<tool_response>\nError [NOT_FOUND]: Unknown tool 'get_wether'. Did you mean 'get_weather'? Available tools: 'get_weather', 'add', 'now'.\n</tool_response>".to_string(),
+            ToolFormat::MiniMax => "<response>4.5</response>\n<response>Error [NOT_FOUND]: Unknown tool 'get_wether'. Did you mean 'get_weather'? Available tools: 'get_weather', 'add', 'now'.</response>".to_string(),
+            // The ids are the model's own, as the template writes them back.
+            ToolFormat::KimiK2 => "## Return of functions.add:0\n4.5\n## Return of functions.get_wether:1\nError [NOT_FOUND]: Unknown tool 'get_wether'. Did you mean 'get_weather'? Available tools: 'get_weather', 'add', 'now'.".to_string(),
             other => unreachable!("no reply in {other:?}"),
         };
         assert_eq!(message, expected, "{format:?}");

@@ -90,6 +90,30 @@ const CASES: &[Case] = &[
         calls: &[("call_0", "get_weather"), ("call_1", "get_weather")],
         answer: "Paris and Tokyo are both at 21 C and sunny.",
     },
+    Case {
+        format: ToolFormat::Glm,
+        first: "\nI'll check both cities.\n<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n<arg_key>days</arg_key>\n<arg_value>3</arg_value>\n</tool_call>\n<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Tokyo</arg_value>\n<arg_key>days</arg_key>\n<arg_value>1</arg_value>\n</tool_call>",
+        second: "\nParis and Tokyo: 21 C and sunny.",
+        first_text: "\nI'll check both cities.\n\n",
+        calls: &[("call_0", "get_weather"), ("call_1", "get_weather")],
+        answer: "\nParis and Tokyo: 21 C and sunny.",
+    },
+    Case {
+        format: ToolFormat::MiniMax,
+        first: "I'll check both cities.\n<minimax:tool_call>\n<invoke name=\"get_weather\">\n<parameter name=\"city\">Paris</parameter>\n<parameter name=\"days\">3</parameter>\n</invoke>\n<invoke name=\"get_weather\">\n<parameter name=\"city\">Tokyo</parameter>\n<parameter name=\"days\">1</parameter>\n</invoke>\n</minimax:tool_call>",
+        second: "Paris and Tokyo: 21 C and sunny.",
+        first_text: "I'll check both cities.\n",
+        calls: &[("call_0", "get_weather"), ("call_1", "get_weather")],
+        answer: "Paris and Tokyo: 21 C and sunny.",
+    },
+    Case {
+        format: ToolFormat::KimiK2,
+        first: "I'll check both cities.<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{\"city\": \"Paris\", \"days\": 3}<|tool_call_end|><|tool_call_begin|>functions.get_weather:1<|tool_call_argument_begin|>{\"city\": \"Tokyo\", \"days\": 1}<|tool_call_end|><|tool_calls_section_end|>",
+        second: "Paris and Tokyo: 21 C and sunny.",
+        first_text: "I'll check both cities.",
+        calls: &[("functions.get_weather:0", "get_weather"), ("functions.get_weather:1", "get_weather")],
+        answer: "Paris and Tokyo: 21 C and sunny.",
+    },
 ];
 
 /// What one run looked like, whatever the chunking.
@@ -307,6 +331,9 @@ const CUT_OFF: &[(ToolFormat, &str)] = &[
     (ToolFormat::QwenXml, "Checking.\n<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<parameter=days>\n3\n</parameter>\n"),
     (ToolFormat::Mistral, "[TOOL_CALLS][{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\", \"days\": 3}"),
     (ToolFormat::Harmony, "<|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\":\"Paris\",\"days\":3}"),
+    (ToolFormat::Glm, "Checking.\n<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n"),
+    (ToolFormat::MiniMax, "Checking.\n<minimax:tool_call>\n<invoke name=\"get_weather\">\n<parameter name=\"city\">Paris</parameter>\n</invoke>\n"),
+    (ToolFormat::KimiK2, "Checking.<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{\"city\": \"Paris\", \"days\": 3}<|tool_call_end|>"),
 ];
 
 #[test]

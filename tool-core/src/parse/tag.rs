@@ -1,7 +1,7 @@
 //! Incremental matching of a fixed set of tags, one byte at a time, across chunk boundaries.
 
-/// The longest tag any context matches (`</tool_name>`, `</arguments>`: 12 bytes).
-pub(crate) const MAX_TAG: usize = 16;
+/// The longest tag any context matches (Kimi K2's `<|tool_call_argument_begin|>`: 28 bytes).
+pub(crate) const MAX_TAG: usize = 32;
 
 /// Result of adding one byte to a partial tag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

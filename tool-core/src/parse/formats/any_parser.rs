@@ -3,8 +3,11 @@
 //! [`TextFormat::parser`]: super::spec::TextFormat::parser
 
 use super::blocks::BlockParser;
+use super::glm::GlmBody;
 use super::harmony::HarmonyParser;
 use super::hermes::HermesBody;
+use super::kimi::KimiBody;
+use super::minimax::MiniMaxBody;
 use super::mistral::MistralBody;
 use super::qwen_xml::QwenXmlBody;
 use super::use_tool::UseToolParser;
@@ -19,6 +22,9 @@ pub(crate) enum AnyParser {
     QwenXml(BlockParser<QwenXmlBody>),
     Mistral(BlockParser<MistralBody>),
     Harmony(HarmonyParser),
+    Glm(BlockParser<GlmBody>),
+    MiniMax(BlockParser<MiniMaxBody>),
+    Kimi(BlockParser<KimiBody>),
 }
 
 /// Calls `$call` on whichever parser this is.
@@ -30,6 +36,9 @@ macro_rules! each {
             AnyParser::QwenXml($p) => $call,
             AnyParser::Mistral($p) => $call,
             AnyParser::Harmony($p) => $call,
+            AnyParser::Glm($p) => $call,
+            AnyParser::MiniMax($p) => $call,
+            AnyParser::Kimi($p) => $call,
         }
     };
 }

@@ -36,6 +36,11 @@ pub(crate) trait Body: std::fmt::Debug + Send + Sized {
     fn raw(&self) -> &str;
     /// Whether the reply may end here with the call complete (only its end marker missing).
     fn complete(&self) -> bool;
+    /// The ids the model wrote for the calls of the block, in order, for formats whose calls
+    /// carry one (an empty id, or none, leaves the parser's own).
+    fn written_ids(&self) -> Vec<String> {
+        Vec::new()
+    }
     /// Reads the closed body: each call with the end of its span as an offset into `raw`
     /// (the last call's span runs to the end of the block whatever it says).
     fn close(self, options: &FormatOptions) -> Vec<(Parsed, usize)>;
@@ -259,6 +264,7 @@ impl<B: Body> BlockParser<B> {
     /// Reads a closed block and reports its calls, their spans dividing `start..end`.
     fn close(&mut self, block: OpenBlock<B>, end: usize, out: &mut Vec<Event>) {
         let example = B::EXAMPLE;
+        let ids = block.body.written_ids();
         let mut calls = block.body.close(&self.core.options);
         if calls.is_empty() {
             calls.push((
@@ -288,8 +294,23 @@ impl<B: Body> BlockParser<B> {
                     name: name.clone(),
                 });
             }
+            let reported = out.len();
             self.core.end_call(index, from..to, parsed, example, out);
+            if let Some(id) = ids.get(k).filter(|id| !id.is_empty()) {
+                set_id(out.get_mut(reported..).unwrap_or_default(), id);
+            }
             from = to;
+        }
+    }
+}
+
+/// Gives the call ended in `events` the id the model wrote.
+fn set_id(events: &mut [Event], written: &str) {
+    for event in events {
+        match event {
+            Event::CallComplete { call, .. } => call.id = written.to_string(),
+            Event::CallError { id, .. } => *id = written.to_string(),
+            _ => {}
         }
     }
 }

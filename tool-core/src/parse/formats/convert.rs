@@ -35,6 +35,18 @@ pub(crate) fn convert<'a>(
     value: &'a str,
     schema: Option<&Value>,
 ) -> Result<Converted<'a>, ToolResponse> {
+    convert_in(tool, key, value, schema, ("<parameter=", ">"))
+}
+
+/// [`convert`] for a format whose values are written inside `place.0` KEY `place.1` (named in
+/// the message that says how to write a value of the wrong type).
+pub(crate) fn convert_in<'a>(
+    tool: &str,
+    key: &str,
+    value: &'a str,
+    schema: Option<&Value>,
+    place: (&str, &str),
+) -> Result<Converted<'a>, ToolResponse> {
     let property = schema
         .and_then(|s| s.get("properties"))
         .and_then(|p| p.get(key));
@@ -63,8 +75,10 @@ pub(crate) fn convert<'a>(
         ToolErrorCode::InvalidParam,
         format!(
             "Parameter '{key}' of '{tool}' expects {expected}, got {shown:?}. \
-             Write the value as {} inside <parameter={key}>.",
-            article(types.first().copied().unwrap_or("string"))
+             Write the value as {} inside {}{key}{}.",
+            article(types.first().copied().unwrap_or("string")),
+            place.0,
+            place.1
         ),
     ))
 }

@@ -7,6 +7,9 @@
 //! | `QwenXml` (Qwen3-Coder) | `<tool_call><function=NAME><parameter=KEY>VALUE</parameter></function></tool_call>` |
 //! | `Mistral` | `[TOOL_CALLS] [{"name": NAME, "arguments": {...}}]` or `[TOOL_CALLS]NAME[ARGS]{...}` |
 //! | `Harmony` (gpt-oss) | `<\|channel\|>commentary to=functions.NAME <\|constrain\|>json<\|message\|>{...}<\|call\|>` |
+//! | `Glm` (GLM-4.5/4.6/4.7) | `<tool_call>NAME<arg_key>KEY</arg_key><arg_value>VALUE</arg_value></tool_call>` |
+//! | `MiniMax` (MiniMax-M2) | `<minimax:tool_call><invoke name="NAME"><parameter name="KEY">VALUE</parameter></invoke></minimax:tool_call>` |
+//! | `KimiK2` (Kimi K2) | `<\|tool_calls_section_begin\|><\|tool_call_begin\|>functions.NAME:0<\|tool_call_argument_begin\|>{...}<\|tool_call_end\|><\|tool_calls_section_end\|>` |
 //!
 //! Each folder holds a format's parser (or the body its call blocks have), its tool block and
 //! result message, and how it writes calls into the history: one implementation of the
@@ -17,7 +20,9 @@
 //!
 //! Harmony also reports [`Event::Reasoning`](crate::parse::Event::Reasoning) (the analysis
 //! channel) and [`Event::Markup`](crate::parse::Event::Markup) (its framing tokens); text,
-//! reasoning, markup and call spans together rebuild the input.
+//! reasoning, markup and call spans together rebuild the input. So do the formats whose models
+//! think in a leading `<think>...</think>` section (`think.rs`), and any format whose reply
+//! starts in reasoning ([`FormatOptions::start_in_reasoning`]).
 
 mod any_parser;
 mod blocks;
@@ -30,13 +35,17 @@ mod parser;
 mod results;
 mod spec;
 mod table;
+mod think;
 mod tool_format;
 mod tools;
 mod written;
 mod xml_parser;
 
+mod glm;
 mod harmony;
 mod hermes;
+mod kimi;
+mod minimax;
 mod mistral;
 mod qwen_xml;
 pub(crate) mod use_tool;

@@ -2,8 +2,11 @@
 //! is a folder beside this file, a variant and a row here, and its parser's variant in
 //! `any_parser.rs` (an enum rather than a trait object, so that parsing stays static).
 
+use super::glm::Glm;
 use super::harmony::Harmony;
 use super::hermes::Hermes;
+use super::kimi::Kimi;
+use super::minimax::MiniMax;
 use super::mistral::Mistral;
 use super::qwen_xml::QwenXml;
 use super::spec::TextFormat;
@@ -13,7 +16,7 @@ use super::use_tool::UseTool;
 ///
 /// ```
 /// use tool_core::parse::ToolFormat;
-/// assert_eq!(ToolFormat::ALL.len(), 5);
+/// assert_eq!(ToolFormat::ALL.len(), 8);
 /// assert_eq!(ToolFormat::QwenXml.name(), "qwen_xml");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -29,6 +32,12 @@ pub enum ToolFormat {
     Mistral,
     /// gpt-oss harmony: `<|channel|>commentary to=functions.NAME ...<|message|>{...}<|call|>`.
     Harmony,
+    /// GLM-4.5 / 4.6 / 4.7: `<tool_call>NAME<arg_key>KEY</arg_key><arg_value>VALUE</arg_value></tool_call>`.
+    Glm,
+    /// MiniMax-M2: `<minimax:tool_call><invoke name="NAME"><parameter name="KEY">VALUE</parameter></invoke></minimax:tool_call>`.
+    MiniMax,
+    /// Kimi K2: `<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{...}<|tool_call_end|><|tool_calls_section_end|>`.
+    KimiK2,
 }
 
 impl ToolFormat {
@@ -43,6 +52,9 @@ impl ToolFormat {
         ToolFormat::QwenXml,
         ToolFormat::Mistral,
         ToolFormat::Harmony,
+        ToolFormat::Glm,
+        ToolFormat::MiniMax,
+        ToolFormat::KimiK2,
     ];
 
     /// The format's implementation.
@@ -53,6 +65,9 @@ impl ToolFormat {
             ToolFormat::QwenXml => &QwenXml,
             ToolFormat::Mistral => &Mistral,
             ToolFormat::Harmony => &Harmony,
+            ToolFormat::Glm => &Glm,
+            ToolFormat::MiniMax => &MiniMax,
+            ToolFormat::KimiK2 => &Kimi,
         }
     }
 }

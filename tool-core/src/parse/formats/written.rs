@@ -88,13 +88,38 @@ pub(crate) fn json_arguments(block: &str, open: &str, close: &str) -> String {
     }
 }
 
-/// Where the first `<tool_call>` starts, and whether Qwen3-Coder's `<function=` follows it
-/// (the first one decides between Hermes and Qwen3-Coder).
-pub(crate) fn first_tool_call(text: &str) -> Option<(usize, bool)> {
+/// What follows the first `<tool_call>` of a reply: the three formats that open calls with it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ToolCallBody {
+    /// A JSON object (Hermes), or nothing yet.
+    Json,
+    /// Qwen3-Coder's `<function=`.
+    Function,
+    /// A tool name (GLM).
+    Name,
+}
+
+/// Where the first `<tool_call>` starts, and what follows it (the first one decides between
+/// Hermes, Qwen3-Coder and GLM).
+pub(crate) fn first_tool_call(text: &str) -> Option<(usize, ToolCallBody)> {
     const MARKER: &str = "<tool_call>";
     let at = text.find(MARKER)?;
-    let after = text.get(at + MARKER.len()..).unwrap_or_default();
-    Some((at, after.trim_start().starts_with("<function=")))
+    let after = text
+        .get(at + MARKER.len()..)
+        .unwrap_or_default()
+        .trim_start();
+    let body = if after.starts_with("<function=") {
+        ToolCallBody::Function
+    } else if after
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    {
+        ToolCallBody::Name
+    } else {
+        ToolCallBody::Json
+    };
+    Some((at, body))
 }
 
 /// `<tool_response>` around the result's text, as Hermes and Qwen3-Coder templates write it.

@@ -10,6 +10,7 @@ use crate::parse::formats::options::FormatOptions;
 use crate::parse::formats::spec::TextFormat;
 use crate::parse::formats::written::{
     arguments, each_call, first_tool_call, json_arguments, json_string, signature, tool_response,
+    ToolCallBody,
 };
 use crate::response::ToolResponse;
 
@@ -21,7 +22,7 @@ impl TextFormat for Hermes {
     }
 
     fn find_marker(&self, text: &str) -> Option<usize> {
-        first_tool_call(text).and_then(|(at, qwen)| (!qwen).then_some(at))
+        first_tool_call(text).and_then(|(at, body)| (body == ToolCallBody::Json).then_some(at))
     }
 
     fn example(&self) -> &'static str {
@@ -30,6 +31,11 @@ impl TextFormat for Hermes {
 
     fn provider_tag(&self) -> &'static str {
         "text:hermes"
+    }
+
+    /// Qwen3 and QwQ think in a leading `<think>` section.
+    fn thinks(&self) -> bool {
+        true
     }
 
     fn tools_prompt(&self, definitions: &[ToolDefinition]) -> String {

@@ -10,7 +10,9 @@ use crate::parse::formats::any_parser::AnyParser;
 use crate::parse::formats::blocks::BlockParser;
 use crate::parse::formats::options::FormatOptions;
 use crate::parse::formats::spec::TextFormat;
-use crate::parse::formats::written::{arguments, each_call, first_tool_call, tool_response};
+use crate::parse::formats::written::{
+    arguments, each_call, first_tool_call, tool_response, ToolCallBody,
+};
 use crate::response::ToolResponse;
 
 pub(crate) struct QwenXml;
@@ -21,7 +23,7 @@ impl TextFormat for QwenXml {
     }
 
     fn find_marker(&self, text: &str) -> Option<usize> {
-        first_tool_call(text).and_then(|(at, qwen)| qwen.then_some(at))
+        first_tool_call(text).and_then(|(at, body)| (body == ToolCallBody::Function).then_some(at))
     }
 
     fn example(&self) -> &'static str {

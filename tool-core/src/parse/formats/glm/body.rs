@@ -1,0 +1,263 @@
+//! The body of a GLM `<tool_call>`: the tool's name, then `<arg_key>`/`<arg_value>` pairs.
+//!
+//! GLM-4.5 and 4.6 put a newline after the name and around each pair, GLM-4.7 writes them
+//! back to back; both read the same. While the block streams only the markers matter: inside
+//! a value the only ends are `</arg_value>` and, when that is missing, the next `<arg_key>`
+//! (so `</tool_call>` inside a value is data). The block must end with `</tool_call>`: as in
+//! vLLM's parser, a block the reply leaves open is not a call.
+
+use crate::parse::event::DiagnosticKind;
+use crate::parse::formats::blocks::{object, Body};
+use crate::parse::formats::convert::{convert_in, Converted};
+use crate::parse::formats::core::Parsed;
+use crate::parse::formats::escape::object_json;
+use crate::parse::formats::options::FormatOptions;
+use crate::parse::prose;
+use crate::parse::tag::{Step, TagBuf};
+use crate::parse::text_chunk::push_small;
+
+pub(super) const OPEN: &[u8] = b"<tool_call>";
+pub(super) const EXAMPLE: &str =
+    "<tool_call>NAME\n<arg_key>KEY</arg_key>\n<arg_value>VALUE</arg_value>\n</tool_call>";
+/// Between pairs: the end of the block (0), a value (1).
+const OUTSIDE: &[&[u8]] = &[b"</tool_call>", b"<arg_value>"];
+/// Inside a value: its end (0), the next key when the end is missing (1).
+const INSIDE: &[&[u8]] = &[b"</arg_value>", b"<arg_key>"];
+
+const KEY: &str = "<arg_key>";
+const KEY_END: &str = "</arg_key>";
+const VALUE: &str = "<arg_value>";
+const VALUE_END: &str = "</arg_value>";
+
+#[derive(Debug)]
+pub(crate) struct GlmBody {
+    raw: String,
+    tag: TagBuf,
+    in_value: bool,
+}
+
+impl GlmBody {
+    fn markers(&self) -> &'static [&'static [u8]] {
+        if self.in_value {
+            INSIDE
+        } else {
+            OUTSIDE
+        }
+    }
+}
+
+impl Body for GlmBody {
+    const OPEN: &'static [u8] = OPEN;
+    const EXAMPLE: &'static str = EXAMPLE;
+    const CALL_NOUN: &'static str = "a <tool_call> block";
+
+    fn new() -> Self {
+        GlmBody {
+            raw: String::new(),
+            tag: TagBuf::default(),
+            in_value: false,
+        }
+    }
+
+    fn feed(&mut self, s: &str) -> (usize, bool) {
+        if !self.tag.is_empty() {
+            let b = s.as_bytes().first().copied().unwrap_or_default();
+            match self.tag.push(b, self.markers()) {
+                Step::Partial => return (1, false),
+                Step::Full(0) if !self.in_value => return (1, true),
+                Step::Full(k) => {
+                    let marker = std::mem::take(&mut self.tag);
+                    self.raw.push_str(marker.as_str());
+                    // Outside, `<arg_value>` opens a value; inside, both markers end it.
+                    self.in_value = !self.in_value && k == 1;
+                    return (1, false);
+                }
+                Step::Mismatch => {
+                    let pending = std::mem::take(&mut self.tag);
+                    self.raw.push_str(pending.as_str());
+                }
+            }
+        }
+        let p = self.scan_content(s);
+        if p < s.len() {
+            self.tag.push(b'<', self.markers());
+            return (p + 1, false);
+        }
+        (p, false)
+    }
+
+    #[inline]
+    fn scan_content(&mut self, s: &str) -> usize {
+        if !self.tag.is_empty() {
+            return 0;
+        }
+        // Only a `<` can begin a marker, in a value or between pairs.
+        let p = prose::find(s.as_bytes(), b'<');
+        push_small(&mut self.raw, s.get(..p).unwrap_or_default());
+        p
+    }
+
+    fn raw(&self) -> &str {
+        &self.raw
+    }
+
+    fn complete(&self) -> bool {
+        // Without `</tool_call>` the block is not a call (as in vLLM and the GLM template,
+        // which always writes it).
+        false
+    }
+
+    fn close(self, options: &FormatOptions) -> Vec<(Parsed, usize)> {
+        let end = self.raw.len();
+        vec![(read_call(&self.raw, options), end)]
+    }
+}
+
+/// Reads `NAME` and the pairs after it (the text between `<tool_call>` and `</tool_call>`).
+pub(super) fn read_call(text: &str, options: &FormatOptions) -> Parsed {
+    let head_end = find(text, KEY).unwrap_or(text.len());
+    let head = text.get(..head_end).unwrap_or_default();
+    // The name is the first line; GLM-4.7 writes the first key right after it.
+    let (name, junk) = head.trim_start().split_once('\n').unwrap_or((head, ""));
+    let name = name.trim().to_string();
+    if name.is_empty() {
+        return Parsed::invalid(
+            None,
+            format!(
+                "The <tool_call> block does not start with the tool name. Write it as {EXAMPLE}."
+            ),
+        );
+    }
+    let mut repairs = Vec::new();
+    if !junk.trim().is_empty() {
+        repairs.push((
+            DiagnosticKind::TrailingJunk,
+            format!("ignored {:?} after the tool name", preview(junk.trim())),
+        ));
+    }
+    let schema = options.schema(&name);
+    let mut args: Vec<(String, Converted<'_>)> = Vec::new();
+    let mut rest = text.get(head_end..).unwrap_or_default();
+    while let Some(at) = find(rest, KEY) {
+        let after = rest.get(at + KEY.len()..).unwrap_or_default();
+        // The key ends at `</arg_key>`, or (repaired) at the `<arg_value>` that follows it.
+        let value_at = find(after, VALUE);
+        let (key, after_key) = match find(after, KEY_END) {
+            Some(e) if value_at.is_none_or(|v| e < v) => (
+                after.get(..e).unwrap_or_default(),
+                after.get(e + KEY_END.len()..).unwrap_or_default(),
+            ),
+            _ => {
+                let v = value_at.unwrap_or(after.len());
+                repairs.push((
+                    DiagnosticKind::MissingParameterClose,
+                    "an <arg_key> was not closed with </arg_key>".to_string(),
+                ));
+                (
+                    after.get(..v).unwrap_or_default(),
+                    after.get(v..).unwrap_or_default(),
+                )
+            }
+        };
+        let key = key.trim().to_string();
+        let Some(v) = find(after_key, VALUE) else {
+            return Parsed::invalid(
+                Some(name),
+                format!("<arg_key>{key}</arg_key> has no <arg_value>. Write it as {EXAMPLE}."),
+            );
+        };
+        let between = after_key.get(..v).unwrap_or_default();
+        if !between.trim().is_empty() {
+            repairs.push((
+                DiagnosticKind::TrailingJunk,
+                format!("ignored {:?} before <arg_value>", preview(between.trim())),
+            ));
+        }
+        let body = after_key.get(v + VALUE.len()..).unwrap_or_default();
+        // As while streaming: the value ends at `</arg_value>`, or at the next `<arg_key>`.
+        let next_key = find(body, KEY);
+        let (value, next) = match find(body, VALUE_END) {
+            Some(e) if next_key.is_none_or(|k| e < k) => {
+                (body.get(..e).unwrap_or_default(), e + VALUE_END.len())
+            }
+            _ => {
+                let e = next_key.unwrap_or(body.len());
+                repairs.push((
+                    DiagnosticKind::MissingParameterClose,
+                    format!("<arg_value> of {key:?} was not closed with </arg_value>"),
+                ));
+                (body.get(..e).unwrap_or_default(), e)
+            }
+        };
+        let place = ("<arg_value> after <arg_key>", "</arg_key>");
+        match convert_in(&name, &key, value, schema, place) {
+            // A repeated key keeps its place and takes the last value, as in a JSON map.
+            Ok(v) => match args.iter_mut().find(|(k, _)| *k == key) {
+                Some(slot) => slot.1 = v,
+                None => args.push((key, v)),
+            },
+            Err(response) => {
+                return Parsed {
+                    name: Some(name),
+                    result: Err(response),
+                    repairs,
+                }
+            }
+        }
+        rest = body.get(next..).unwrap_or_default();
+        let gap = rest
+            .get(..find(rest, KEY).unwrap_or(rest.len()))
+            .unwrap_or_default();
+        if !gap.trim().is_empty() {
+            repairs.push((
+                DiagnosticKind::TrailingJunk,
+                format!("ignored {:?} after </arg_value>", preview(gap.trim())),
+            ));
+        }
+    }
+    Parsed {
+        name: Some(name),
+        result: Ok(object(object_json(&args))),
+        repairs,
+    }
+}
+
+/// `haystack.find(needle)` with `memchr`'s vectorized search (a value may be long).
+fn find(haystack: &str, needle: &str) -> Option<usize> {
+    memchr::memmem::find(haystack.as_bytes(), needle.as_bytes())
+}
+
+fn preview(s: &str) -> &str {
+    let end = s.char_indices().nth(40).map_or(s.len(), |(i, _)| i);
+    s.get(..end).unwrap_or(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(text: &str) -> String {
+        read_call(text, &FormatOptions::default())
+            .result
+            .map(|a| a.json)
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn both_layouts_read_the_same() {
+        let spaced = "get_weather\n<arg_key>city</arg_key>\n<arg_value>Beijing</arg_value>\n";
+        let tight = "get_weather<arg_key>city</arg_key><arg_value>Beijing</arg_value>";
+        assert_eq!(args(spaced), r#"{"city":"Beijing"}"#);
+        assert_eq!(args(tight), r#"{"city":"Beijing"}"#);
+        assert_eq!(args("get_time\n"), "{}");
+    }
+
+    #[test]
+    fn a_missing_value_end_stops_at_the_next_key() {
+        let text =
+            "f\n<arg_key>a</arg_key>\n<arg_value>x\n<arg_key>b</arg_key><arg_value>y</arg_value>";
+        let parsed = read_call(text, &FormatOptions::default());
+        assert_eq!(parsed.repairs.len(), 1, "{:?}", parsed.repairs);
+        assert_eq!(parsed.result.unwrap().json, r#"{"a":"x\n","b":"y"}"#);
+    }
+}
