@@ -28,6 +28,7 @@ mod runner_early;
 mod runner_loop;
 mod runner_output;
 mod runner_sans_io;
+mod runner_spans;
 mod runner_stream;
 mod runner_text_corpus;
 mod runner_text_formats;

@@ -1,6 +1,10 @@
 //! Observability (`tracing` feature): every call runs inside an `INFO` span named `tool_call`
 //! with the fields `tool`, `call_id`, and, once the call ends, `status`, `code` (empty on
-//! success) and `duration_ms`. Without the feature nothing of this is compiled in.
+//! success) and `duration_ms`. The same span carries OpenTelemetry's GenAI attributes of an
+//! `execute_tool` span (`otel.name` `execute_tool {tool}`, `gen_ai.operation.name`,
+//! `gen_ai.tool.name`, `gen_ai.tool.call.id`, `gen_ai.tool.type`, and `error.type` (the
+//! error code) on failure), so an OpenTelemetry backend shows it as the conventions name it.
+//! Without the feature nothing of this is compiled in.
 
 use std::future::Future;
 
@@ -22,11 +26,18 @@ where
         status = Empty,
         code = Empty,
         duration_ms = Empty,
+        otel.name = %format_args!("execute_tool {}", call.name),
+        gen_ai.operation.name = "execute_tool",
+        gen_ai.tool.name = %call.name,
+        gen_ai.tool.call.id = %call.id,
+        gen_ai.tool.type = "function",
+        error.type = Empty,
     );
     let response = future.instrument(span.clone()).await;
     span.record("status", response.status.as_str());
     if let Some(code) = response.error_code() {
         span.record("code", code.as_str());
+        span.record("error.type", code.as_str());
     }
     if let Some(ms) = response.time_ms() {
         span.record("duration_ms", ms);

@@ -168,6 +168,14 @@ impl Anthropic {
 }
 
 impl Model for Anthropic {
+    fn provider_name(&self) -> &str {
+        "anthropic"
+    }
+
+    fn model_name(&self) -> &str {
+        &self.model
+    }
+
     fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
         let body = self.request_body(&request);
         let url = self.transport.endpoint.url("messages");

@@ -163,6 +163,14 @@ impl Gemini {
 }
 
 impl Model for Gemini {
+    fn provider_name(&self) -> &str {
+        "gcp.gemini"
+    }
+
+    fn model_name(&self) -> &str {
+        &self.model
+    }
+
     fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
         let body = self.request_body(&request);
         http::run(

@@ -139,6 +139,31 @@ pub trait Model: Send + Sync {
         let _ = with_tools;
         false
     }
+
+    /// The provider as OpenTelemetry's GenAI conventions name it (`gen_ai.provider.name`:
+    /// `"openai"`, `"anthropic"`, `"gcp.gemini"`), shown on the runner's spans. Default: empty
+    /// (not reported).
+    ///
+    /// ```
+    /// use tool_core::model::{Model, OpenAiChat, ScriptedModel};
+    /// # #[cfg(feature = "http")]
+    /// assert_eq!(OpenAiChat::new("gpt-4o").provider_name(), "openai");
+    /// assert_eq!(ScriptedModel::new([]).provider_name(), "scripted");
+    /// ```
+    fn provider_name(&self) -> &str {
+        ""
+    }
+
+    /// The model's name as sent in requests (`gen_ai.request.model` on the runner's spans).
+    /// Default: empty (not reported).
+    ///
+    /// ```
+    /// use tool_core::model::{Model, ScriptedModel};
+    /// assert_eq!(ScriptedModel::new([]).model_name(), "scripted");
+    /// ```
+    fn model_name(&self) -> &str {
+        ""
+    }
 }
 
 impl<M: Model + ?Sized> Model for &M {
@@ -148,6 +173,14 @@ impl<M: Model + ?Sized> Model for &M {
 
     fn native_output(&self, with_tools: bool) -> bool {
         (**self).native_output(with_tools)
+    }
+
+    fn provider_name(&self) -> &str {
+        (**self).provider_name()
+    }
+
+    fn model_name(&self) -> &str {
+        (**self).model_name()
     }
 }
 
@@ -159,6 +192,14 @@ impl<M: Model + ?Sized> Model for Box<M> {
     fn native_output(&self, with_tools: bool) -> bool {
         (**self).native_output(with_tools)
     }
+
+    fn provider_name(&self) -> &str {
+        (**self).provider_name()
+    }
+
+    fn model_name(&self) -> &str {
+        (**self).model_name()
+    }
 }
 
 impl<M: Model + ?Sized> Model for Arc<M> {
@@ -168,6 +209,14 @@ impl<M: Model + ?Sized> Model for Arc<M> {
 
     fn native_output(&self, with_tools: bool) -> bool {
         (**self).native_output(with_tools)
+    }
+
+    fn provider_name(&self) -> &str {
+        (**self).provider_name()
+    }
+
+    fn model_name(&self) -> &str {
+        (**self).model_name()
     }
 }
 

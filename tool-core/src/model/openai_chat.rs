@@ -176,6 +176,14 @@ impl OpenAiChat {
 }
 
 impl Model for OpenAiChat {
+    fn provider_name(&self) -> &str {
+        "openai"
+    }
+
+    fn model_name(&self) -> &str {
+        &self.model
+    }
+
     fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
         let body = self.request_body(&request);
         let url = self.transport.endpoint.url("chat/completions");

@@ -166,6 +166,14 @@ impl OpenAiResponses {
 }
 
 impl Model for OpenAiResponses {
+    fn provider_name(&self) -> &str {
+        "openai"
+    }
+
+    fn model_name(&self) -> &str {
+        &self.model
+    }
+
     fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
         let body = self.request_body(&request);
         let url = self.transport.endpoint.url("responses");

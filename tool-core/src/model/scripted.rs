@@ -224,6 +224,14 @@ impl Model for ScriptedModel {
     fn native_output(&self, _with_tools: bool) -> bool {
         self.native_output
     }
+
+    fn provider_name(&self) -> &str {
+        "scripted"
+    }
+
+    fn model_name(&self) -> &str {
+        "scripted"
+    }
 }
 
 impl ScriptedModel {

@@ -3,9 +3,6 @@
 use std::future::poll_fn;
 use std::sync::Arc;
 
-use schemars::JsonSchema;
-use serde::de::DeserializeOwned;
-
 use crate::call::ToolCall;
 use crate::context::{CallContext, CancelFlag};
 use crate::dispatch::CallOptions;
@@ -17,10 +14,10 @@ use super::early::{push_result, run_batch, EarlyCalls};
 use super::error::RunError;
 use super::event::RunEvent;
 use super::options::RunOptions;
-use super::output::{OutputSpec, TypedResult};
 use super::result::RunResult;
 use super::run::{Run, RunOutcome, Step};
 use super::stream::{EventSink, RunStream};
+use super::telemetry::{self, Chat};
 
 /// Runs the agent loop: a [`Model`], a [`ToolRegistry`] and default [`RunOptions`].
 ///
@@ -51,6 +48,8 @@ pub struct Runner<M> {
     registry: Arc<ToolRegistry>,
     options: RunOptions,
     context: CallContext,
+    /// Record message content on the `chat` spans (feature `tracing`).
+    trace_content: bool,
 }
 
 impl<M: Clone> Clone for Runner<M> {
@@ -60,6 +59,7 @@ impl<M: Clone> Clone for Runner<M> {
             registry: Arc::clone(&self.registry),
             options: self.options.clone(),
             context: self.context.clone(),
+            trace_content: self.trace_content,
         }
     }
 }
@@ -89,6 +89,7 @@ impl<M: Model> Runner<M> {
             registry: registry.into(),
             options: RunOptions::default(),
             context: CallContext::new(),
+            trace_content: false,
         }
     }
 
@@ -128,6 +129,21 @@ impl<M: Model> Runner<M> {
     /// ```
     pub fn with_context(mut self, context: CallContext) -> Self {
         self.context = context;
+        self
+    }
+
+    /// With the `tracing` feature, records the conversation and each answer on the `chat`
+    /// spans (`gen_ai.input.messages`, `gen_ai.output.messages`). Off by default: messages
+    /// may hold personal data, and observability backends keep what they receive.
+    ///
+    /// ```
+    /// use tool_core::model::ScriptedModel;
+    /// use tool_core::runner::Runner;
+    /// let runner = Runner::new(ScriptedModel::new([]), tool_core::ToolRegistry::new()).with_trace_content(true);
+    /// # let _ = runner;
+    /// ```
+    pub fn with_trace_content(mut self, record: bool) -> Self {
+        self.trace_content = record;
         self
     }
 
@@ -202,57 +218,6 @@ impl<M: Model> Runner<M> {
     /// ```
     pub async fn run(&self, input: impl Into<String>) -> Result<RunResult, RunError> {
         self.resume(self.start(input)).await
-    }
-
-    /// Runs the loop to a typed answer: the run ends with a `T` instead of text (see
-    /// [`RunOptions::output`], whose retries and mode apply; this runner's other options
-    /// too). A run that pauses for approval or is cancelled ends in
-    /// [`RunError::NoOutput`]; drive such runs with [`Runner::run`] and
-    /// `RunOptions::output` instead, which keeps them resumable.
-    ///
-    /// ```
-    /// use tool_core::model::{ModelTurn, ScriptedModel};
-    /// use tool_core::runner::{RunError, Runner};
-    ///
-    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
-    /// struct Sum { total: i64 }
-    ///
-    /// // The first answer is not a `Sum`: it goes back to the model with the error.
-    /// let model = ScriptedModel::new([ModelTurn::text(r#"{"total":"five"}"#), ModelTurn::text(r#"{"total":5}"#)])
-    ///     .with_native_output();
-    /// let runner = Runner::new(model, tool_core::ToolRegistry::new());
-    /// let result = tool_core::block_on(runner.run_typed::<Sum>("2 + 3?")).unwrap();
-    /// assert_eq!(result.output.total, 5);
-    /// assert_eq!(result.run.turns(), 2);
-    /// ```
-    pub async fn run_typed<T>(&self, input: impl Into<String>) -> Result<TypedResult<T>, RunError>
-    where
-        T: DeserializeOwned + JsonSchema,
-    {
-        let mut options = self.options.clone();
-        options.output = Some(match options.output.take() {
-            Some(mut spec) => {
-                spec.set_type::<T>();
-                spec
-            }
-            None => OutputSpec::of::<T>(),
-        });
-        let result = self.resume(Run::new(input, options)).await?;
-        match result.outcome {
-            RunOutcome::Output { value } => match serde_json::from_value(value) {
-                Ok(output) => Ok(TypedResult {
-                    output,
-                    run: result.run,
-                }),
-                Err(error) => Err(RunError::OutputInvalid {
-                    attempts: 0,
-                    message: error.to_string(),
-                }),
-            },
-            other => Err(RunError::NoOutput {
-                outcome: Box::new(other),
-            }),
-        }
     }
 
     /// Continues a run (e.g. one restored after approval decisions) to its next outcome.
@@ -355,7 +320,17 @@ impl<M: Model + 'static> Runner<M> {
     }
 }
 
+/// Drives the run inside its `invoke_agent` span (feature `tracing`).
 async fn drive<M: Model>(
+    runner: &Runner<M>,
+    run: &mut Run,
+    cancel: &CancelFlag,
+    sink: Option<&EventSink>,
+) -> Result<RunOutcome, RunError> {
+    telemetry::in_agent_span(&runner.model, drive_steps(runner, run, cancel, sink)).await
+}
+
+async fn drive_steps<M: Model>(
     runner: &Runner<M>,
     run: &mut Run,
     cancel: &CancelFlag,
@@ -386,6 +361,7 @@ async fn drive<M: Model>(
         match run.step(registry)? {
             Step::CallModel(request) => {
                 emit(sink, || RunEvent::TurnStarted { turn: turn_number }).await;
+                let chat = Chat::start(&runner.model, &request, runner.trace_content);
                 let mut stream = runner.model.stream(request);
                 let mut announced: Vec<bool> = Vec::new();
                 let mut on_done = |call: &ToolCall, response: &ToolResponse| {
@@ -394,16 +370,22 @@ async fn drive<M: Model>(
                 let turn = loop {
                     let item = poll_fn(|cx| {
                         early.poll_calls(cx, &mut on_done);
-                        stream.as_mut().poll_next(cx)
+                        chat.in_scope(|| stream.as_mut().poll_next(cx))
                     })
                     .await;
                     let event = match item {
-                        Some(item) => item?,
+                        Some(Ok(event)) => event,
+                        Some(Err(error)) => {
+                            chat.fail(&error);
+                            return Err(RunError::Model(error));
+                        }
                         None => {
-                            return Err(RunError::Model(ModelError::new(
+                            let error = ModelError::new(
                                 ModelErrorKind::Incomplete,
                                 "the model's stream ended before the turn was finished",
-                            )))
+                            );
+                            chat.fail(&error);
+                            return Err(RunError::Model(error));
                         }
                     };
                     let event = match event {
@@ -441,6 +423,7 @@ async fn drive<M: Model>(
                     emit(sink, || event).await;
                 };
                 drop(stream);
+                chat.finish(&turn, runner.trace_content);
                 for (index, call) in turn.calls.iter().enumerate() {
                     if !announced.get(index).copied().unwrap_or(false) {
                         emit(sink, || RunEvent::CallReady {

@@ -50,6 +50,7 @@ mod output;
 mod result;
 mod run;
 mod stream;
+mod telemetry;
 
 pub use driver::Runner;
 pub use error::RunError;

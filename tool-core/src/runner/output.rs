@@ -13,7 +13,10 @@ use crate::definition::ToolDefinition;
 use crate::model::{JsonOutput, Message, Usage};
 use crate::schema::canonical_schema;
 
-use super::run::Run;
+use super::driver::Runner;
+use super::error::RunError;
+use super::run::{Run, RunOutcome};
+use crate::model::Model;
 
 /// The default name of the answer's shape, and of the final-answer tool.
 pub(crate) const DEFAULT_OUTPUT_NAME: &str = "final_answer";
@@ -317,5 +320,58 @@ impl<T> TypedResult<T> {
     /// ```
     pub fn usage(&self) -> Usage {
         self.run.usage()
+    }
+}
+
+impl<M: Model> Runner<M> {
+    /// Runs the loop to a typed answer: the run ends with a `T` instead of text (see
+    /// [`RunOptions::output`](super::RunOptions::output), whose retries and mode apply; this runner's other options
+    /// too). A run that pauses for approval or is cancelled ends in
+    /// [`RunError::NoOutput`]; drive such runs with [`Runner::run`] and
+    /// `RunOptions::output` instead, which keeps them resumable.
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    /// use tool_core::runner::{RunError, Runner};
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Sum { total: i64 }
+    ///
+    /// // The first answer is not a `Sum`: it goes back to the model with the error.
+    /// let model = ScriptedModel::new([ModelTurn::text(r#"{"total":"five"}"#), ModelTurn::text(r#"{"total":5}"#)])
+    ///     .with_native_output();
+    /// let runner = Runner::new(model, tool_core::ToolRegistry::new());
+    /// let result = tool_core::block_on(runner.run_typed::<Sum>("2 + 3?")).unwrap();
+    /// assert_eq!(result.output.total, 5);
+    /// assert_eq!(result.run.turns(), 2);
+    /// ```
+    pub async fn run_typed<T>(&self, input: impl Into<String>) -> Result<TypedResult<T>, RunError>
+    where
+        T: DeserializeOwned + JsonSchema,
+    {
+        let mut options = self.options().clone();
+        options.output = Some(match options.output.take() {
+            Some(mut spec) => {
+                spec.set_type::<T>();
+                spec
+            }
+            None => OutputSpec::of::<T>(),
+        });
+        let result = self.resume(Run::new(input, options)).await?;
+        match result.outcome {
+            RunOutcome::Output { value } => match serde_json::from_value(value) {
+                Ok(output) => Ok(TypedResult {
+                    output,
+                    run: result.run,
+                }),
+                Err(error) => Err(RunError::OutputInvalid {
+                    attempts: 0,
+                    message: error.to_string(),
+                }),
+            },
+            other => Err(RunError::NoOutput {
+                outcome: Box::new(other),
+            }),
+        }
     }
 }

@@ -161,6 +161,14 @@ impl<M: Model> TextMode<M> {
 }
 
 impl<M: Model> Model for TextMode<M> {
+    fn provider_name(&self) -> &str {
+        self.inner.provider_name()
+    }
+
+    fn model_name(&self) -> &str {
+        self.inner.model_name()
+    }
+
     fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
         let format = self.format;
         let messages = text_conversation(format, request.messages);

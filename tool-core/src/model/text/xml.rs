@@ -108,4 +108,12 @@ impl<M: Model> Model for XmlMode<M> {
     fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
         self.0.stream(request)
     }
+
+    fn provider_name(&self) -> &str {
+        self.0.provider_name()
+    }
+
+    fn model_name(&self) -> &str {
+        self.0.model_name()
+    }
 }

@@ -1,0 +1,194 @@
+//! The runner's spans, in OpenTelemetry's GenAI semantic conventions (feature `tracing`): an
+//! `invoke_agent` span per run, a `chat {model}` span per model request, inside it the
+//! dispatcher's `execute_tool {name}` span per call. `otel.name` carries the conventions' span
+//! name (tracing-opentelemetry uses it); the attributes are fields with their dotted names.
+//! Without the feature these are empty types and nothing is recorded.
+
+#[cfg(feature = "tracing")]
+pub(crate) use on::{in_agent_span, Chat};
+
+#[cfg(not(feature = "tracing"))]
+pub(crate) use off::{in_agent_span, Chat};
+
+#[cfg(feature = "tracing")]
+mod on {
+    use std::future::Future;
+
+    use serde_json::{json, Value};
+    use tracing::field::Empty;
+    use tracing::Instrument;
+
+    use crate::model::{Message, Model, ModelError, ModelRequest, ModelTurn, StopReason};
+
+    /// Runs `run` inside the run's `invoke_agent` span.
+    pub(crate) async fn in_agent_span<M: Model + ?Sized, F: Future>(
+        model: &M,
+        run: F,
+    ) -> F::Output {
+        let span = tracing::info_span!(
+            "invoke_agent",
+            otel.name = "invoke_agent",
+            gen_ai.operation.name = "invoke_agent",
+            gen_ai.provider.name = non_empty(model.provider_name()),
+            gen_ai.request.model = non_empty(model.model_name()),
+        );
+        run.instrument(span).await
+    }
+
+    /// Shows an empty name as no value.
+    fn non_empty(name: &str) -> Option<&str> {
+        (!name.is_empty()).then_some(name)
+    }
+
+    /// The span of one model request.
+    pub(crate) struct Chat {
+        span: tracing::Span,
+    }
+
+    impl Chat {
+        /// Opens the span; with `content`, the request's messages are recorded as
+        /// `gen_ai.input.messages` (and the answer as `gen_ai.output.messages`).
+        pub(crate) fn start<M: Model + ?Sized>(
+            model: &M,
+            request: &ModelRequest<'_>,
+            content: bool,
+        ) -> Self {
+            let model_name = model.model_name();
+            let name = if model_name.is_empty() {
+                "chat".to_string()
+            } else {
+                format!("chat {model_name}")
+            };
+            let span = tracing::info_span!(
+                "chat",
+                otel.name = %name,
+                gen_ai.operation.name = "chat",
+                gen_ai.provider.name = non_empty(model.provider_name()),
+                gen_ai.request.model = non_empty(model_name),
+                gen_ai.response.finish_reasons = Empty,
+                gen_ai.usage.input_tokens = Empty,
+                gen_ai.usage.output_tokens = Empty,
+                gen_ai.input.messages = Empty,
+                gen_ai.output.messages = Empty,
+                error.type = Empty,
+            );
+            if content {
+                let mut messages: Vec<Value> = Vec::new();
+                if let Some(instructions) = request.instructions {
+                    messages.push(text_message("system", instructions));
+                }
+                messages.extend(request.messages.iter().map(message));
+                span.record(
+                    "gen_ai.input.messages",
+                    Value::Array(messages).to_string().as_str(),
+                );
+            }
+            Chat { span }
+        }
+
+        /// Polls the model's stream inside the span (so the transport's spans are children).
+        pub(crate) fn in_scope<T>(&self, poll: impl FnOnce() -> T) -> T {
+            self.span.in_scope(poll)
+        }
+
+        /// Records the finished turn.
+        pub(crate) fn finish(&self, turn: &ModelTurn, content: bool) {
+            let reason = match &turn.stop_reason {
+                StopReason::EndTurn => "stop",
+                StopReason::ToolUse => "tool_calls",
+                StopReason::MaxTokens => "length",
+                StopReason::Refusal => "content_filter",
+                StopReason::Other(other) => other.as_str(),
+            };
+            self.span.record(
+                "gen_ai.response.finish_reasons",
+                json!([reason]).to_string().as_str(),
+            );
+            if let Some(usage) = turn.usage {
+                self.span
+                    .record("gen_ai.usage.input_tokens", usage.input_tokens);
+                self.span
+                    .record("gen_ai.usage.output_tokens", usage.output_tokens);
+            }
+            if content {
+                let output = json!([assistant(turn)]);
+                self.span
+                    .record("gen_ai.output.messages", output.to_string().as_str());
+            }
+        }
+
+        /// Records a failed request.
+        pub(crate) fn fail(&self, error: &ModelError) {
+            self.span.record("error.type", error.kind().as_str());
+        }
+    }
+
+    fn text_message(role: &str, text: &str) -> Value {
+        json!({"role": role, "parts": [{"type": "text", "content": text}]})
+    }
+
+    fn assistant(turn: &ModelTurn) -> Value {
+        let mut parts = Vec::new();
+        if !turn.text.is_empty() {
+            parts.push(json!({"type": "text", "content": turn.text}));
+        }
+        for call in &turn.calls {
+            let arguments = serde_json::from_str::<Value>(&call.arguments)
+                .unwrap_or_else(|_| Value::String(call.arguments.clone()));
+            parts.push(json!({"type": "tool_call", "id": call.id, "name": call.name, "arguments": arguments}));
+        }
+        json!({"role": "assistant", "parts": parts})
+    }
+
+    /// A message in the conventions' shape (`role`, `parts`).
+    fn message(message: &Message) -> Value {
+        match message {
+            Message::User { content } => text_message("user", content),
+            Message::Assistant(turn) => assistant(turn),
+            Message::Tool { results } => {
+                let parts: Vec<Value> = results
+                    .iter()
+                    .map(|r| {
+                        json!({"type": "tool_call_response", "id": r.call_id,
+                               "response": r.response.model_text()})
+                    })
+                    .collect();
+                json!({"role": "tool", "parts": parts})
+            }
+        }
+    }
+}
+
+#[cfg(not(feature = "tracing"))]
+mod off {
+    use std::future::Future;
+
+    use crate::model::{Model, ModelError, ModelRequest, ModelTurn};
+
+    pub(crate) async fn in_agent_span<M: Model + ?Sized, F: Future>(
+        _model: &M,
+        run: F,
+    ) -> F::Output {
+        run.await
+    }
+
+    pub(crate) struct Chat;
+
+    impl Chat {
+        pub(crate) fn start<M: Model + ?Sized>(
+            _model: &M,
+            _request: &ModelRequest<'_>,
+            _content: bool,
+        ) -> Self {
+            Chat
+        }
+
+        pub(crate) fn in_scope<T>(&self, poll: impl FnOnce() -> T) -> T {
+            poll()
+        }
+
+        pub(crate) fn finish(&self, _turn: &ModelTurn, _content: bool) {}
+
+        pub(crate) fn fail(&self, _error: &ModelError) {}
+    }
+}
