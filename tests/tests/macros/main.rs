@@ -25,6 +25,7 @@ mod docs_tables;
 mod error_types;
 mod formats_corpus;
 mod formats_differential;
+mod formats_misreads;
 mod formats_prompt;
 mod nested_unknown_keys;
 mod parse_props;

@@ -57,6 +57,10 @@ pub(crate) fn convert_in<'a>(
     if types.is_empty() || types.iter().all(|t| *t == "string") {
         return Ok(Converted::Text(value));
     }
+    if is_null(value.trim()) {
+        // As in vLLM's parsers: `null`, `NULL` and `None` are null for any type but a string.
+        return Ok(Converted::Json(Value::Null));
+    }
     for ty in &types {
         if let Some(v) = try_type(ty, value) {
             return Ok(Converted::Json(v));
@@ -85,13 +89,13 @@ pub(crate) fn convert_in<'a>(
 
 /// The JSON types a property allows: `type` (a name or a list), else those of its
 /// `anyOf`/`oneOf` branches; `enum`/`const` values give theirs.
-fn collect_types<'a>(property: &'a Value, types: &mut Vec<&'a str>) {
+fn collect_types(property: &Value, types: &mut Vec<&'static str>) {
     match property.get("type") {
-        Some(Value::String(t)) => push(types, t),
+        Some(Value::String(t)) => push(types, json_type(t)),
         Some(Value::Array(list)) => list
             .iter()
             .filter_map(Value::as_str)
-            .for_each(|t| push(types, t)),
+            .for_each(|t| push(types, json_type(t))),
         _ => {}
     }
     for key in ["anyOf", "oneOf"] {
@@ -123,7 +127,31 @@ fn collect_types<'a>(property: &'a Value, types: &mut Vec<&'a str>) {
     }
 }
 
-fn push<'a>(types: &mut Vec<&'a str>, t: &'a str) {
+/// The JSON type a schema's type name stands for. Schemas in the wild also say `int`,
+/// `float`, `double`, `bool`, `dict`, `list` (and vLLM reads them so); a name that is none of
+/// these takes the value as written, so no value is ever refused for an unknown type name.
+fn json_type(name: &str) -> &'static str {
+    let name = name.trim().to_ascii_lowercase();
+    let starts = |prefixes: &[&str]| prefixes.iter().any(|p| name.starts_with(p));
+    match name.as_str() {
+        "null" | "none" => "null",
+        "boolean" | "bool" | "binary" => "boolean",
+        "object" | "dict" | "map" => "object",
+        "double" | "decimal" | "real" => "number",
+        _ if starts(&["int", "uint", "long", "short", "unsigned"]) => "integer",
+        _ if starts(&["num", "float"]) => "number",
+        _ if starts(&["arr", "list", "tuple"]) => "array",
+        _ if starts(&["dict", "object"]) => "object",
+        _ => "string",
+    }
+}
+
+/// `null`, `NULL`, `None` (as Python writes it) and the like.
+fn is_null(value: &str) -> bool {
+    value.eq_ignore_ascii_case("null") || value.eq_ignore_ascii_case("none")
+}
+
+fn push(types: &mut Vec<&'static str>, t: &'static str) {
     if !types.contains(&t) {
         types.push(t);
     }
@@ -151,7 +179,7 @@ fn try_type(ty: &str, value: &str) -> Option<Value> {
             "false" => Some(Value::Bool(false)),
             _ => None,
         },
-        "null" => matches!(v, "null" | "None" | "").then_some(Value::Null),
+        "null" => (v.is_empty() || is_null(v)).then_some(Value::Null),
         "object" => serde_json::from_str::<Value>(v)
             .ok()
             .filter(Value::is_object),
@@ -201,6 +229,34 @@ mod tests {
         assert_eq!(c("maybe", "null"), Value::Null);
         assert_eq!(c("mode", "fast"), json!("fast"));
         assert_eq!(c("unknown", "7"), json!("7"));
+    }
+
+    /// Type names seen in the wild (vLLM's Qwen3-Coder parser reads `int`, `float`,
+    /// `double`, `bool`, `dict`, `list` the same way), and null as the peers read it.
+    #[test]
+    fn type_names_in_the_wild_convert_like_the_standard_ones() {
+        let s = json!({"type": "object", "properties": {
+            "f": {"type": "float"}, "d": {"type": "double"}, "i": {"type": "int"},
+            "u": {"type": "uint64"}, "b": {"type": "bool"}, "m": {"type": "dict"},
+            "l": {"type": "list"}, "when": {"type": "date"}, "n": {"type": "integer"}
+        }});
+        let c = |k: &str, v: &str| convert("t", k, v, Some(&s)).unwrap().into_value();
+        assert_eq!(c("f", "3.5"), json!(3.5));
+        assert_eq!(c("d", "2"), json!(2));
+        assert_eq!(c("i", " 7 "), json!(7));
+        assert_eq!(c("u", "8"), json!(8));
+        assert_eq!(c("b", "false"), json!(false));
+        assert_eq!(c("m", "{\"k\": 1}"), json!({"k": 1}));
+        assert_eq!(c("l", "[1]"), json!([1]));
+        // An unknown type name takes the value as written rather than refusing it.
+        assert_eq!(c("when", "2025-08-01"), json!("2025-08-01"));
+        for null in ["null", "NULL", "None", " none "] {
+            assert_eq!(c("n", null), Value::Null, "{null}");
+        }
+        // The message names the type the schema means, never "a string" for a number.
+        let err = convert("t", "f", "fast", Some(&s)).unwrap_err();
+        let msg = err.error_message().unwrap();
+        assert!(msg.contains("'f' of 't' expects a number"), "{msg}");
     }
 
     #[test]

@@ -45,6 +45,9 @@ struct OpenCall {
     index: usize,
     start: usize,
     name: String,
+    /// Addressed to one of the model's built-in tools (`browser.search`, `python`), not to
+    /// one of ours: reported, never run.
+    builtin: bool,
     scan: ArgScan,
     sent: usize,
 }
@@ -314,10 +317,11 @@ impl HarmonyParser {
             .find_map(|w| w.strip_prefix("to="))
             .filter(|r| !r.is_empty() && *r != "assistant");
         if let Some(recipient) = recipient {
-            let name = recipient
-                .strip_prefix("functions.")
-                .unwrap_or(recipient)
-                .to_string();
+            let (name, builtin) = match recipient.strip_prefix("functions.") {
+                Some(name) => (name, false),
+                None => (recipient, is_builtin(recipient)),
+            };
+            let name = name.to_string();
             let index = self.core.start_call(out);
             out.push(Event::Name {
                 index,
@@ -327,6 +331,7 @@ impl HarmonyParser {
                 index,
                 start: self.header_at,
                 name,
+                builtin,
                 scan: ArgScan::new(),
                 sent: 0,
             });
@@ -382,6 +387,23 @@ impl HarmonyParser {
     }
 
     fn close(&mut self, call: OpenCall, end: usize, out: &mut Vec<Event>) {
+        if call.builtin {
+            // Not ours: its result goes back under its own recipient, saying so.
+            let message = format!(
+                "'{}' is one of the model's built-in tools, which this application does not \
+                 provide; it was not run. Call one of the functions instead.{}",
+                call.name,
+                self.core.listed_tools()
+            );
+            out.push(Event::CallError {
+                index: call.index,
+                id: self.core.id(call.index),
+                name: Some(call.name),
+                response: Box::new(ToolResponse::error(ToolErrorCode::NotFound, message)),
+                span: call.start..end,
+            });
+            return;
+        }
         let outcome = repair::finish(call.scan, &call.name);
         // The shared JSON messages speak of `<arguments>`, which harmony does not have.
         let result = outcome.result.map_err(|response| {
@@ -416,6 +438,13 @@ impl HarmonyParser {
             });
         }
     }
+}
+
+/// Whether a recipient outside `functions.` is one of gpt-oss's built-in tools: a namespaced
+/// name (`browser.search`, `container.exec`) or `python`. A bare name is read as a function
+/// whose `functions.` the model left out.
+fn is_builtin(recipient: &str) -> bool {
+    recipient.contains('.') || recipient == "python"
 }
 
 impl Utf8Sink for HarmonyParser {

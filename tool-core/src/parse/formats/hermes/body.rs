@@ -76,8 +76,11 @@ impl Body for HermesBody {
         &self.scan.raw
     }
 
+    /// The object is whole and nothing but whitespace follows it: a stop sequence ended the
+    /// reply where `</tool_call>` would be. Text after the object without `</tool_call>` is
+    /// not a call, as in vLLM and smg (whose parsers then find no valid JSON).
     fn complete(&self) -> bool {
-        self.scan.value_complete()
+        self.scan.value_complete() && self.scan.junk_start.is_none()
     }
 
     fn close(self, _options: &FormatOptions) -> Vec<(Parsed, usize)> {
