@@ -17,6 +17,7 @@ mod mcp_http_hostile;
 mod mcp_http_progress;
 mod mcp_http_scale;
 mod mcp_http_security;
+mod mcp_live_lists;
 mod mcp_peer;
 mod mcp_python;
 mod mcp_resources;
