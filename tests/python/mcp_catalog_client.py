@@ -24,6 +24,7 @@ async def main(command):
     answer = {"mode": "accept"}
     changed = anyio.Event()
     updated = anyio.Event()
+    tools_changed = anyio.Event()
 
     async def on_log(params):
         logs.append((params.level, params.logger, params.data))
@@ -35,6 +36,8 @@ async def main(command):
             updated.set()
         if method == "notifications/prompts/list_changed":
             changed.set()
+        if method == "notifications/tools/list_changed":
+            tools_changed.set()
 
     async def sampling(context, params):
         prompt = params.messages[0].content.text
@@ -74,6 +77,7 @@ async def main(command):
             check("prompts capability", caps.prompts is not None, caps)
             check("completions capability", caps.completions is not None, caps)
             check("logging capability", caps.logging is not None, caps)
+            check("tools listChanged", caps.tools is not None and caps.tools.list_changed, caps)
 
             resources = (await session.list_resources()).resources
             check("resources/list", [str(r.uri) for r in resources] == ["docs://units", "images://logo"], resources)
@@ -144,6 +148,15 @@ async def main(command):
                 await changed.wait()
             prompts = (await session.list_prompts()).prompts
             check("list_changed, then the new prompt is listed", [p.name for p in prompts] == ["plan_trip", "packing"], prompts)
+
+            result = await session.call_tool("add_tool", {})
+            check("add_tool", result.content[0].text == "Ok(())", result)
+            with anyio.fail_after(10):
+                await tools_changed.wait()
+            tools = [t.name for t in (await session.list_tools()).tools]
+            check("tools/list_changed, then the new tool is listed", tools[-1] == "shout" and "add_tool" in tools, tools)
+            result = await session.call_tool("shout", {"text": "hi"})
+            check("the new tool is callable", result.content[0].text == "HI", result)
     print("all checks passed")
 
 

@@ -86,7 +86,7 @@ pub fn answer() -> Json<i64> {
     Json(42)
 }
 
-/// The running server's handle, for `touch` and `add_prompt`.
+/// The running server's handle, for `touch`, `add_prompt` and `add_tool`.
 pub static HANDLE: OnceLock<ServerHandle> = OnceLock::new();
 
 /// Says that a resource changed (its subscribers are told).
@@ -112,6 +112,24 @@ pub async fn add_prompt() -> String {
                 .await;
             format!("{added:?}")
         }
+        None => "no handle".to_owned(),
+    }
+}
+
+/// Shouts the text back.
+#[tool]
+pub fn shout(
+    /// What to shout.
+    text: String,
+) -> String {
+    text.to_uppercase()
+}
+
+/// Adds the `shout` tool while serving.
+#[tool]
+pub async fn add_tool() -> String {
+    match HANDLE.get() {
+        Some(handle) => format!("{:?}", handle.add_tool(shout {}).await),
         None => "no handle".to_owned(),
     }
 }
@@ -174,7 +192,7 @@ fn cities(typed: &str) -> Vec<String> {
 
 /// The tools.
 pub fn registry() -> ToolRegistry {
-    tools![count_to, haiku, ask_unit, where_am_i, touch, add_prompt, answer]
+    tools![count_to, haiku, ask_unit, where_am_i, touch, add_prompt, add_tool, answer]
 }
 
 /// The resources, prompts and completers.

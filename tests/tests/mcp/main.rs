@@ -17,6 +17,7 @@ mod mcp_http_hostile;
 mod mcp_http_progress;
 mod mcp_http_scale;
 mod mcp_http_security;
+mod mcp_live_lists;
 mod mcp_mrtr;
 mod mcp_mrtr_state;
 mod mcp_peer;

@@ -1,7 +1,8 @@
 //! The official Python MCP client (`mcp` from PyPI) against the catalog test server on stdio:
 //! resources, templates, reads, prompts with and without arguments, completion, setLevel then
 //! log notifications, sampling, elicitation (accept, decline, cancel) and roots answered by
-//! the client's callbacks, a subscription's update, list_changed after a registration, and
+//! the client's callbacks, a subscription's update, list_changed after a registration (of a
+//! prompt and of a tool), and
 //! an integer tool's structured output validated against its (wrapped) output schema.
 //!
 //! Python comes from `TOOL_CORE_PYTHON`, else `<workspace>/.venv/bin/python` (`.ci/run` makes
@@ -33,7 +34,7 @@ fn the_official_python_client_exercises_resources_prompts_and_the_peer() {
     // Every check ran (a check that is skipped would not print its line).
     assert_eq!(
         stdout.lines().filter(|l| l.starts_with("ok ")).count(),
-        35,
+        39,
         "{stdout}"
     );
 }

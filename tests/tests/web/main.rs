@@ -18,6 +18,6 @@ mod http_broken_connection;
 mod http_gemini;
 mod http_openai_chat;
 mod http_openai_responses;
-mod http_reasoning;
 mod http_output;
+mod http_reasoning;
 mod http_whole;

@@ -1,11 +1,14 @@
-//! A catalog as MCP lists it: its resources, templates and prompts converted to rmcp's types
-//! once per change of the catalog, not on every `*/list` request.
+//! What a server lists, converted to rmcp's types once per change, not on every `*/list`
+//! request: a catalog's resources, templates and prompts, and the tool set (changeable while
+//! serving, see `ServerHandle::update_tools`).
 
-use std::sync::Arc;
+use std::sync::{Arc, PoisonError, RwLock};
 
 use serde_json::{json, Value};
 
 use crate::catalog::{Catalog, PromptInfo, ResourceInfo};
+use crate::definition::ToolDefinition;
+use crate::registry::ToolRegistry;
 
 /// The catalog with its MCP listings, converted once per change.
 pub(super) struct Served {
@@ -80,5 +83,69 @@ fn mcp_template(info: &ResourceInfo) -> rmcp::model::ResourceTemplate {
     let value = described(info, json!({ "uriTemplate": info.uri.as_str() }));
     serde_json::from_value(value).unwrap_or_else(|_| {
         rmcp::model::ResourceTemplate::new(info.uri.as_str(), info.name.clone())
+    })
+}
+
+/// The registry as served now, with its tools as MCP lists them (in registry order).
+pub(crate) struct ServedTools {
+    pub registry: Arc<ToolRegistry>,
+    pub tools: Arc<[rmcp::model::Tool]>,
+}
+
+impl ServedTools {
+    fn new(registry: Arc<ToolRegistry>) -> ServedTools {
+        ServedTools {
+            tools: registry.definitions().iter().map(mcp_tool).collect(),
+            registry,
+        }
+    }
+}
+
+/// The served tool set, shared by the server, its clones (one per HTTP session) and every
+/// [`ServerHandle`]. A change swaps the whole set: a call or listing in progress finishes on
+/// the set it started with.
+pub(crate) struct LiveTools {
+    current: RwLock<Arc<ServedTools>>,
+}
+
+impl LiveTools {
+    pub fn new(registry: Arc<ToolRegistry>) -> LiveTools {
+        LiveTools {
+            current: RwLock::new(Arc::new(ServedTools::new(registry))),
+        }
+    }
+
+    /// The tool set as it is now.
+    pub fn current(&self) -> Arc<ServedTools> {
+        self.current
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Applies `change` to a copy of the registry and serves the copy; says whether the
+    /// listing changed.
+    pub fn update<R>(&self, change: impl FnOnce(&mut ToolRegistry) -> R) -> (R, bool) {
+        let mut current = self.current.write().unwrap_or_else(PoisonError::into_inner);
+        let mut registry = current.registry.fork();
+        let result = change(&mut registry);
+        let next = ServedTools::new(Arc::new(registry));
+        let changed = next.tools != current.tools;
+        *current = Arc::new(next);
+        (result, changed)
+    }
+}
+
+/// A definition as an rmcp tool, through the same JSON `provider::mcp` writes.
+fn mcp_tool(def: &ToolDefinition) -> rmcp::model::Tool {
+    let value = crate::provider::mcp::tool(def);
+    // `provider::mcp::tool` writes exactly the fields rmcp's `Tool` reads, with object
+    // schemas; should that ever change, the tool is still listed with its name and
+    // description rather than dropped.
+    serde_json::from_value(value).unwrap_or_else(|_| {
+        let mut tool = rmcp::model::Tool::default();
+        tool.name = def.name.clone().into();
+        tool.description = Some(def.description.clone().into());
+        tool
     })
 }

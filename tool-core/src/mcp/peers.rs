@@ -101,6 +101,11 @@ impl Shared {
         self.with_connection(peer, |c| c.level)
     }
 
+    /// Every connected client (for the tool list's changes, see `server`).
+    pub(super) fn all_peers(&self) -> Vec<Peer<RoleServer>> {
+        self.peers(|_| true)
+    }
+
     fn peers(&self, filter: impl Fn(&Connection) -> bool) -> Vec<Peer<RoleServer>> {
         let mut connections = self
             .connections
@@ -116,9 +121,10 @@ impl Shared {
 }
 
 /// The application's handle on a server while it serves: say that a resource changed (its
-/// subscribers get `notifications/resources/updated`) or change the resources and prompts
+/// subscribers get `notifications/resources/updated`), change the resources and prompts
 /// offered (every connected client gets `notifications/resources/list_changed` or
-/// `notifications/prompts/list_changed`). Cheap to clone; works for every connection of
+/// `notifications/prompts/list_changed`) or the tools (`notifications/tools/list_changed`:
+/// [`ServerHandle::add_tool`], [`ServerHandle::remove_tool`], [`ServerHandle::update_tools`]). Cheap to clone; works for every connection of
 /// every transport the server was started on.
 ///
 /// ```
@@ -136,6 +142,7 @@ impl Shared {
 #[derive(Clone)]
 pub struct ServerHandle {
     pub(super) shared: Arc<Shared>,
+    pub(super) tools: Arc<super::listings::LiveTools>,
 }
 
 impl ServerHandle {

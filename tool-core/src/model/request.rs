@@ -9,8 +9,8 @@ use crate::provider::ToolChoice;
 use crate::registry::ToolRegistry;
 
 use super::message::Message;
-use super::reasoning::Reasoning;
 use super::output::JsonOutput;
+use super::reasoning::Reasoning;
 
 static AUTO: ToolChoice = ToolChoice::Auto;
 

@@ -2,6 +2,7 @@
 //! prompt and provider tool lists, and the dispatch settings. The dispatch path itself is in
 //! `dispatch`, which reads this state; nothing here calls into it.
 
+mod change;
 mod lists;
 mod name_key;
 mod names;
@@ -34,7 +35,9 @@ const LINEAR_LOOKUP_MAX: usize = 12;
 pub(crate) struct Entry {
     pub(crate) tool: Arc<dyn Tool>,
     pub(crate) retry: Option<RetryPolicy>,
-    pub(crate) breaker: Option<Breaker>,
+    /// Shared with the registry's forks (see `change`), so a tool's circuit keeps its state
+    /// across a live change of the tool set.
+    pub(crate) breaker: Option<Arc<Breaker>>,
     /// Scopes a caller's [`Principal`](crate::Principal) must hold to see and call the tool
     /// over an authorizing transport (empty: none).
     pub(crate) scopes: Vec<String>,
@@ -146,7 +149,7 @@ impl ToolRegistry {
         self.entries.push(Entry {
             tool,
             retry: None,
-            breaker: self.policy.breaker.map(Breaker::new),
+            breaker: self.policy.breaker.map(|c| Arc::new(Breaker::new(c))),
             scopes: Vec::new(),
         });
         self.definitions.push(definition);

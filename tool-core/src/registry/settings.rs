@@ -68,7 +68,7 @@ impl ToolRegistry {
     pub fn with_circuit_breaker(mut self, config: BreakerConfig) -> Self {
         self.policy.breaker = Some(config);
         for entry in &mut self.entries {
-            entry.breaker = Some(Breaker::new(config));
+            entry.breaker = Some(Arc::new(Breaker::new(config)));
         }
         self
     }
@@ -87,7 +87,7 @@ impl ToolRegistry {
         let entry = self
             .position(tool.tool_name())
             .and_then(|i| self.entries.get(i))?;
-        entry.breaker.as_ref().map(Breaker::state)
+        entry.breaker.as_ref().map(|b| b.state())
     }
 
     /// Installs the hook that reviews calls of tools annotated `destructive`;

@@ -15,8 +15,8 @@ use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 
 use super::super::auth::{self, Authorization};
 use super::super::lines::{self, Incoming};
+use crate::mcp::listings::LiveTools;
 use crate::principal::Principal;
-use crate::registry::ToolRegistry;
 
 /// The JSON-RPC error code of a `tools/call` refused because the server is at its limit of
 /// concurrent calls (in the range JSON-RPC reserves for servers).
@@ -29,7 +29,8 @@ pub(super) struct Guard {
     pub(super) calls: Arc<Semaphore>,
     pub(super) max_calls: usize,
     pub(super) in_flight: Arc<InFlight>,
-    pub(super) registry: Arc<ToolRegistry>,
+    /// The served tools as they are at each request (the application may change them).
+    pub(super) tools: Arc<LiveTools>,
     pub(super) authorization: Option<Arc<Authorization>>,
 }
 
@@ -183,7 +184,8 @@ impl Guard {
     /// has them (the server handler refuses it too, should this be bypassed).
     fn scope_refusal(&self, tool: &str, principal: Option<&Principal>) -> Option<Response> {
         let authorization = self.authorization.as_ref()?;
-        let required = self.registry.required_scopes(tool);
+        let served = self.tools.current();
+        let required = served.registry.required_scopes(tool);
         let missing = match principal {
             Some(principal) => principal.missing_scopes(required),
             None => required.iter().map(String::as_str).collect(),

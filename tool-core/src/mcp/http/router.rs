@@ -103,7 +103,7 @@ pub(super) fn build(server: McpServer, config: &HttpConfig, sessions: Cancellati
     rmcp_config.session_store = config.session_store.clone();
 
     let server = server.with_call_timeout(config.call_timeout);
-    let registry = server.registry().clone();
+    let tools = server.live_tools();
     let service = StreamableHttpService::new(
         move || Ok(server.clone()),
         Arc::new(LocalSessionManager::default()),
@@ -115,7 +115,7 @@ pub(super) fn build(server: McpServer, config: &HttpConfig, sessions: Cancellati
         calls: Arc::new(Semaphore::new(config.max_concurrent_calls)),
         max_calls: config.max_concurrent_calls,
         in_flight: in_flight.clone(),
-        registry,
+        tools,
         authorization: config.authorization.clone(),
     };
     // Layers wrap the routes added before them; the last added runs first.

@@ -20,9 +20,11 @@ impl McpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let Some(definition) = self.registry.definition(&request.name) else {
-            let message = self
-                .registry
+        // The tool set as it is now; a change while the call runs does not disturb it.
+        let served = self.tools.current();
+        let registry = &served.registry;
+        let Some(definition) = registry.definition(&request.name) else {
+            let message = registry
                 .unknown_tool(&request.name)
                 .error_message()
                 .unwrap_or("unknown tool")
@@ -30,16 +32,14 @@ impl McpServer {
             return Err(ErrorData::invalid_params(message, None));
         };
         let principal = gate::principal_of(&context);
-        if !gate::may_use(&self.registry, &request.name, principal.as_ref()) {
+        if !gate::may_use(registry, &request.name, principal.as_ref()) {
             // Refused before anything runs; the tool was not listed to this caller either.
             return Err(ErrorData::invalid_params(
                 format!(
                     "tool '{}' needs the scopes '{}', which the caller's token does not grant; \
                      ask the authorization server for a token with them",
                     request.name,
-                    self.registry
-                        .required_scopes(request.name.as_ref())
-                        .join(" ")
+                    registry.required_scopes(request.name.as_ref()).join(" ")
                 ),
                 None,
             ));
@@ -104,7 +104,7 @@ impl McpServer {
             let running = gate::within(
                 self.call_timeout,
                 &call.name,
-                self.registry.call_in(&call, &call_context),
+                registry.call_in(&call, &call_context),
             );
             tokio::pin!(running);
             let asked = async {

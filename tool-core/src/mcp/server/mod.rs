@@ -23,6 +23,9 @@ mod call;
 mod results;
 mod rounds;
 mod settings;
+mod tool_list;
+
+use super::listings::LiveTools;
 
 use super::input_required::{self, Sealer};
 use super::lines::LineTransport;
@@ -30,7 +33,6 @@ use super::peers::{ServerHandle, Shared};
 use super::{prompts, resources, McpError};
 use crate::catalog::Catalog;
 use crate::registry::ToolRegistry;
-use results::mcp_tool;
 
 /// How many tools one `tools/list` page holds unless [`McpServer::with_page_size`] says
 /// otherwise: large enough that ordinary registries fit in one page.
@@ -62,8 +64,8 @@ pub(crate) const DEFAULT_PAGE_SIZE: usize = 100;
 /// ```
 #[derive(Clone)]
 pub struct McpServer {
-    registry: Arc<ToolRegistry>,
-    tools: Arc<[rmcp::model::Tool]>,
+    /// The registry and its MCP listing; [`ServerHandle`] changes them while serving.
+    tools: Arc<LiveTools>,
     page_size: usize,
     /// `None`: each transport's default (ours on streams, rmcp's on HTTP).
     max_message_bytes: Option<usize>,
@@ -77,22 +79,22 @@ pub struct McpServer {
 }
 
 impl McpServer {
-    /// Serves `registry`; its definitions are converted to MCP tools now, once.
+    /// Serves `registry`; its definitions are converted to MCP tools now, once (and again
+    /// after each change through [`McpServer::handle`]).
     pub fn new(registry: impl Into<Arc<ToolRegistry>>) -> Self {
-        let registry = registry.into();
-        let tools = registry.definitions().iter().map(mcp_tool).collect();
+        let tools = Arc::new(LiveTools::new(registry.into()));
         // `logging`: tools log through their context (`ToolContext::log`). Deprecated by the
         // 2026-07-28 revision, and what handshake-era clients (most of today's) speak.
         #[allow(deprecated)]
         let config = ServerConfig::new(
             ServerCapabilities::builder()
                 .enable_tools()
+                .enable_tool_list_changed()
                 .enable_logging()
                 .build(),
         )
         .with_server_info(Implementation::new("tool-core", env!("CARGO_PKG_VERSION")));
         McpServer {
-            registry,
             tools,
             page_size: DEFAULT_PAGE_SIZE,
             max_message_bytes: None,
@@ -155,11 +157,13 @@ impl McpServer {
         )
     }
 
-    /// A handle to tell clients about changes while serving (see [`ServerHandle`]). Take it
-    /// after [`McpServer::with_catalog`]: a later `with_catalog` starts a new catalog.
+    /// A handle to change the tools, resources and prompts while serving and tell clients
+    /// about it (see [`ServerHandle`]). Take it after [`McpServer::with_catalog`]: a later
+    /// `with_catalog` starts a new catalog.
     pub fn handle(&self) -> ServerHandle {
         ServerHandle {
             shared: self.shared.clone(),
+            tools: self.tools.clone(),
         }
     }
 
@@ -216,10 +220,11 @@ impl McpServer {
         principal: Option<&crate::Principal>,
     ) -> Result<ListToolsResult, ErrorData> {
         // A caller sees only the tools it may call (see `ToolRegistry::with_required_scopes`).
-        let visible: Vec<&rmcp::model::Tool> = self
+        let served = self.tools.current();
+        let visible: Vec<&rmcp::model::Tool> = served
             .tools
             .iter()
-            .filter(|tool| gate::may_use(&self.registry, &tool.name, principal))
+            .filter(|tool| gate::may_use(&served.registry, &tool.name, principal))
             .collect();
         let start = match cursor {
             None => 0,
@@ -410,9 +415,11 @@ impl ServerHandler for McpServer {
 
     fn get_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
         // `tools` was built from the definitions, in registry order.
-        self.registry
+        let served = self.tools.current();
+        served
+            .registry
             .position(name)
-            .and_then(|i| self.tools.get(i))
+            .and_then(|i| served.tools.get(i))
             .cloned()
     }
 

@@ -2,26 +2,11 @@
 //! `CallToolResult`, and progress reports forwarded to the client.
 
 use crate::context::{Progress, ProgressReporter};
-use crate::definition::ToolDefinition;
 use crate::response::ToolResponse;
 use rmcp::model::{CallToolResult, ContentBlock, ProgressNotificationParam, ProgressToken};
 use rmcp::RoleServer;
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
-
-/// A definition as an rmcp tool, through the same JSON `provider::mcp` writes.
-pub(super) fn mcp_tool(def: &ToolDefinition) -> rmcp::model::Tool {
-    let value = crate::provider::mcp::tool(def);
-    // `provider::mcp::tool` writes exactly the fields rmcp's `Tool` reads, with object
-    // schemas; should that ever change, the tool is still listed with its name and
-    // description rather than dropped.
-    serde_json::from_value(value).unwrap_or_else(|_| {
-        let mut tool = rmcp::model::Tool::default();
-        tool.name = def.name.clone().into();
-        tool.description = Some(def.description.clone().into());
-        tool
-    })
-}
 
 /// Our response as an MCP result, through the same JSON `provider::mcp::call_result` writes
 /// (one rule for both: `structuredContent` only for a success of a tool with an output schema).

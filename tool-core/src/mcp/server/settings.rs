@@ -74,13 +74,18 @@ impl McpServer {
         self.page_size
     }
 
-    /// How many tools the server offers.
+    /// How many tools the server offers now.
     pub fn tool_count(&self) -> usize {
-        self.tools.len()
+        self.tools.current().tools.len()
     }
 
-    /// The registry being served.
-    pub fn registry(&self) -> &Arc<ToolRegistry> {
-        &self.registry
+    #[cfg(feature = "mcp-http")]
+    pub(in crate::mcp) fn live_tools(&self) -> Arc<super::LiveTools> {
+        self.tools.clone()
+    }
+
+    /// The registry being served now (see [`McpServer::handle`] to change it).
+    pub fn registry(&self) -> Arc<ToolRegistry> {
+        self.tools.current().registry.clone()
     }
 }
