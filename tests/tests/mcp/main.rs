@@ -22,6 +22,7 @@ mod mcp_mrtr;
 mod mcp_mrtr_state;
 mod mcp_peer;
 mod mcp_python;
+mod mcp_python_eras;
 mod mcp_resources;
 mod mcp_results;
 mod mcp_server;

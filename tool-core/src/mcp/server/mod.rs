@@ -10,7 +10,7 @@ use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
     GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
     ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig,
+    ReadResourceRequestParams, ReadResourceResponse, ResultType, ServerCapabilities, ServerConfig,
     SubscribeRequestParams, UnsubscribeRequestParams,
 };
 use rmcp::service::NotificationContext;
@@ -317,9 +317,13 @@ impl ServerHandler for McpServer {
                 rmcp::model::ReadResourceRequestMethod,
             >());
         }
+        // 2026-07-28 clients require `resultType` (see `results::call_result`).
         resources::read(&self.shared, &request.uri)
             .await
-            .map(Into::into)
+            .map(|mut result| {
+                result.result_type.get_or_insert(ResultType::COMPLETE);
+                result.into()
+            })
     }
 
     async fn subscribe(
@@ -369,7 +373,13 @@ impl ServerHandler for McpServer {
                 rmcp::model::GetPromptRequestMethod,
             >());
         }
-        prompts::get(&self.shared, &request).await.map(Into::into)
+        // 2026-07-28 clients require `resultType` (see `results::call_result`).
+        prompts::get(&self.shared, &request)
+            .await
+            .map(|mut result| {
+                result.result_type.get_or_insert(ResultType::COMPLETE);
+                result.into()
+            })
     }
 
     async fn complete(

@@ -17,14 +17,20 @@ pub(super) fn call_result(
     let value = crate::provider::mcp::call_result(response, output_schema);
     // `call_result` writes exactly the fields rmcp's `CallToolResult` reads; should that ever
     // change, the model text still reaches the client with the right error flag.
-    serde_json::from_value(value).unwrap_or_else(|_| {
+    let mut result: CallToolResult = serde_json::from_value(value).unwrap_or_else(|_| {
         let content = vec![ContentBlock::text(response.model_text())];
         if response.is_error() {
             CallToolResult::error(content)
         } else {
             CallToolResult::success(content)
         }
-    })
+    });
+    // 2026-07-28 clients require `resultType` (the JSON above has none); rmcp takes it off
+    // again for handshake-era clients, whose results do not carry it.
+    result
+        .result_type
+        .get_or_insert(rmcp::model::ResultType::COMPLETE);
+    result
 }
 
 /// Forwards a call's progress reports, in order, as `notifications/progress`. Dropping the
