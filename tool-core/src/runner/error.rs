@@ -35,8 +35,8 @@ pub enum RunError {
     /// run paused for approval or was cancelled); use [`Runner::run`](super::Runner::run)
     /// with [`RunOptions::output`](super::RunOptions::output) to keep such a run.
     NoOutput {
-        /// How the run ended instead.
-        outcome: Box<super::RunOutcome>,
+        /// How the run ended instead, e.g. "it waits for approval".
+        reason: String,
     },
     /// The model request failed; see [`ModelError::is_retryable`].
     Model(ModelError),
@@ -94,11 +94,9 @@ impl fmt::Display for RunError {
                 "the model gave {attempts} invalid final answers; the last: {message} Raise \
                  OutputSpec::max_retries or simplify the output type"
             ),
-            RunError::NoOutput { outcome } => write!(
-                f,
-                "the run ended without its typed answer: {}",
-                super::result::outcome_name(outcome)
-            ),
+            RunError::NoOutput { reason } => {
+                write!(f, "the run ended without its typed answer: {reason}")
+            }
             RunError::UnknownOfferedTool { name } => write!(
                 f,
                 "RunOptions::offered names '{name}', which is not in the registry"

@@ -51,12 +51,14 @@ mod result;
 mod run;
 mod stream;
 mod telemetry;
+mod typed;
 
 pub use driver::Runner;
 pub use error::RunError;
 pub use event::RunEvent;
 pub use options::{ApprovalPolicy, RunOptions};
-pub use output::{OutputMode, OutputSpec, TypedResult};
+pub use output::{OutputMode, OutputSpec};
 pub use result::RunResult;
 pub use run::{Run, RunOutcome, Step, ToolBatch};
 pub use stream::RunStream;
+pub use typed::TypedResult;
