@@ -160,12 +160,12 @@ pub enum Event {
     },
     /// A repair or oddity.
     Diagnostic(Diagnostic),
-    /// The model's reasoning (gpt-oss harmony's `analysis` channel): not for the user's answer,
-    /// not a call. Only [`FormatParser`](crate::parse::FormatParser) in the harmony format
-    /// reports it.
+    /// The model's reasoning (gpt-oss harmony's `analysis` channel, the leading
+    /// `<think>...</think>` section of the thinking models): not for the user's answer, not a
+    /// call. Only [`FormatParser`](crate::parse::FormatParser) reports it.
     Reasoning(TextChunk),
     /// A format's control text that is neither prose nor part of a call (harmony's
-    /// `<|channel|>final<|message|>` headers and `<|end|>` markers), kept so that text,
+    /// `<|channel|>final<|message|>` headers and `<|end|>` markers, `<think>` and `</think>`), kept so that text,
     /// reasoning, markup and call spans still rebuild the input exactly.
     Markup(TextChunk),
 }

@@ -17,7 +17,9 @@
 //!
 //! Harmony also reports [`Event::Reasoning`](crate::parse::Event::Reasoning) (the analysis
 //! channel) and [`Event::Markup`](crate::parse::Event::Markup) (its framing tokens); text,
-//! reasoning, markup and call spans together rebuild the input.
+//! reasoning, markup and call spans together rebuild the input. So do the formats whose models
+//! think in a leading `<think>...</think>` section (`think.rs`), and any format whose reply
+//! starts in reasoning ([`FormatOptions::start_in_reasoning`]).
 
 mod any_parser;
 mod blocks;
@@ -30,6 +32,7 @@ mod parser;
 mod results;
 mod spec;
 mod table;
+mod think;
 mod tool_format;
 mod tools;
 mod written;

@@ -27,6 +27,24 @@ pub struct FormatOptions {
     /// Each tool's input schema, by name: Qwen3-Coder's untyped parameter values are
     /// converted with it (`"5"` for an integer is `5`). Without one, values stay strings.
     pub schemas: Option<Arc<HashMap<String, Arc<Value>>>>,
+    /// The reply starts inside a `<think>` section that the chat template opened in the
+    /// generation prompt (DeepSeek R1, and Qwen3, GLM and MiniMax-M2 templates with thinking
+    /// on): everything up to `</think>` is [`Event::Reasoning`](crate::parse::Event::Reasoning).
+    /// Off by default: then a reply of a thinking format that opens with `<think>` is split
+    /// the same way, and one that does not is all answer.
+    ///
+    /// ```
+    /// use tool_core::parse::{EndReason, Event, FormatOptions, FormatParser, ToolFormat};
+    /// let options = FormatOptions { start_in_reasoning: true, ..FormatOptions::default() };
+    /// let mut parser = FormatParser::with_options(ToolFormat::Hermes, options);
+    /// let mut out = Vec::new();
+    /// parser.feed("The user wants Paris.</think>Sunny.", &mut out);
+    /// parser.finish(EndReason::Stop, &mut out);
+    /// assert_eq!(out[0], Event::Reasoning("The user wants Paris.".into()));
+    /// assert_eq!(out[1], Event::Markup("</think>".into()));
+    /// assert_eq!(out[2], Event::Text("Sunny.".into()));
+    /// ```
+    pub start_in_reasoning: bool,
 }
 
 impl FormatOptions {

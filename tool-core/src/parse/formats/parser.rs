@@ -23,7 +23,9 @@
 use super::any_parser::AnyParser;
 use super::options::FormatOptions;
 use super::table::ToolFormat;
+use super::think::{Handoff, Think};
 use crate::parse::event::{EndReason, Event};
+use crate::parse::utf8::{self, Carry, Utf8Sink};
 
 /// A streaming parser of tool calls in a model's text reply: what a text-mode runner needs
 /// from any format. [`XmlParser`](super::XmlParser) and [`FormatParser`] implement it.
@@ -60,6 +62,17 @@ pub trait TextCallParser: Send {
 pub struct FormatParser {
     format: ToolFormat,
     inner: AnyParser,
+    /// The leading `<think>` section, for formats whose models think (or when the reply
+    /// starts in reasoning); boxed so that the formats without it stay small.
+    think: Option<Box<Thinking>>,
+}
+
+/// The `<think>` splitter in front of the format's parser, and the byte front end it needs
+/// (the format parser's own one sees only what the splitter passes on).
+#[derive(Debug)]
+struct Thinking {
+    split: Think,
+    utf8: Carry,
 }
 
 impl FormatParser {
@@ -83,9 +96,16 @@ impl FormatParser {
         if options.id_prefix.is_none() {
             options.id_prefix = Some(spec.id_prefix().to_string());
         }
+        let think = (spec.thinks() || options.start_in_reasoning).then(|| {
+            Box::new(Thinking {
+                split: Think::new(options.start_in_reasoning),
+                utf8: Carry::default(),
+            })
+        });
         FormatParser {
             format,
             inner: spec.parser(options),
+            think,
         }
     }
 
@@ -127,7 +147,10 @@ impl FormatParser {
         if chunk.is_empty() {
             return;
         }
-        self.inner.feed(chunk, out);
+        match self.think.as_mut() {
+            Some(think) => feed_split(&mut think.split, &mut self.inner, chunk, out),
+            None => self.inner.feed(chunk, out),
+        }
     }
 
     /// Feeds raw bytes: a UTF-8 sequence split across chunks is joined; invalid bytes become
@@ -143,7 +166,16 @@ impl FormatParser {
     /// assert_eq!(out, [Event::Text("☃".into())]);
     /// ```
     pub fn feed_bytes(&mut self, bytes: &[u8], out: &mut Vec<Event>) {
-        self.inner.feed_bytes(bytes, out);
+        match self.think.as_mut() {
+            Some(think) => {
+                let mut sink = Split {
+                    think,
+                    inner: &mut self.inner,
+                };
+                utf8::feed_bytes(&mut sink, bytes, out);
+            }
+            None => self.inner.feed_bytes(bytes, out),
+        }
     }
 
     /// Ends the reply. With [`EndReason::Stop`] a call missing only its end marker is
@@ -159,7 +191,74 @@ impl FormatParser {
     /// assert!(matches!(out.last(), Some(Event::CallIncomplete { .. })));
     /// ```
     pub fn finish(&mut self, reason: EndReason, out: &mut Vec<Event>) {
+        let Some(think) = self.think.as_mut() else {
+            self.inner.finish(reason, out);
+            return;
+        };
+        utf8::finish(
+            &mut Split {
+                think,
+                inner: &mut self.inner,
+            },
+            out,
+        );
+        let from = out.len();
+        let shift = think.split.shift();
+        if let Some(held) = think.split.finish(out) {
+            self.inner.feed(&held, out);
+        }
         self.inner.finish(reason, out);
+        shift_spans(out, from, shift);
+    }
+}
+
+/// Feeds `chunk` through the `<think>` splitter to the format's parser.
+fn feed_split(split: &mut Think, inner: &mut AnyParser, chunk: &str, out: &mut Vec<Event>) {
+    if split.done() && split.shift() == 0 {
+        // A reply without a section: the format's parser alone, as without a splitter.
+        inner.feed(chunk, out);
+        return;
+    }
+    let from = out.len();
+    match split.split(chunk, out) {
+        Handoff::Nothing => return,
+        Handoff::Rest(rest) => inner.feed(rest, out),
+        Handoff::Held(held) => inner.feed(&held, out),
+    }
+    shift_spans(out, from, split.shift());
+}
+
+/// The byte front end of a parser with a splitter.
+struct Split<'a> {
+    think: &'a mut Thinking,
+    inner: &'a mut AnyParser,
+}
+
+impl Utf8Sink for Split<'_> {
+    fn carry(&mut self) -> &mut Carry {
+        &mut self.think.utf8
+    }
+
+    fn feed_str(&mut self, text: &str, out: &mut Vec<Event>) {
+        if !text.is_empty() {
+            feed_split(&mut self.think.split, self.inner, text, out);
+        }
+    }
+}
+
+/// The format parser counts offsets from its own first byte, which follows the `<think>`
+/// section: its spans move by the section's length.
+fn shift_spans(out: &mut [Event], from: usize, shift: usize) {
+    if shift == 0 {
+        return;
+    }
+    for event in out.iter_mut().skip(from) {
+        if let Event::CallComplete { span, .. }
+        | Event::CallError { span, .. }
+        | Event::CallIncomplete { span, .. } = event
+        {
+            *span = span.start + shift..span.end + shift;
+        }
     }
 }
 

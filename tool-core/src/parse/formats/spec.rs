@@ -33,6 +33,11 @@ pub(crate) trait TextFormat: Sync {
     fn streams_arguments(&self) -> bool {
         false
     }
+    /// Whether the format's models may open the reply with a `<think>...</think>` section,
+    /// which then comes out as reasoning (see `think.rs`).
+    fn thinks(&self) -> bool {
+        false
+    }
     /// Whether the tool block is the `<use_tool>` TOOLS section, which a registry caches.
     fn prompt_is_tools_section(&self) -> bool {
         false

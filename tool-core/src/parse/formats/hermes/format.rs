@@ -32,6 +32,11 @@ impl TextFormat for Hermes {
         "text:hermes"
     }
 
+    /// Qwen3 and QwQ think in a leading `<think>` section.
+    fn thinks(&self) -> bool {
+        true
+    }
+
     fn tools_prompt(&self, definitions: &[ToolDefinition]) -> String {
         let mut out = String::from(
             "# Tools\n\nYou may call one or more functions to assist with the user query.\n\n\
