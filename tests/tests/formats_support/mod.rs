@@ -21,6 +21,8 @@ pub const FORMATS: &[(ToolFormat, &str)] = &[
     (ToolFormat::QwenXml, "qwen_xml"),
     (ToolFormat::Mistral, "mistral"),
     (ToolFormat::Harmony, "harmony"),
+    (ToolFormat::DeepSeekV31, "deepseek_v31"),
+    (ToolFormat::DeepSeekV3, "deepseek_v3"),
 ];
 
 pub fn fixture_path(file: &str) -> std::path::PathBuf {

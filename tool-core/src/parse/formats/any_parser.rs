@@ -3,6 +3,7 @@
 //! [`TextFormat::parser`]: super::spec::TextFormat::parser
 
 use super::blocks::BlockParser;
+use super::deepseek::DeepSeekBody;
 use super::harmony::HarmonyParser;
 use super::hermes::HermesBody;
 use super::mistral::MistralBody;
@@ -19,6 +20,7 @@ pub(crate) enum AnyParser {
     QwenXml(BlockParser<QwenXmlBody>),
     Mistral(BlockParser<MistralBody>),
     Harmony(HarmonyParser),
+    DeepSeek(BlockParser<DeepSeekBody>),
 }
 
 /// Calls `$call` on whichever parser this is.
@@ -30,6 +32,7 @@ macro_rules! each {
             AnyParser::QwenXml($p) => $call,
             AnyParser::Mistral($p) => $call,
             AnyParser::Harmony($p) => $call,
+            AnyParser::DeepSeek($p) => $call,
         }
     };
 }

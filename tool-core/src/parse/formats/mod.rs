@@ -7,6 +7,8 @@
 //! | `QwenXml` (Qwen3-Coder) | `<tool_call><function=NAME><parameter=KEY>VALUE</parameter></function></tool_call>` |
 //! | `Mistral` | `[TOOL_CALLS] [{"name": NAME, "arguments": {...}}]` or `[TOOL_CALLS]NAME[ARGS]{...}` |
 //! | `Harmony` (gpt-oss) | `<\|channel\|>commentary to=functions.NAME <\|constrain\|>json<\|message\|>{...}<\|call\|>` |
+//! | `DeepSeekV3` (V3, R1, R1-0528) | `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME` ```` ```json {...} ``` ```` `<｜tool▁call▁end｜><｜tool▁calls▁end｜>` |
+//! | `DeepSeekV31` (V3.1, V3.2-Exp) | `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{...}<｜tool▁call▁end｜><｜tool▁calls▁end｜>` |
 //!
 //! Each folder holds a format's parser (or the body its call blocks have), its tool block and
 //! result message, and how it writes calls into the history: one implementation of the
@@ -38,6 +40,7 @@ mod tools;
 mod written;
 mod xml_parser;
 
+mod deepseek;
 mod harmony;
 mod hermes;
 mod mistral;

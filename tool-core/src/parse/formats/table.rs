@@ -2,6 +2,7 @@
 //! is a folder beside this file, a variant and a row here, and its parser's variant in
 //! `any_parser.rs` (an enum rather than a trait object, so that parsing stays static).
 
+use super::deepseek::{DeepSeekV3, DeepSeekV31};
 use super::harmony::Harmony;
 use super::hermes::Hermes;
 use super::mistral::Mistral;
@@ -13,7 +14,7 @@ use super::use_tool::UseTool;
 ///
 /// ```
 /// use tool_core::parse::ToolFormat;
-/// assert_eq!(ToolFormat::ALL.len(), 5);
+/// assert_eq!(ToolFormat::ALL.len(), 7);
 /// assert_eq!(ToolFormat::QwenXml.name(), "qwen_xml");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -29,6 +30,12 @@ pub enum ToolFormat {
     Mistral,
     /// gpt-oss harmony: `<|channel|>commentary to=functions.NAME ...<|message|>{...}<|call|>`.
     Harmony,
+    /// DeepSeek V3, R1, R1-0528: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME`
+    /// and the arguments in a ```` ```json ```` fence (V3.1's form is read too).
+    DeepSeekV3,
+    /// DeepSeek V3.1, V3.2-Exp: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{...}`
+    /// (V3's form is read too).
+    DeepSeekV31,
 }
 
 impl ToolFormat {
@@ -43,6 +50,8 @@ impl ToolFormat {
         ToolFormat::QwenXml,
         ToolFormat::Mistral,
         ToolFormat::Harmony,
+        ToolFormat::DeepSeekV31,
+        ToolFormat::DeepSeekV3,
     ];
 
     /// The format's implementation.
@@ -53,6 +62,8 @@ impl ToolFormat {
             ToolFormat::QwenXml => &QwenXml,
             ToolFormat::Mistral => &Mistral,
             ToolFormat::Harmony => &Harmony,
+            ToolFormat::DeepSeekV3 => &DeepSeekV3,
+            ToolFormat::DeepSeekV31 => &DeepSeekV31,
         }
     }
 }
