@@ -24,6 +24,8 @@ pub const FORMATS: &[(ToolFormat, &str)] = &[
     (ToolFormat::Glm, "glm"),
     (ToolFormat::MiniMax, "minimax"),
     (ToolFormat::KimiK2, "kimi_k2"),
+    (ToolFormat::DeepSeekV31, "deepseek_v31"),
+    (ToolFormat::DeepSeekV3, "deepseek_v3"),
 ];
 
 pub fn fixture_path(file: &str) -> std::path::PathBuf {

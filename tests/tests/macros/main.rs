@@ -24,6 +24,7 @@ mod dispatch_errors;
 mod docs_tables;
 mod error_types;
 mod formats_corpus;
+mod formats_deepseek;
 mod formats_differential;
 mod formats_misreads;
 mod formats_prompt;

@@ -1,6 +1,6 @@
 //! Incremental matching of a fixed set of tags, one byte at a time, across chunk boundaries.
 
-/// The longest tag any context matches (Kimi K2's `<|tool_call_argument_begin|>`: 28 bytes).
+/// The longest tag any context matches (DeepSeek's `<｜tool▁outputs▁begin｜>`: 30 bytes).
 pub(crate) const MAX_TAG: usize = 32;
 
 /// Result of adding one byte to a partial tag.
@@ -14,7 +14,8 @@ pub(crate) enum Step {
     Mismatch,
 }
 
-/// Bytes of a tag seen so far (always ASCII, so always valid UTF-8).
+/// Bytes of a tag seen so far: whole characters (ASCII bytes with [`push`](TagBuf::push),
+/// whole characters with [`push_char`](TagBuf::push_char)), so always valid UTF-8.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct TagBuf {
     bytes: [u8; MAX_TAG],
@@ -35,8 +36,25 @@ impl TagBuf {
     }
 
     pub(crate) fn as_str(&self) -> &str {
-        // Only bytes that prefix an ASCII candidate are ever stored.
+        // Only whole characters that prefix a candidate are ever stored.
         std::str::from_utf8(self.bytes.get(..self.len).unwrap_or_default()).unwrap_or_default()
+    }
+
+    /// Adds the bytes of one character (`c`, from a `&str`) if the result still prefixes one
+    /// of `candidates`: a tag with non-ASCII characters (DeepSeek's `<｜tool▁sep｜>`) then
+    /// never holds part of a character.
+    pub(crate) fn push_char(&mut self, c: &[u8], candidates: &[&[u8]]) -> Step {
+        let before = self.len;
+        let mut step = Step::Mismatch;
+        for (k, &b) in c.iter().enumerate() {
+            step = self.push(b, candidates);
+            let last = k + 1 == c.len();
+            if step == Step::Mismatch || (!last && matches!(step, Step::Full(_))) {
+                self.len = before;
+                return Step::Mismatch;
+            }
+        }
+        step
     }
 
     /// Adds `b` if the result still prefixes one of `candidates`.

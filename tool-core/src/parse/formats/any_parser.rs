@@ -3,6 +3,7 @@
 //! [`TextFormat::parser`]: super::spec::TextFormat::parser
 
 use super::blocks::BlockParser;
+use super::deepseek::DeepSeekBody;
 use super::glm::GlmBody;
 use super::harmony::HarmonyParser;
 use super::hermes::HermesBody;
@@ -25,6 +26,7 @@ pub(crate) enum AnyParser {
     Glm(BlockParser<GlmBody>),
     MiniMax(BlockParser<MiniMaxBody>),
     Kimi(BlockParser<KimiBody>),
+    DeepSeek(BlockParser<DeepSeekBody>),
 }
 
 /// Calls `$call` on whichever parser this is.
@@ -39,6 +41,7 @@ macro_rules! each {
             AnyParser::Glm($p) => $call,
             AnyParser::MiniMax($p) => $call,
             AnyParser::Kimi($p) => $call,
+            AnyParser::DeepSeek($p) => $call,
         }
     };
 }

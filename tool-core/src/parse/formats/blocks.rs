@@ -193,9 +193,11 @@ impl<B: Body> BlockParser<B> {
             self.tag.push(first, &[opener]);
             return i + p + 1;
         }
-        let b = rest.as_bytes().first().copied().unwrap_or_default();
-        match self.tag.push(b, &[opener]) {
-            Step::Partial => i + 1,
+        // A whole character at a time: a marker may hold non-ASCII characters.
+        let n = rest.chars().next().map_or(1, char::len_utf8);
+        let c = rest.as_bytes().get(..n).unwrap_or_default();
+        match self.tag.push_char(c, &[opener]) {
+            Step::Partial => i + n,
             Step::Mismatch => {
                 let pending = std::mem::take(&mut self.tag);
                 self.core.emit(Stream::Text, pending.as_str(), out);
@@ -214,17 +216,17 @@ impl<B: Body> BlockParser<B> {
                         out,
                     );
                     self.core.emit(Stream::Text, pending.as_str(), out);
-                    return i + 1;
+                    return i + n;
                 }
                 let index = self.core.start_call(out);
                 self.block = Some(OpenBlock {
                     index,
                     start: self.tag_at,
-                    body_start: self.core.offset + i + 1,
+                    body_start: self.core.offset + i + n,
                     body: B::new(),
                     sent: 0,
                 });
-                i + 1
+                i + n
             }
         }
     }

@@ -10,6 +10,8 @@
 //! | `Glm` (GLM-4.5/4.6/4.7) | `<tool_call>NAME<arg_key>KEY</arg_key><arg_value>VALUE</arg_value></tool_call>` |
 //! | `MiniMax` (MiniMax-M2) | `<minimax:tool_call><invoke name="NAME"><parameter name="KEY">VALUE</parameter></invoke></minimax:tool_call>` |
 //! | `KimiK2` (Kimi K2) | `<\|tool_calls_section_begin\|><\|tool_call_begin\|>functions.NAME:0<\|tool_call_argument_begin\|>{...}<\|tool_call_end\|><\|tool_calls_section_end\|>` |
+//! | `DeepSeekV3` (V3, R1, R1-0528) | `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME` ```` ```json {...} ``` ```` `<｜tool▁call▁end｜><｜tool▁calls▁end｜>` |
+//! | `DeepSeekV31` (V3.1, V3.2-Exp) | `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{...}<｜tool▁call▁end｜><｜tool▁calls▁end｜>` |
 //!
 //! Each folder holds a format's parser (or the body its call blocks have), its tool block and
 //! result message, and how it writes calls into the history: one implementation of the
@@ -41,6 +43,7 @@ mod tools;
 mod written;
 mod xml_parser;
 
+mod deepseek;
 mod glm;
 mod harmony;
 mod hermes;

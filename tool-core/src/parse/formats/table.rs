@@ -2,6 +2,7 @@
 //! is a folder beside this file, a variant and a row here, and its parser's variant in
 //! `any_parser.rs` (an enum rather than a trait object, so that parsing stays static).
 
+use super::deepseek::{DeepSeekV3, DeepSeekV31};
 use super::glm::Glm;
 use super::harmony::Harmony;
 use super::hermes::Hermes;
@@ -16,7 +17,7 @@ use super::use_tool::UseTool;
 ///
 /// ```
 /// use tool_core::parse::ToolFormat;
-/// assert_eq!(ToolFormat::ALL.len(), 8);
+/// assert_eq!(ToolFormat::ALL.len(), 10);
 /// assert_eq!(ToolFormat::QwenXml.name(), "qwen_xml");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -38,6 +39,12 @@ pub enum ToolFormat {
     MiniMax,
     /// Kimi K2: `<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{...}<|tool_call_end|><|tool_calls_section_end|>`.
     KimiK2,
+    /// DeepSeek V3, R1, R1-0528: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME`
+    /// and the arguments in a ```` ```json ```` fence (V3.1's form is read too).
+    DeepSeekV3,
+    /// DeepSeek V3.1, V3.2-Exp: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{...}`
+    /// (V3's form is read too).
+    DeepSeekV31,
 }
 
 impl ToolFormat {
@@ -55,6 +62,8 @@ impl ToolFormat {
         ToolFormat::Glm,
         ToolFormat::MiniMax,
         ToolFormat::KimiK2,
+        ToolFormat::DeepSeekV31,
+        ToolFormat::DeepSeekV3,
     ];
 
     /// The format's implementation.
@@ -68,6 +77,8 @@ impl ToolFormat {
             ToolFormat::Glm => &Glm,
             ToolFormat::MiniMax => &MiniMax,
             ToolFormat::KimiK2 => &Kimi,
+            ToolFormat::DeepSeekV3 => &DeepSeekV3,
+            ToolFormat::DeepSeekV31 => &DeepSeekV31,
         }
     }
 }

@@ -129,3 +129,62 @@ pub(crate) fn tool_response(response: &ToolResponse) -> String {
         response.model_text()
     )
 }
+
+/// JSON as Python's `json.dumps` writes it by default, which is what the `tojson` filter of
+/// the Hugging Face chat templates produces: `", "` and `": "` separators, non-ASCII kept.
+pub(crate) fn python_json(value: &Value) -> String {
+    let mut out = Vec::new();
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, PythonFormatter);
+    if serde::Serialize::serialize(value, &mut ser).is_err() {
+        return value.to_string();
+    }
+    String::from_utf8(out).unwrap_or_else(|_| value.to_string())
+}
+
+/// serde_json's compact output with Python's separators.
+struct PythonFormatter;
+
+impl serde_json::ser::Formatter for PythonFormatter {
+    fn begin_array_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        if first {
+            Ok(())
+        } else {
+            writer.write_all(b", ")
+        }
+    }
+
+    fn begin_object_key<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        if first {
+            Ok(())
+        } else {
+            writer.write_all(b", ")
+        }
+    }
+
+    fn begin_object_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+    ) -> std::io::Result<()> {
+        writer.write_all(b": ")
+    }
+}
+
+/// The OpenAI-style tool object the chat templates are given, in its key order.
+pub(crate) fn openai_tool(def: &ToolDefinition) -> Value {
+    serde_json::json!({
+        "type": "function",
+        "function": {
+            "name": def.name,
+            "description": def.description,
+            "parameters": &*def.input_schema,
+        }
+    })
+}
