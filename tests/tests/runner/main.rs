@@ -29,4 +29,5 @@ mod runner_sans_io;
 mod runner_stream;
 mod runner_text_corpus;
 mod runner_text_formats;
+mod runner_usage;
 mod runner_xml;

@@ -4,6 +4,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::definition::ToolDefinition;
 use crate::model::Reasoning;
+
+use super::limits::UsageLimits;
 use crate::provider::ToolChoice;
 
 /// How many model turns a run may take unless told otherwise.
@@ -61,6 +63,9 @@ pub struct RunOptions {
     /// setting).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reasoning: Option<Reasoning>,
+    /// Caps on requests, tokens and tool calls (none by default).
+    #[serde(default)]
+    pub usage_limits: UsageLimits,
 }
 
 impl Default for RunOptions {
@@ -76,6 +81,7 @@ impl Default for RunOptions {
             approval: ApprovalPolicy::Destructive,
             stop_at_tool: None,
             reasoning: None,
+            usage_limits: UsageLimits::default(),
         }
     }
 }
@@ -252,6 +258,27 @@ impl RunOptions {
     /// ```
     pub fn reasoning(mut self, reasoning: Reasoning) -> Self {
         self.reasoning = Some(reasoning);
+        self
+    }
+
+    /// Sets the run's caps on requests, tokens and tool calls.
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    /// use tool_core::runner::{RunError, RunOptions, Runner, UsageLimit, UsageLimits};
+    /// use tool_core::{tool, tools, ToolCall};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// let calls = vec![ToolCall::new("c1", "hi", "{}"), ToolCall::new("c2", "hi", "{}")];
+    /// let model = ScriptedModel::new([ModelTurn::with_calls("", calls)]);
+    /// let runner = Runner::new(model, tools![hi])
+    ///     .with_options(RunOptions::new().usage_limits(UsageLimits::new().tool_calls(1)));
+    /// let error = tool_core::block_on(runner.run("Say hi twice")).unwrap_err();
+    /// assert_eq!(error, RunError::UsageLimit { limit: UsageLimit::ToolCalls(1), used: 0 });
+    /// ```
+    pub fn usage_limits(mut self, limits: UsageLimits) -> Self {
+        self.usage_limits = limits;
         self
     }
 }
