@@ -32,4 +32,5 @@ mod runner_spans;
 mod runner_stream;
 mod runner_text_corpus;
 mod runner_text_formats;
+mod runner_usage;
 mod runner_xml;

@@ -5,7 +5,10 @@ use std::fmt;
 use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 
+use crate::call::ToolCall;
 use crate::model::ModelError;
+
+use super::limits::UsageLimit;
 
 /// Why a run could not go on. The run's state is left as it was before the failing step, so
 /// [`Runner::drive`](super::Runner::drive) can be called again on it (after a model error, or
@@ -40,6 +43,20 @@ pub enum RunError {
     },
     /// The model request failed; see [`ModelError::is_retryable`].
     Model(ModelError),
+    /// The run reached one of its [`UsageLimits`](super::UsageLimits) before the step that
+    /// would cross it.
+    UsageLimit {
+        /// The limit reached.
+        limit: UsageLimit,
+        /// What the run had used of it.
+        used: u64,
+    },
+    /// The run is paused for approval, so it has no final text yet (from
+    /// [`RunResult::final_text`](super::RunResult::final_text)): decide the calls, then resume.
+    AwaitingApproval {
+        /// The calls waiting, in call order.
+        calls: Vec<ToolCall>,
+    },
     /// [`RunOptions::offered`](super::RunOptions::offered) names a tool the registry does not
     /// have.
     UnknownOfferedTool {
@@ -73,9 +90,53 @@ impl RunError {
             RunError::Model(_) => "model",
             RunError::OutputInvalid { .. } => "output_invalid",
             RunError::NoOutput { .. } => "no_output",
+            RunError::UsageLimit { .. } => "usage_limit",
+            RunError::AwaitingApproval { .. } => "awaiting_approval",
             RunError::UnknownOfferedTool { .. } => "unknown_offered_tool",
             RunError::NotPending { .. } => "not_pending",
             RunError::OutOfOrder { .. } => "out_of_order",
+        }
+    }
+
+    /// The HTTP status of the model error inside, if any.
+    ///
+    /// ```
+    /// use tool_core::{model::ModelError, runner::RunError};
+    /// assert_eq!(RunError::from(ModelError::from_status(429, "slow down")).status(), Some(429));
+    /// assert_eq!(RunError::MaxTurns { limit: 3 }.status(), None);
+    /// ```
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            RunError::Model(error) => error.status(),
+            _ => None,
+        }
+    }
+
+    /// Whether driving the run again unchanged may succeed: only a retryable model error
+    /// (a rate limit, an overloaded server, a broken connection). Limits, approvals and
+    /// misuse need a change first.
+    ///
+    /// ```
+    /// use tool_core::{model::ModelError, runner::RunError};
+    /// assert!(RunError::from(ModelError::from_status(503, "overloaded")).is_retryable());
+    /// assert!(!RunError::from(ModelError::from_status(401, "bad key")).is_retryable());
+    /// assert!(!RunError::MaxTurns { limit: 3 }.is_retryable());
+    /// ```
+    pub fn is_retryable(&self) -> bool {
+        matches!(self, RunError::Model(error) if error.is_retryable())
+    }
+
+    /// The model error inside, if the run failed on one.
+    ///
+    /// ```
+    /// use tool_core::{model::{ModelError, ModelErrorKind}, runner::RunError};
+    /// let error = RunError::from(ModelError::from_status(500, "oops"));
+    /// assert_eq!(error.model_error().map(|e| e.kind()), Some(ModelErrorKind::Server));
+    /// ```
+    pub fn model_error(&self) -> Option<&ModelError> {
+        match self {
+            RunError::Model(error) => Some(error),
+            _ => None,
         }
     }
 }
@@ -96,6 +157,22 @@ impl fmt::Display for RunError {
             ),
             RunError::NoOutput { reason } => {
                 write!(f, "the run ended without its typed answer: {reason}")
+            }
+            RunError::UsageLimit { limit, used } => write!(
+                f,
+                "the run reached its limit of {limit} (used {used}); raise UsageLimits::{} to \
+                 let it go on",
+                limit.name()
+            ),
+            RunError::AwaitingApproval { calls } => {
+                let names: Vec<&str> = calls.iter().map(|c| c.name.as_str()).collect();
+                write!(
+                    f,
+                    "the run is paused: {} call(s) wait for approval ({}); decide them with \
+                     Run::decide, then resume the run",
+                    calls.len(),
+                    names.join(", ")
+                )
             }
             RunError::UnknownOfferedTool { name } => write!(
                 f,
@@ -126,14 +203,39 @@ impl From<ModelError> for RunError {
     }
 }
 
-/// `{"kind": "...", "message": "...", "retryable": bool}`: what an event stream shows.
+/// `{"kind": "...", "message": "...", "retryable": bool}`, plus the model error's
+/// `"model_kind"`, `"status"` and `"retry_after_ms"` when it has them: what an event stream
+/// shows.
+///
+/// ```
+/// use tool_core::{model::ModelError, runner::RunError};
+/// let error = RunError::from(ModelError::from_status(429, "Rate limit reached"));
+/// let json = serde_json::to_value(&error).unwrap();
+/// assert_eq!((json["kind"].as_str(), json["status"].as_u64(), json["retryable"].as_bool()),
+///            (Some("model"), Some(429), Some(true)));
+/// assert_eq!(json["model_kind"], "rate_limited");
+/// ```
 impl Serialize for RunError {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut out = s.serialize_struct("RunError", 3)?;
+        let model = self.model_error();
+        let fields = 3
+            + usize::from(model.is_some())
+            + usize::from(self.status().is_some())
+            + usize::from(model.and_then(ModelError::retry_after).is_some());
+        let mut out = s.serialize_struct("RunError", fields)?;
         out.serialize_field("kind", self.kind())?;
         out.serialize_field("message", &self.to_string())?;
-        let retryable = matches!(self, RunError::Model(e) if e.is_retryable());
-        out.serialize_field("retryable", &retryable)?;
+        out.serialize_field("retryable", &self.is_retryable())?;
+        if let Some(model) = model {
+            out.serialize_field("model_kind", model.kind().as_str())?;
+        }
+        if let Some(status) = self.status() {
+            out.serialize_field("status", &status)?;
+        }
+        if let Some(wait) = model.and_then(ModelError::retry_after) {
+            let millis = u64::try_from(wait.as_millis()).unwrap_or(u64::MAX);
+            out.serialize_field("retry_after_ms", &millis)?;
+        }
         out.end()
     }
 }

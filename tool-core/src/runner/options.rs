@@ -4,6 +4,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::definition::ToolDefinition;
 use crate::model::Reasoning;
+
+use super::limits::UsageLimits;
 use crate::provider::ToolChoice;
 
 use super::output::OutputSpec;
@@ -71,6 +73,9 @@ pub struct RunOptions {
     /// The typed answer the run must end with (see [`RunOptions::output`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output: Option<OutputSpec>,
+    /// Caps on requests, tokens and tool calls (none by default).
+    #[serde(default)]
+    pub usage_limits: UsageLimits,
 }
 
 impl Default for RunOptions {
@@ -88,6 +93,7 @@ impl Default for RunOptions {
             reasoning: None,
             start_calls_early: true,
             output: None,
+            usage_limits: UsageLimits::default(),
         }
     }
 }
@@ -264,6 +270,27 @@ impl RunOptions {
     /// ```
     pub fn reasoning(mut self, reasoning: Reasoning) -> Self {
         self.reasoning = Some(reasoning);
+        self
+    }
+
+    /// Sets the run's caps on requests, tokens and tool calls.
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    /// use tool_core::runner::{RunError, RunOptions, Runner, UsageLimit, UsageLimits};
+    /// use tool_core::{tool, tools, ToolCall};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// let calls = vec![ToolCall::new("c1", "hi", "{}"), ToolCall::new("c2", "hi", "{}")];
+    /// let model = ScriptedModel::new([ModelTurn::with_calls("", calls)]);
+    /// let runner = Runner::new(model, tools![hi])
+    ///     .with_options(RunOptions::new().usage_limits(UsageLimits::new().tool_calls(1)));
+    /// let error = tool_core::block_on(runner.run("Say hi twice")).unwrap_err();
+    /// assert_eq!(error, RunError::UsageLimit { limit: UsageLimit::ToolCalls(1), used: 0 });
+    /// ```
+    pub fn usage_limits(mut self, limits: UsageLimits) -> Self {
+        self.usage_limits = limits;
         self
     }
 }

@@ -7,6 +7,7 @@ use crate::call::ToolCall;
 use crate::model::{Message, Usage};
 use crate::response::{ToolErrorCode, ToolResponse};
 
+use super::error::RunError;
 use super::run::{Run, RunOutcome};
 
 /// How a run ended, with the run itself (conversation, usage, and the state to resume from
@@ -42,6 +43,58 @@ impl RunResult {
             RunOutcome::Finished { text } => Some(text),
             _ => None,
         }
+    }
+
+    /// The final answer, or why there is none: a run paused for approval is
+    /// [`RunError::AwaitingApproval`] (never an empty answer), and a run that stopped at a tool
+    /// or was cancelled is [`RunError::OutOfOrder`]. Made for `?`.
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    /// use tool_core::runner::{RunError, Runner};
+    /// use tool_core::{tool, tools, ToolCall};
+    /// /// Deletes a file.
+    /// #[tool(destructive)]
+    /// fn delete_file(path: String) -> String { path }
+    /// let model = ScriptedModel::new([
+    ///     ModelTurn::with_calls("", vec![ToolCall::new("c1", "delete_file", r#"{"path":"a"}"#)]),
+    /// ]);
+    /// let result = tool_core::block_on(Runner::new(model, tools![delete_file]).run("Delete a")).unwrap();
+    /// let error = result.final_text().unwrap_err();
+    /// assert!(matches!(error, RunError::AwaitingApproval { ref calls } if calls[0].id == "c1"));
+    /// assert!(error.to_string().contains("wait for approval (delete_file)"));
+    ///
+    /// let runner = Runner::new(ScriptedModel::new([ModelTurn::text("")]), tool_core::ToolRegistry::new());
+    /// assert_eq!(tool_core::block_on(runner.run("Say nothing")).unwrap().final_text().unwrap(), "");
+    /// ```
+    pub fn final_text(&self) -> Result<&str, RunError> {
+        match &self.outcome {
+            RunOutcome::Finished { text } => Ok(text),
+            RunOutcome::AwaitingApproval { calls } => Err(RunError::AwaitingApproval {
+                calls: calls.clone(),
+            }),
+            RunOutcome::StoppedAtTool { .. } => Err(RunError::OutOfOrder {
+                given: "a request for the final text",
+                expected: "RunResult::output (the run stopped at a tool)",
+            }),
+            _ => Err(RunError::OutOfOrder {
+                given: "a request for the final text",
+                expected: "nothing (the run was cancelled)",
+            }),
+        }
+    }
+
+    /// Whether the run is paused for approval (not finished: see
+    /// [`RunResult::pending_approvals`]).
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    /// use tool_core::runner::Runner;
+    /// let runner = Runner::new(ScriptedModel::new([ModelTurn::text("Hi!")]), tool_core::ToolRegistry::new());
+    /// assert!(!tool_core::block_on(runner.run("Hello")).unwrap().is_paused());
+    /// ```
+    pub fn is_paused(&self) -> bool {
+        matches!(self.outcome, RunOutcome::AwaitingApproval { .. })
     }
 
     /// The typed answer of a run with [`RunOptions::output`](super::RunOptions::output), or

@@ -76,6 +76,8 @@ pub struct RunStream<'a> {
     sink: EventSink,
     driver: Option<Driver<'a>>,
     run: Option<Run>,
+    /// How the run ended, once it has.
+    ended: Option<Result<RunOutcome, RunError>>,
 }
 
 impl std::fmt::Debug for RunStream<'_> {
@@ -97,7 +99,42 @@ impl<'a> RunStream<'a> {
             driver: Some(Box::pin(start(sink.clone()))),
             sink,
             run: None,
+            ended: None,
         }
+    }
+
+    /// The final answer, once the stream has ended with one: `None` while it runs, and for a
+    /// run that failed, paused for approval or stopped otherwise (see
+    /// [`RunStream::outcome`]).
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    /// use tool_core::runner::Runner;
+    /// let runner = Runner::new(ScriptedModel::new([ModelTurn::text("Hi!")]), tool_core::ToolRegistry::new());
+    /// let mut stream = runner.run_streamed("Hello");
+    /// tool_core::block_on(async { while let Some(_event) = stream.next_event().await { /* show it */ } });
+    /// assert_eq!(stream.text(), Some("Hi!"));
+    /// ```
+    pub fn text(&self) -> Option<&str> {
+        match &self.ended {
+            Some(Ok(RunOutcome::Finished { text })) => Some(text),
+            _ => None,
+        }
+    }
+
+    /// How the run ended, once the stream has: its outcome or its error.
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    /// use tool_core::runner::{RunOutcome, Runner};
+    /// let runner = Runner::new(ScriptedModel::new([ModelTurn::text("Hi!")]), tool_core::ToolRegistry::new());
+    /// let mut stream = runner.run_streamed("Hello");
+    /// assert!(stream.outcome().is_none());
+    /// tool_core::block_on(async { while stream.next_event().await.is_some() {} });
+    /// assert!(matches!(stream.outcome(), Some(Ok(RunOutcome::Finished { .. }))));
+    /// ```
+    pub fn outcome(&self) -> Option<Result<&RunOutcome, &RunError>> {
+        self.ended.as_ref().map(Result::as_ref)
     }
 
     /// The run, once the stream has ended (`None` before, or if already taken).
@@ -165,7 +202,7 @@ impl Stream for RunStream<'_> {
         let poll = driver.as_mut().poll(cx);
         if let Poll::Ready((run, result)) = poll {
             self.driver = None;
-            let last = match result {
+            let last = match result.clone() {
                 Ok(outcome) => RunEvent::RunFinished {
                     outcome,
                     usage: run.usage(),
@@ -173,6 +210,7 @@ impl Stream for RunStream<'_> {
                 },
                 Err(error) => RunEvent::RunFailed { error },
             };
+            self.ended = Some(result);
             self.sink.push(last);
             self.run = Some(run);
         }

@@ -62,6 +62,11 @@ pub struct Run {
     tool_choice: ToolChoice,
     turns: u32,
     usage: Usage,
+    /// Model requests and tool calls made, for [`UsageLimits`](super::UsageLimits).
+    #[serde(default)]
+    requests: u32,
+    #[serde(default)]
+    tool_calls: u32,
     cancelled: bool,
     phase: Phase,
     /// Definitions of `options.offered`, looked up once per process.
@@ -148,6 +153,8 @@ impl Run {
             messages,
             turns: 0,
             usage: Usage::default(),
+            requests: 0,
+            tool_calls: 0,
             cancelled: false,
             phase: Phase::CallModel,
             offered: None,
@@ -195,6 +202,9 @@ impl Run {
                 if let Some(error) = self.output_exhausted() {
                     return Err(error);
                 }
+                self.options
+                    .usage_limits
+                    .check_request(self.requests, self.usage)?;
                 let tools = match (&self.output_tools, &self.offered) {
                     (Some(definitions), _) | (None, Some(definitions)) => {
                         OfferedTools::from_definitions(definitions)
@@ -224,15 +234,22 @@ impl Run {
                 denied,
                 subset,
                 ..
-            } => Ok(Step::RunTools(ToolBatch {
-                calls: subset
+            } => {
+                let calls = subset
                     .as_deref()
-                    .unwrap_or_else(|| last_calls(&self.messages)),
-                approved,
-                denied,
-                offered: self.options.offered.as_deref(),
-                max_concurrency: self.options.max_concurrency,
-            })),
+                    .unwrap_or_else(|| last_calls(&self.messages));
+                let limits = self.options.usage_limits;
+                limits.check_tools(self.tool_calls, calls.len(), self.usage)?;
+                Ok(Step::RunTools(ToolBatch {
+                    calls: subset
+                        .as_deref()
+                        .unwrap_or_else(|| last_calls(&self.messages)),
+                    approved,
+                    denied,
+                    offered: self.options.offered.as_deref(),
+                    max_concurrency: self.options.max_concurrency,
+                }))
+            }
             Phase::Done(outcome) => Ok(Step::Done(outcome)),
         }
     }
@@ -263,6 +280,7 @@ impl Run {
             return Err(self.out_of_order("a model turn"));
         }
         self.turns += 1;
+        self.requests = self.requests.saturating_add(1);
         if let Some(usage) = turn.usage {
             self.usage += usage;
         }
@@ -357,6 +375,12 @@ impl Run {
         else {
             return Err(self.out_of_order("tool results"));
         };
+        let dispatched = last_calls(&self.messages)
+            .len()
+            .saturating_sub(denied_at.len());
+        self.tool_calls = self
+            .tool_calls
+            .saturating_add(u32::try_from(dispatched).unwrap_or(u32::MAX));
         let mut responses = responses.into_iter();
         let mut denied = denied_at.into_iter().zip(denied).peekable();
         let results = last_calls(&self.messages)
