@@ -45,7 +45,7 @@ pub(crate) const DEFAULT_PAGE_SIZE: usize = 100;
 /// breaker and time limits apply as for any other call. A tool's failure is a result with
 /// `isError: true` whose text is the model text of the `ERROR` response; only an unknown tool
 /// is a JSON-RPC error (`-32602`, with the registry's did-you-mean text), as the MCP spec asks.
-/// `notifications/cancelled` raises the call's [`CancelFlag`]; progress a tool reports goes to
+/// `notifications/cancelled` raises the call's [`CancelFlag`](crate::CancelFlag); progress a tool reports goes to
 /// the client as `notifications/progress` when its request carried a progress token.
 ///
 /// rmcp logs through `tracing`; stdout carries only the protocol, so install any subscriber
