@@ -51,9 +51,9 @@ mod run;
 mod stream;
 
 pub use driver::Runner;
-pub use error::RunError;
+pub use error::{RunError, UsageLimit};
 pub use event::RunEvent;
-pub use limits::{UsageLimit, UsageLimits};
+pub use limits::UsageLimits;
 pub use options::{ApprovalPolicy, RunOptions};
 pub use result::RunResult;
 pub use run::{Run, RunOutcome, Step, ToolBatch};
