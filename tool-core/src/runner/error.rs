@@ -3,12 +3,10 @@
 use std::fmt;
 
 use serde::ser::SerializeStruct;
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Serialize, Serializer};
 
 use crate::call::ToolCall;
 use crate::model::ModelError;
-
-use super::limits::UsageLimit;
 
 /// Why a run could not go on. The run's state is left as it was before the failing step, so
 /// [`Runner::drive`](super::Runner::drive) can be called again on it (after a model error, or
@@ -237,5 +235,49 @@ impl Serialize for RunError {
             out.serialize_field("retry_after_ms", &millis)?;
         }
         out.end()
+    }
+}
+
+/// Which [`UsageLimits`](super::UsageLimits) cap a run reached, with its value.
+///
+/// ```
+/// use tool_core::runner::UsageLimit;
+/// assert_eq!(UsageLimit::Requests(3).to_string(), "3 model requests");
+/// assert_eq!(UsageLimit::ToolCalls(5).name(), "tool_calls");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum UsageLimit {
+    /// [`UsageLimits::requests`](super::UsageLimits::requests).
+    Requests(u32),
+    /// [`UsageLimits::total_tokens`](super::UsageLimits::total_tokens).
+    TotalTokens(u64),
+    /// [`UsageLimits::tool_calls`](super::UsageLimits::tool_calls).
+    ToolCalls(u32),
+}
+
+impl UsageLimit {
+    /// The limit's field name in [`UsageLimits`](super::UsageLimits).
+    ///
+    /// ```
+    /// assert_eq!(tool_core::runner::UsageLimit::TotalTokens(10).name(), "total_tokens");
+    /// ```
+    pub fn name(&self) -> &'static str {
+        match self {
+            UsageLimit::Requests(_) => "requests",
+            UsageLimit::TotalTokens(_) => "total_tokens",
+            UsageLimit::ToolCalls(_) => "tool_calls",
+        }
+    }
+}
+
+impl fmt::Display for UsageLimit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UsageLimit::Requests(n) => write!(f, "{n} model requests"),
+            UsageLimit::TotalTokens(n) => write!(f, "{n} tokens"),
+            UsageLimit::ToolCalls(n) => write!(f, "{n} tool calls"),
+        }
     }
 }

@@ -1,12 +1,10 @@
 //! [`UsageLimits`]: what one run may spend, checked before each step that would spend more.
 
-use std::fmt;
-
 use serde::{Deserialize, Serialize};
 
 use crate::model::Usage;
 
-use super::error::RunError;
+use super::error::{RunError, UsageLimit};
 
 /// Caps on one run: model requests, total tokens (input plus output, summed over the run's
 /// turns), and tool calls. A run that would cross one ends with
@@ -126,49 +124,5 @@ impl UsageLimits {
             });
         }
         Ok(())
-    }
-}
-
-/// Which [`UsageLimits`] cap a run reached, with its value.
-///
-/// ```
-/// use tool_core::runner::UsageLimit;
-/// assert_eq!(UsageLimit::Requests(3).to_string(), "3 model requests");
-/// assert_eq!(UsageLimit::ToolCalls(5).name(), "tool_calls");
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum UsageLimit {
-    /// [`UsageLimits::requests`].
-    Requests(u32),
-    /// [`UsageLimits::total_tokens`].
-    TotalTokens(u64),
-    /// [`UsageLimits::tool_calls`].
-    ToolCalls(u32),
-}
-
-impl UsageLimit {
-    /// The limit's field name in [`UsageLimits`].
-    ///
-    /// ```
-    /// assert_eq!(tool_core::runner::UsageLimit::TotalTokens(10).name(), "total_tokens");
-    /// ```
-    pub fn name(&self) -> &'static str {
-        match self {
-            UsageLimit::Requests(_) => "requests",
-            UsageLimit::TotalTokens(_) => "total_tokens",
-            UsageLimit::ToolCalls(_) => "tool_calls",
-        }
-    }
-}
-
-impl fmt::Display for UsageLimit {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            UsageLimit::Requests(n) => write!(f, "{n} model requests"),
-            UsageLimit::TotalTokens(n) => write!(f, "{n} tokens"),
-            UsageLimit::ToolCalls(n) => write!(f, "{n} tool calls"),
-        }
     }
 }

@@ -55,9 +55,9 @@ mod telemetry;
 mod typed;
 
 pub use driver::Runner;
-pub use error::RunError;
+pub use error::{RunError, UsageLimit};
 pub use event::RunEvent;
-pub use limits::{UsageLimit, UsageLimits};
+pub use limits::UsageLimits;
 pub use options::{ApprovalPolicy, RunOptions};
 pub use output::{OutputMode, OutputSpec};
 pub use result::RunResult;
