@@ -56,7 +56,7 @@ type Check = fn(&str, &str) -> Result<Value, String>;
 ///
 /// An answer is checked by decoding it into `T`. A run restored from storage keeps the
 /// schema, mode and count but checks answers only for being JSON objects until
-/// [`Run::expect_output`] names the type again.
+/// [`Run::expect_output`](super::Run::expect_output) names the type again.
 ///
 /// ```
 /// use tool_core::runner::{OutputMode, OutputSpec};
