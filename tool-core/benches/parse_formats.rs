@@ -50,6 +50,15 @@ fn big_call(format: ToolFormat) -> String {
             "<|channel|>commentary to=functions.write <|constrain|>json<|message|>{{\"path\": \"/tmp/a\", \"content\": \"{}\"}}<|call|>",
             "lorem ipsum dolor sit amet, \\\"quoted\\\" <|call|> text abcdefg".repeat(n)
         ),
+        // A string may hold DeepSeek's other tokens, not `<｜tool▁call▁end｜>`, which ends the call.
+        ToolFormat::DeepSeekV31 => format!(
+            "Writing.\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>write<｜tool▁sep｜>{{\"path\": \"/tmp/a\", \"content\": \"{}\"}}<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+            "lorem ipsum, \\\"quoted\\\" <｜tool▁calls▁begin｜> text abcdefghijkl".repeat(n)
+        ),
+        ToolFormat::DeepSeekV3 => format!(
+            "Writing.\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>write\n```json\n{{\"path\": \"/tmp/a\", \"content\": \"{}\"}}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+            "lorem ipsum, \\\"quoted\\\" <｜tool▁calls▁begin｜> text abcdefghijkl".repeat(n)
+        ),
         other => unreachable!("no call for {other:?}"),
     }
 }
