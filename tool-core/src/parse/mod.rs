@@ -44,4 +44,5 @@ pub use formats::ParserOptions;
 pub use formats::{
     FormatOptions, FormatParser, FormatTools, TextCallParser, ToolFormat, XmlCallResult, XmlParser,
 };
+pub use formats::{ModelFormat, UnknownModel};
 pub use text_chunk::TextChunk;

@@ -67,7 +67,8 @@ pub struct RunOptions {
     pub reasoning: Option<Reasoning>,
     /// In a streamed turn, start each call that needs no approval as soon as its arguments
     /// are complete (within `max_concurrency`), instead of after the whole turn. Results
-    /// still go back in call order. Default on.
+    /// still go back in call order. Default on; off while a tool-call or token limit is set
+    /// (those are checked against the whole turn before any of its calls runs).
     #[serde(default = "yes")]
     pub start_calls_early: bool,
     /// The typed answer the run must end with (see [`RunOptions::output`]).

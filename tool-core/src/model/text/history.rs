@@ -95,8 +95,10 @@ mod tests {
         for &format in ToolFormat::ALL {
             let text = reply_text(format, &turn);
             assert!(text.starts_with("Checking.\n"), "{format:?}: {text}");
-            // Qwen3-Coder values are untyped without a schema: `3` reads back as "3".
-            let n = if format == ToolFormat::QwenXml {
+            // Qwen3-Coder, GLM and MiniMax-M2 values are untyped without a schema: `3` reads
+            // back as "3".
+            let untyped = [ToolFormat::QwenXml, ToolFormat::Glm, ToolFormat::MiniMax];
+            let n = if untyped.contains(&format) {
                 Value::from("3")
             } else {
                 Value::from(3)

@@ -25,7 +25,6 @@
 mod history;
 mod mode;
 mod reply;
-mod think;
 mod xml;
 
 #[allow(deprecated)]

@@ -7,7 +7,7 @@ use crate::model::{
     next_item, Model, ModelError, ModelErrorKind, ModelEvent, ModelRequest, ModelStream,
     OfferedTools,
 };
-use crate::parse::{FormatOptions, FormatParser, ToolFormat};
+use crate::parse::{FormatOptions, FormatParser, ToolFormat, UnknownModel};
 use crate::prompt::escape_text;
 use crate::provider::ToolChoice;
 
@@ -83,6 +83,7 @@ pub struct TextMode<M> {
     inner: M,
     format: ToolFormat,
     run_fenced_calls: bool,
+    starts_in_reasoning: bool,
 }
 
 impl<M: Model> TextMode<M> {
@@ -99,7 +100,37 @@ impl<M: Model> TextMode<M> {
             inner,
             format,
             run_fenced_calls: false,
+            starts_in_reasoning: false,
         }
+    }
+
+    /// Text mode over `inner` in the format its model name says (see
+    /// [`ToolFormat::for_model`]), starting in reasoning when its chat template opens
+    /// `<think>` in the generation prompt.
+    ///
+    /// ```
+    /// use tool_core::model::{ScriptedModel, TextMode};
+    /// use tool_core::parse::ToolFormat;
+    /// let mode = TextMode::for_model(ScriptedModel::new([]), "zai-org/GLM-4.6").unwrap();
+    /// assert_eq!(mode.format(), ToolFormat::Glm);
+    /// assert!(TextMode::for_model(ScriptedModel::new([]), "acme-7b").is_err());
+    /// ```
+    pub fn for_model(inner: M, name: &str) -> Result<Self, UnknownModel> {
+        let found = ToolFormat::for_model(name)?;
+        Ok(TextMode::new(inner, found.format).starts_in_reasoning(found.starts_in_reasoning))
+    }
+
+    /// Whether each reply starts inside a `<think>` section that the chat template opened in
+    /// the generation prompt (see [`FormatOptions::start_in_reasoning`]).
+    ///
+    /// ```
+    /// use tool_core::model::{ScriptedModel, TextMode};
+    /// use tool_core::parse::ToolFormat;
+    /// let _ = TextMode::new(ScriptedModel::new([]), ToolFormat::MiniMax).starts_in_reasoning(true);
+    /// ```
+    pub fn starts_in_reasoning(mut self, starts: bool) -> Self {
+        self.starts_in_reasoning = starts;
+        self
     }
 
     /// Also runs calls the model put inside a markdown code fence (off by default: a model
@@ -154,6 +185,7 @@ impl<M: Model> TextMode<M> {
             self.format,
             FormatOptions {
                 run_fenced_calls: self.run_fenced_calls,
+                start_in_reasoning: self.starts_in_reasoning,
                 ..FormatOptions::for_tools(tools.definitions())
             },
         )

@@ -7,18 +7,12 @@ use crate::call::ToolCall;
 use crate::model::{ModelError, ModelErrorKind, ModelEvent, ModelTurn, NativeContent, StopReason};
 use crate::parse::{EndReason, Event, FormatParser, ToolFormat};
 
-use super::think::{Piece, ThinkSplit};
-
 /// The state of one reply being parsed.
 pub(super) struct Reply {
     format: ToolFormat,
     parser: FormatParser,
     /// The reply exactly as the model wrote it.
     raw: String,
-    /// What the format's parser was given: the reply without a leading `<think>` block.
-    fed: String,
-    /// A leading `<think>` block, split off before the parser.
-    think: ThinkSplit,
     /// The text for the user (no calls, reasoning or markup).
     text: String,
     /// The reasoning: a `<think>` block, harmony's analysis channel, or the inner model's.
@@ -37,8 +31,6 @@ impl Reply {
             format,
             parser,
             raw: String::new(),
-            fed: String::new(),
-            think: ThinkSplit::new(),
             text: String::new(),
             reasoning: String::new(),
             calls: Vec::new(),
@@ -50,33 +42,20 @@ impl Reply {
 
     /// Feeds the next piece of the reply; returns what the runner may see of it now.
     pub(super) fn feed(&mut self, delta: &str) -> Vec<ModelEvent> {
+        // The format's parser splits off a leading `<think>` section itself (as reasoning
+        // events), so it sees the reply exactly as written and its spans index `raw`.
         self.raw.push_str(delta);
-        let mut pieces = Vec::new();
-        self.think.feed(delta, &mut pieces);
-        self.pieces(pieces)
+        let mut events = std::mem::take(&mut self.events);
+        self.parser.feed(delta, &mut events);
+        let out = self.convert(&mut events);
+        self.events = events;
+        out
     }
 
     /// Reasoning the inner model reported apart from its text.
     pub(super) fn reasoning(&mut self, delta: &str) -> Option<ModelEvent> {
         self.reasoning.push_str(delta);
         (!delta.is_empty()).then(|| ModelEvent::ReasoningDelta(delta.to_owned()))
-    }
-
-    fn pieces(&mut self, pieces: Vec<Piece>) -> Vec<ModelEvent> {
-        let mut out = Vec::new();
-        for piece in pieces {
-            match piece {
-                Piece::Reasoning(reasoning) => out.extend(self.reasoning(&reasoning)),
-                Piece::Text(text) => {
-                    self.fed.push_str(&text);
-                    let mut events = std::mem::take(&mut self.events);
-                    self.parser.feed(&text, &mut events);
-                    out.extend(self.convert(&mut events));
-                    self.events = events;
-                }
-            }
-        }
-        out
     }
 
     /// Ends the reply: the last events, then the finished turn, or an `Incomplete` error when
@@ -87,9 +66,6 @@ impl Reply {
         if self.raw.is_empty() && !inner.text.is_empty() {
             out = self.feed(&inner.text);
         }
-        let mut pieces = Vec::new();
-        self.think.finish(&mut pieces);
-        out.extend(self.pieces(pieces));
         if self.reasoning.is_empty() && !inner.reasoning.is_empty() {
             out.extend(self.reasoning(&inner.reasoning.clone()));
         }
@@ -168,7 +144,7 @@ impl Reply {
                         "kind": "CallError",
                         "message": response.model_text(),
                     }));
-                    let block = self.fed.get(span).unwrap_or_default();
+                    let block = self.raw.get(span).unwrap_or_default();
                     let arguments = self.format.spec().raw_arguments(block);
                     let call = ToolCall::new(id, name.unwrap_or_default(), arguments);
                     out.push(self.add_call(call));

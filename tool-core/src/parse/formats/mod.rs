@@ -32,6 +32,7 @@ mod convert;
 mod core;
 mod escape;
 mod json;
+mod models;
 mod options;
 mod parser;
 mod results;
@@ -53,6 +54,7 @@ mod mistral;
 mod qwen_xml;
 pub(crate) mod use_tool;
 
+pub use models::{ModelFormat, UnknownModel};
 pub use options::FormatOptions;
 #[allow(deprecated)]
 pub use options::ParserOptions;

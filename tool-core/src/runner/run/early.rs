@@ -46,7 +46,13 @@ impl EarlyGate {
 impl Run {
     /// The gate for calls that start early, or `None` when the run's options turn it off.
     pub(crate) fn early_gate(&self) -> Option<EarlyGate> {
-        if !self.options.start_calls_early {
+        // A limit on tool calls or tokens is checked against the whole turn (its calls, its
+        // usage) before any of them runs, which only the finished turn can tell.
+        let limits = &self.options.usage_limits;
+        if !self.options.start_calls_early
+            || limits.tool_calls.is_some()
+            || limits.total_tokens.is_some()
+        {
             return None;
         }
         let mut never: Vec<String> = self.options.stop_at_tool.iter().cloned().collect();

@@ -1,0 +1,224 @@
+//! Which format a model writes, from its name as vLLM, sglang, Ollama or llama.cpp serve it
+//! (`Qwen/Qwen3-8B`, `qwen3:8b`, `Qwen3-8B-Q4_K_M.gguf`), and whether its chat template opens
+//! `<think>` in the generation prompt (so the reply starts inside it).
+
+use std::fmt;
+
+use super::table::ToolFormat;
+
+/// What a model name says about its replies: the format and whether they start in reasoning.
+///
+/// ```
+/// use tool_core::parse::{ModelFormat, ToolFormat};
+/// let found = ToolFormat::for_model("MiniMaxAI/MiniMax-M2").unwrap();
+/// assert_eq!(found, ModelFormat::new(ToolFormat::MiniMax, true));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ModelFormat {
+    /// The tool-call format of its replies.
+    pub format: ToolFormat,
+    /// Whether its chat template opens `<think>` in the generation prompt: set
+    /// [`FormatOptions::start_in_reasoning`](super::FormatOptions::start_in_reasoning).
+    pub starts_in_reasoning: bool,
+}
+
+impl ModelFormat {
+    /// A format, and whether replies start inside a `<think>` the template opened.
+    ///
+    /// ```
+    /// use tool_core::parse::{ModelFormat, ToolFormat};
+    /// assert!(!ModelFormat::new(ToolFormat::Hermes, false).starts_in_reasoning);
+    /// ```
+    pub fn new(format: ToolFormat, starts_in_reasoning: bool) -> Self {
+        ModelFormat {
+            format,
+            starts_in_reasoning,
+        }
+    }
+}
+
+/// A model name that matches no family of the table; [`Display`](fmt::Display) lists them.
+///
+/// ```
+/// use tool_core::parse::ToolFormat;
+/// let error = ToolFormat::for_model("my-own-model").unwrap_err();
+/// assert_eq!(error.name(), "my-own-model");
+/// assert!(error.to_string().contains("qwen3"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownModel {
+    name: String,
+}
+
+impl UnknownModel {
+    /// The name as given.
+    ///
+    /// ```
+    /// assert_eq!(tool_core::parse::ToolFormat::for_model("x").unwrap_err().name(), "x");
+    /// ```
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+impl fmt::Display for UnknownModel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "no tool-call format is known for the model {:?}; known families:",
+            self.name
+        )?;
+        for (i, (family, also, format, _)) in FAMILIES.iter().enumerate() {
+            let sep = if i == 0 { " " } else { ", " };
+            let also = if also.is_empty() {
+                String::new()
+            } else {
+                format!("...{also}")
+            };
+            write!(f, "{sep}{family}{also} ({})", format.name())?;
+        }
+        write!(f, ". Name the format instead (ToolFormat::Hermes, ...).")
+    }
+}
+
+impl std::error::Error for UnknownModel {}
+
+/// Families by what the key of their names holds (lower case, without `-`, `_` and spaces;
+/// a second part, when given, must be there too), most specific first: the format, and
+/// whether the template opens `<think>` in the generation prompt. The templates each row was
+/// checked against are listed in `docs/formats.md`.
+const FAMILIES: &[(&str, &str, ToolFormat, bool)] = &[
+    ("qwen3coder", "", ToolFormat::QwenXml, false),
+    // Qwen3 *-Thinking-2507 templates open `<think>`; the hybrid Qwen3 models write it.
+    ("qwen3", "thinking", ToolFormat::Hermes, true),
+    ("qwen3", "", ToolFormat::Hermes, false),
+    ("qwq", "", ToolFormat::Hermes, true),
+    ("qwen2.5", "", ToolFormat::Hermes, false),
+    ("hermes", "", ToolFormat::Hermes, false),
+    // DeepSeek: V3.2-Exp writes V3.1's calls; R1's templates (R1-0528, and R1's later
+    // revisions) open `<think>`. V3.2 and V4 write DSML, which no format reads yet (see
+    // `UNREAD`).
+    ("deepseekv3.2exp", "", ToolFormat::DeepSeekV31, false),
+    ("deepseekv3.1", "", ToolFormat::DeepSeekV31, false),
+    ("deepseekr1", "", ToolFormat::DeepSeekV3, true),
+    ("deepseekv3", "", ToolFormat::DeepSeekV3, false),
+    ("glm4.5", "", ToolFormat::Glm, false),
+    ("glm4.6", "", ToolFormat::Glm, false),
+    ("glm4.7", "", ToolFormat::Glm, false),
+    ("minimaxm2", "", ToolFormat::MiniMax, true),
+    ("kimik2", "", ToolFormat::KimiK2, false),
+    ("gptoss", "", ToolFormat::Harmony, false),
+    ("mistral", "", ToolFormat::Mistral, false),
+    ("mixtral", "", ToolFormat::Mistral, false),
+    ("ministral", "", ToolFormat::Mistral, false),
+    ("magistral", "", ToolFormat::Mistral, false),
+    ("devstral", "", ToolFormat::Mistral, false),
+    ("codestral", "", ToolFormat::Mistral, false),
+];
+
+/// Families whose names a row above would match but whose calls no format reads: an unknown
+/// model rather than a wrong format.
+const UNREAD: &[&str] = &["deepseekv3.2", "deepseekv4"];
+
+/// The key a name is matched by: its last path segment (`Qwen/Qwen3-8B`, `hf.co/x/y`),
+/// without an Ollama tag's size (`qwen3:8b`), lower case, `-`, `_` and spaces removed.
+fn key(name: &str) -> String {
+    let last = name.rsplit('/').next().unwrap_or(name);
+    let base = match last.split_once(':') {
+        Some((base, _)) => base,
+        None => last,
+    };
+    base.chars()
+        .filter(|c| !matches!(c, '-' | '_' | ' '))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+impl ToolFormat {
+    /// The format a model writes, from its name as served by vLLM, sglang, Ollama or
+    /// llama.cpp; an unknown name is an error listing the known families.
+    ///
+    /// ```
+    /// use tool_core::parse::ToolFormat;
+    /// assert_eq!(ToolFormat::for_model("Qwen/Qwen3-8B").unwrap().format, ToolFormat::Hermes);
+    /// assert_eq!(ToolFormat::for_model("qwen3-coder:30b").unwrap().format, ToolFormat::QwenXml);
+    /// assert_eq!(ToolFormat::for_model("zai-org/GLM-4.6").unwrap().format, ToolFormat::Glm);
+    /// assert_eq!(ToolFormat::for_model("openai/gpt-oss-20b").unwrap().format, ToolFormat::Harmony);
+    /// assert_eq!(ToolFormat::for_model("deepseek-ai/DeepSeek-V3.1").unwrap().format, ToolFormat::DeepSeekV31);
+    /// assert!(ToolFormat::for_model("deepseek-ai/DeepSeek-R1-0528").unwrap().starts_in_reasoning);
+    /// assert!(ToolFormat::for_model("unknown-7b").is_err());
+    /// assert!(ToolFormat::for_model("deepseek-ai/DeepSeek-V3.2").is_err());
+    /// ```
+    pub fn for_model(name: &str) -> Result<ModelFormat, UnknownModel> {
+        let key = key(name);
+        let unread = UNREAD
+            .iter()
+            .any(|family| key.contains(family) && !key.contains("deepseekv3.2exp"));
+        FAMILIES
+            .iter()
+            .filter(|_| !unread)
+            .find(|(family, also, _, _)| key.contains(family) && key.contains(also))
+            .map(|&(_, _, format, thinks)| ModelFormat::new(format, thinks))
+            .ok_or_else(|| UnknownModel {
+                name: name.to_string(),
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_as_each_server_writes_them() {
+        let cases = [
+            ("Qwen/Qwen3-8B", ToolFormat::Hermes, false),
+            ("qwen3:8b", ToolFormat::Hermes, false),
+            ("Qwen3-8B-Q4_K_M.gguf", ToolFormat::Hermes, false),
+            (
+                "Qwen/Qwen3-235B-A22B-Thinking-2507",
+                ToolFormat::Hermes,
+                true,
+            ),
+            ("Qwen/QwQ-32B", ToolFormat::Hermes, true),
+            (
+                "Qwen/Qwen3-Coder-30B-A3B-Instruct",
+                ToolFormat::QwenXml,
+                false,
+            ),
+            (
+                "hf.co/unsloth/Qwen3-Coder-30B-A3B-Instruct-GGUF:Q4_K_M",
+                ToolFormat::QwenXml,
+                false,
+            ),
+            ("zai-org/GLM-4.6", ToolFormat::Glm, false),
+            ("glm-4.5-air", ToolFormat::Glm, false),
+            ("moonshotai/Kimi-K2-Instruct", ToolFormat::KimiK2, false),
+            ("kimi-k2-thinking", ToolFormat::KimiK2, false),
+            ("MiniMaxAI/MiniMax-M2", ToolFormat::MiniMax, true),
+            ("openai/gpt-oss-20b", ToolFormat::Harmony, false),
+            ("gpt-oss:120b", ToolFormat::Harmony, false),
+            (
+                "mistralai/Mistral-Small-3.2-24B-Instruct-2506",
+                ToolFormat::Mistral,
+                false,
+            ),
+            ("devstral:24b", ToolFormat::Mistral, false),
+            (
+                "NousResearch/Hermes-3-Llama-3.1-8B",
+                ToolFormat::Hermes,
+                false,
+            ),
+        ];
+        for (name, format, thinks) in cases {
+            assert_eq!(
+                ToolFormat::for_model(name),
+                Ok(ModelFormat::new(format, thinks)),
+                "{name}"
+            );
+        }
+        let error = ToolFormat::for_model("acme/unknown-7b").unwrap_err();
+        assert!(error.to_string().contains("glm4.6 (glm)"), "{error}");
+    }
+}
