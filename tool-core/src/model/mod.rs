@@ -145,9 +145,7 @@ pub trait Model: Send + Sync {
     /// (not reported).
     ///
     /// ```
-    /// use tool_core::model::{Model, OpenAiChat, ScriptedModel};
-    /// # #[cfg(feature = "http")]
-    /// assert_eq!(OpenAiChat::new("gpt-4o").provider_name(), "openai");
+    /// use tool_core::model::{Model, ScriptedModel};
     /// assert_eq!(ScriptedModel::new([]).provider_name(), "scripted");
     /// ```
     fn provider_name(&self) -> &str {

@@ -38,6 +38,7 @@ mod parser;
 mod results;
 mod spec;
 mod table;
+mod tagged_values;
 mod think;
 mod tool_format;
 mod tools;

@@ -12,6 +12,7 @@ use crate::parse::formats::convert::{convert_in, Converted};
 use crate::parse::formats::core::Parsed;
 use crate::parse::formats::escape::object_json;
 use crate::parse::formats::options::FormatOptions;
+use crate::parse::formats::tagged_values::{find, preview};
 use crate::parse::prose;
 use crate::parse::tag::{Step, TagBuf};
 use crate::parse::text_chunk::push_small;
@@ -220,16 +221,6 @@ pub(super) fn read_call(text: &str, options: &FormatOptions) -> Parsed {
         result: Ok(object(object_json(&args))),
         repairs,
     }
-}
-
-/// `haystack.find(needle)` with `memchr`'s vectorized search (a value may be long).
-fn find(haystack: &str, needle: &str) -> Option<usize> {
-    memchr::memmem::find(haystack.as_bytes(), needle.as_bytes())
-}
-
-fn preview(s: &str) -> &str {
-    let end = s.char_indices().nth(40).map_or(s.len(), |(i, _)| i);
-    s.get(..end).unwrap_or(s)
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ use crate::parse::event::DiagnosticKind;
 use crate::parse::formats::blocks::{object, Body};
 use crate::parse::formats::core::Parsed;
 use crate::parse::formats::options::FormatOptions;
+use crate::parse::formats::tagged_values::preview;
 use crate::parse::prose;
 use crate::parse::tag::{Step, TagBuf};
 use crate::parse::text_chunk::push_small;
@@ -223,11 +224,6 @@ fn read_call(call: &Written<'_>) -> Parsed {
             ),
         ),
     }
-}
-
-fn preview(s: &str) -> &str {
-    let end = s.char_indices().nth(40).map_or(s.len(), |(i, _)| i);
-    s.get(..end).unwrap_or(s)
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use crate::parse::formats::convert::{convert, Converted};
 use crate::parse::formats::core::Parsed;
 use crate::parse::formats::escape::object_json;
 use crate::parse::formats::options::FormatOptions;
+use crate::parse::formats::tagged_values::{find, preview, strip_framing};
 use crate::parse::prose;
 use crate::parse::tag::{Step, TagBuf};
 use crate::parse::text_chunk::push_small;
@@ -223,30 +224,6 @@ fn read_function(text: &str, options: &FormatOptions) -> Parsed {
         result: Ok(object(json)),
         repairs,
     }
-}
-
-/// The value without the newline the format puts after `<parameter=KEY>` and before
-/// `</parameter>` (`\r\n` too); any other whitespace is the model's.
-fn strip_framing(value: &str) -> &str {
-    let value = value
-        .strip_prefix("\r\n")
-        .or_else(|| value.strip_prefix('\n'))
-        .unwrap_or(value);
-    value
-        .strip_suffix("\r\n")
-        .or_else(|| value.strip_suffix('\n'))
-        .unwrap_or(value)
-}
-
-/// `haystack.find(needle)` with `memchr`'s vectorized search: a value may be megabytes long,
-/// and `str::find` is several times slower on it.
-fn find(haystack: &str, needle: &str) -> Option<usize> {
-    memchr::memmem::find(haystack.as_bytes(), needle.as_bytes())
-}
-
-fn preview(s: &str) -> &str {
-    let end = s.char_indices().nth(40).map_or(s.len(), |(i, _)| i);
-    s.get(..end).unwrap_or(s)
 }
 
 #[cfg(test)]
