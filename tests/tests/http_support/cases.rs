@@ -27,6 +27,9 @@ pub struct Case {
     pub turn1_text: &'static str,
     /// The call ids of turn one, in order.
     pub call_ids: [&'static str; 2],
+    /// The response id each recorded turn carries (`id`, `response.id`, `message.id`,
+    /// `responseId`).
+    pub response_ids: [&'static str; 2],
     /// Golden file of the second request's body.
     pub golden: &'static str,
 }
@@ -70,6 +73,18 @@ pub async fn two_turns(case: &Case) {
         ]
     );
     assert_eq!(text_of(&conversation.turns[1]), FINAL_TEXT);
+    let response_ids: Vec<Option<&str>> = conversation
+        .messages
+        .iter()
+        .filter_map(|m| match m {
+            tool_core::model::Message::Assistant(turn) => Some(turn.response_id.as_deref()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        response_ids,
+        [Some(case.response_ids[0]), Some(case.response_ids[1])]
+    );
 
     let received = requests(&server).await;
     assert_eq!(received.len(), 2);

@@ -249,9 +249,12 @@ fn responses_response() -> Value {
 /// argument deltas, `response.output_item.done` carrying the whole item, then
 /// `response.completed`).
 fn responses_events() -> Vec<Value> {
-    let output = responses_response()["output"].clone();
-    let mut events =
-        vec![json!({"type": "response.created", "response": {"status": "in_progress"}})];
+    let response = responses_response();
+    let output = response["output"].clone();
+    // As the API streams it: `response.created` carries the response (and its id).
+    let mut events = vec![
+        json!({"type": "response.created", "response": {"id": response["id"], "status": "in_progress"}}),
+    ];
     let mut reasoning_added = output[0].clone();
     reasoning_added["encrypted_content"] = Value::Null;
     reasoning_added["summary"] = json!([]);
@@ -300,6 +303,10 @@ fn responses_reasoning_item_comes_back_unchanged_whole_and_streamed() {
     }
     let streamed = stream.finish().unwrap();
     assert_eq!(streamed, whole);
+    assert_eq!(
+        streamed.response_id.as_deref(),
+        Some("resp_0f35ed53160b395301693cc957829881909359e7f80cdd20b5")
+    );
 
     for turn in [&whole, &streamed] {
         let results = [ToolResponse::success("19"), ToolResponse::success("57")];

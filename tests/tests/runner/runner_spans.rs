@@ -28,6 +28,7 @@ fn script() -> ScriptedModel {
     );
     first.stop_reason = StopReason::ToolUse;
     first.usage = Some(Usage::new(120, 30));
+    let first = first.with_response_id("chatcmpl-1");
     let second = ModelTurn {
         usage: Some(Usage::new(200, 12)),
         ..ModelTurn::text("15 C in Paris.")
@@ -76,6 +77,11 @@ fn a_run_has_agent_chat_and_tool_spans_with_the_gen_ai_attributes() {
     );
     assert_eq!(chats[0]["gen_ai.usage.input_tokens"], "120");
     assert_eq!(chats[0]["gen_ai.usage.output_tokens"], "30");
+    assert_eq!(chats[0]["gen_ai.response.id"], "chatcmpl-1");
+    assert!(
+        !chats[1].contains_key("gen_ai.response.id"),
+        "no id given, none recorded"
+    );
     assert_eq!(chats[1]["gen_ai.response.finish_reasons"], r#"["stop"]"#);
     assert_eq!(chats[1]["gen_ai.usage.input_tokens"], "200");
     // Content is not recorded unless asked for.

@@ -25,6 +25,10 @@ const CASE: Case = Case {
         "toolu_01NRLabsLyVHZPKxbKvkfSMn",
         "toolu_01Xq7hh3TokyoWeather0002",
     ],
+    response_ids: [
+        "msg_019Q1hrJbZG26Fb9BQhrkHEr",
+        "msg_4QpJur2dWWDjF6C758FbBw5vm12BaVipnK",
+    ],
     golden: "http_anthropic_second_request.json",
 };
 

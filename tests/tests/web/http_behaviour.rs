@@ -143,6 +143,7 @@ async fn whole_responses_run_the_same_two_turns() {
         other => panic!("{other:?}"),
     };
     assert_eq!(turn.usage.map(|u| u.total()), Some(134));
+    assert_eq!(turn.response_id.as_deref(), Some("chatcmpl-whole1"));
 }
 
 #[tokio::test]

@@ -23,6 +23,7 @@ const CASE: Case = Case {
     cut_marker: "\"functionCall\"",
     turn1_text: "Let me check both cities.",
     call_ids: ["gemini_call_0_get_weather", "gemini_call_1_get_weather"],
+    response_ids: ["b36LacjwM668nsEP2tbsgQQ", "bH6LaZW8Fp_3nsEPqtaSwQ4"],
     golden: "http_gemini_second_request.json",
 };
 

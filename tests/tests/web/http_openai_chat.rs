@@ -25,6 +25,10 @@ const CASE: Case = Case {
         "call_JMW1whyEaYG438VE1OIflxA2",
         "call_DNYTawLBoN8fj3KN6qU9N1Ou",
     ],
+    response_ids: [
+        "chatcmpl-ABfwAwrNePHUgBBezonVC6MX3zd63",
+        "chatcmpl-ABfw1e5abtU8OwGr15vOreYVb2MiF",
+    ],
     golden: "http_openai_chat_second_request.json",
 };
 

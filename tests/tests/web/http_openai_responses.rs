@@ -25,6 +25,10 @@ const CASE: Case = Case {
         "call_AB6AaRZ1FYZB2RwS6A5vbdqn",
         "call_Q6pW65MUgW9vF59BmItYGos3",
     ],
+    response_ids: [
+        "resp_01830d662ab3856501693c321345c88190b0de00f3b9975691",
+        "resp_01830d662ab3856501693c3217ba4c8190a3ddf6c839d4f12a",
+    ],
     golden: "http_openai_responses_second_request.json",
 };
 

@@ -423,6 +423,11 @@ async fn text_mode_think_block_is_reasoning_and_the_reply_goes_back_verbatim() {
         run.messages().last(),
         Some(Message::Assistant(t)) if t.text == FINAL_TEXT
     ));
+    // The inner model's response id stays on the text-mode turn.
+    assert_eq!(
+        assistant_turn(&run, 1).response_id.as_deref(),
+        Some("chatcmpl-qwen3")
+    );
 }
 
 /// Harmony's analysis channel is reasoning too.

@@ -80,6 +80,7 @@ async fn anthropic_whole() {
     let turn = first_turn(&messages);
     assert_eq!(turn.stop_reason, StopReason::ToolUse);
     assert_eq!(turn.usage.map(|u| u.total()), Some(467));
+    assert_eq!(turn.response_id.as_deref(), Some("msg_01Whole"));
     assert!(bodies[0].get("stream").is_none());
     assert_eq!(
         bodies[1]["messages"][2]["content"][1]["tool_use_id"],
@@ -120,6 +121,7 @@ async fn openai_responses_whole() {
         "completed with calls"
     );
     assert_eq!(turn.usage.map(|u| u.total()), Some(143));
+    assert_eq!(turn.response_id.as_deref(), Some("resp_whole1"));
     assert!(bodies[0].get("stream").is_none());
     let input = bodies[1]["input"].as_array().unwrap();
     assert_eq!(input[2]["id"], "fc_w1");
@@ -137,7 +139,7 @@ async fn gemini_whole() {
             {"functionCall": {"name": "get_weather", "args": {"city": "Tokyo"}}}]},
         "finishReason": "STOP", "index": 0}],
         "usageMetadata": {"promptTokenCount": 74, "candidatesTokenCount": 36, "totalTokenCount": 110},
-        "modelVersion": "gemini-2.5-flash"});
+        "modelVersion": "gemini-2.5-flash", "responseId": "gemini_whole1"});
     let second = json!({"candidates": [{"content": {"role": "model", "parts": [{"text": FINAL_TEXT}]},
         "finishReason": "STOP", "index": 0}],
         "usageMetadata": {"promptTokenCount": 150, "candidatesTokenCount": 17, "totalTokenCount": 167}});
@@ -157,6 +159,7 @@ async fn gemini_whole() {
     let turn = first_turn(&messages);
     assert_eq!(turn.stop_reason, StopReason::ToolUse, "STOP with calls");
     assert_eq!(turn.usage.map(|u| u.total()), Some(110));
+    assert_eq!(turn.response_id.as_deref(), Some("gemini_whole1"));
     assert_eq!(bodies.len(), 2);
     let answers = &bodies[1]["contents"][2]["parts"];
     assert_eq!(

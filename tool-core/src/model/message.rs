@@ -135,6 +135,10 @@ pub struct ModelTurn {
     /// items, the original order of text and calls). The runner never reads it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub native: Option<NativeContent>,
+    /// The provider's id of the response (`chatcmpl-…`, `resp_…`, `msg_…`, Gemini's
+    /// `responseId`), when it gave one; the runner's traces show it as `gen_ai.response.id`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response_id: Option<String>,
 }
 
 impl ModelTurn {
@@ -165,6 +169,17 @@ impl ModelTurn {
             stop_reason: StopReason::ToolUse,
             ..ModelTurn::default()
         }
+    }
+
+    /// Sets the provider's id of the response (a scripted model's turns have none unless set).
+    ///
+    /// ```
+    /// let turn = tool_core::model::ModelTurn::text("Hi!").with_response_id("chatcmpl-123");
+    /// assert_eq!(turn.response_id.as_deref(), Some("chatcmpl-123"));
+    /// ```
+    pub fn with_response_id(mut self, response_id: impl Into<String>) -> Self {
+        self.response_id = Some(response_id.into());
+        self
     }
 
     /// Whether the model called any tool.

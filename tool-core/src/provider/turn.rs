@@ -88,6 +88,12 @@ pub struct AssistantTurn {
     /// from `text` and `calls`, and for turns built by hand.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub native: Vec<Value>,
+    /// The provider's id of this response, when it gave one: Chat Completions `id`
+    /// (`chatcmpl-…`), Responses `id` (`resp_…`), Anthropic message `id` (`msg_…`), Gemini
+    /// `responseId`. For logs and traces (a support request, a trace's `gen_ai.response.id`);
+    /// never sent back.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub response_id: Option<String>,
 }
 
 impl AssistantTurn {
@@ -159,6 +165,20 @@ impl AssistantTurn {
         self
     }
 
+    /// Sets the provider's id of this response.
+    ///
+    /// ```
+    /// use tool_core::provider::{AssistantTurn, ChatApi, OpenAiChat};
+    /// let response = serde_json::json!({"id": "chatcmpl-1", "choices": [{"message": {"content": "Hi."}, "finish_reason": "stop"}]});
+    /// assert_eq!(OpenAiChat::read_response(&response).unwrap().response_id.as_deref(), Some("chatcmpl-1"));
+    /// let turn = AssistantTurn::new("Hi.", Vec::new()).with_response_id("msg_1");
+    /// assert_eq!(turn.response_id.as_deref(), Some("msg_1"));
+    /// ```
+    pub fn with_response_id(mut self, response_id: impl Into<String>) -> Self {
+        self.response_id = Some(response_id.into());
+        self
+    }
+
     /// Whether the model called any tool.
     ///
     /// ```
@@ -201,4 +221,14 @@ impl AssistantTurn {
             )),
         }
     }
+}
+
+/// The string at `key` of a response or event, as an owned id (absent, empty or not a
+/// string: none), for [`AssistantTurn::response_id`].
+pub(crate) fn id_at(value: &Value, key: &str) -> Option<String> {
+    value
+        .get(key)
+        .and_then(Value::as_str)
+        .filter(|id| !id.is_empty())
+        .map(str::to_owned)
 }

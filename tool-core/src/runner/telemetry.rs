@@ -65,6 +65,7 @@ mod on {
                 gen_ai.operation.name = "chat",
                 gen_ai.provider.name = non_empty(model.provider_name()),
                 gen_ai.request.model = non_empty(model_name),
+                gen_ai.response.id = Empty,
                 gen_ai.response.finish_reasons = Empty,
                 gen_ai.usage.input_tokens = Empty,
                 gen_ai.usage.output_tokens = Empty,
@@ -100,6 +101,9 @@ mod on {
                 StopReason::Refusal => "content_filter",
                 StopReason::Other(other) => other.as_str(),
             };
+            if let Some(id) = &turn.response_id {
+                self.span.record("gen_ai.response.id", id.as_str());
+            }
             self.span.record(
                 "gen_ai.response.finish_reasons",
                 json!([reason]).to_string().as_str(),

@@ -33,6 +33,7 @@ pub(crate) fn finished_turn(
         stop_reason,
         usage,
         native: Some(native),
+        response_id: turn.response_id,
     }
 }
 

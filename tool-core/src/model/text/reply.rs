@@ -102,6 +102,7 @@ impl Reply {
                 self.format.spec().provider_tag(),
                 content,
             )),
+            response_id: inner.response_id,
         })));
         out
     }

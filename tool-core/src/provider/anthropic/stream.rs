@@ -4,6 +4,7 @@ use serde_json::Value;
 
 use crate::call::ToolCall;
 use crate::provider::error::At;
+use crate::provider::turn::id_at;
 use crate::provider::{Assembler, AssistantTurn, ProviderError};
 
 /// One content block as it grows: the block of `content_block_start`, updated in place by
@@ -65,6 +66,8 @@ pub struct AnthropicStream {
     handed_out: usize,
     stop_reason: Option<String>,
     stopped: bool,
+    /// The message `id` from `message_start`.
+    response_id: Option<String>,
 }
 
 impl AnthropicStream {
@@ -203,7 +206,10 @@ impl Assembler for AnthropicStream {
                     .unwrap_or_else(|| "stream error".into());
                 return Err(ProviderError::new("error", message));
             }
-            // message_start, ping and future event types carry nothing we assemble.
+            "message_start" => {
+                self.response_id = event.opt("message").and_then(|m| id_at(m.value, "id"));
+            }
+            // ping and future event types carry nothing we assemble.
             _ => {}
         }
         Ok(())
@@ -242,6 +248,7 @@ impl Assembler for AnthropicStream {
             calls: self.calls.into_iter().map(|(_, call)| call).collect(),
             stop_reason: self.stop_reason,
             native,
+            response_id: self.response_id,
             ..AssistantTurn::default()
         })
     }

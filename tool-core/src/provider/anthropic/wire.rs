@@ -187,6 +187,7 @@ impl ChatApi for Anthropic {
             calls,
             stop_reason,
             native: blocks.clone(),
+            response_id: crate::provider::turn::id_at(response, "id"),
             ..AssistantTurn::default()
         })
     }

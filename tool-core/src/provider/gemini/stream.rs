@@ -5,6 +5,7 @@ use serde_json::Value;
 
 use crate::call::ToolCall;
 use crate::provider::error::At;
+use crate::provider::turn::id_at;
 use crate::provider::{Assembler, AssistantTurn, ProviderError};
 
 /// Prefix of the ids made up for calls that came without one. Such ids are not sent back to
@@ -38,6 +39,8 @@ pub(crate) fn synthetic_id(index: usize, name: &str) -> String {
 pub struct GeminiStream {
     parts: Vec<Value>,
     stop_reason: Option<String>,
+    /// `responseId`, which every chunk repeats.
+    response_id: Option<String>,
 }
 
 impl GeminiStream {
@@ -62,6 +65,9 @@ impl Assembler for GeminiStream {
     /// assert!(s.push(&serde_json::json!({"candidates": "x"})).is_err());
     /// ```
     fn push(&mut self, chunk: &Value) -> Result<(), ProviderError> {
+        if self.response_id.is_none() {
+            self.response_id = id_at(chunk, "responseId");
+        }
         let root = At::root(chunk);
         let Some(candidates) = root.opt("candidates") else {
             return Ok(());
@@ -122,6 +128,7 @@ impl Assembler for GeminiStream {
             stop_reason: self.stop_reason,
             thought_signatures: parsed.signatures,
             native: self.parts,
+            response_id: self.response_id,
             ..AssistantTurn::default()
         })
     }

@@ -4,6 +4,7 @@ use serde_json::Value;
 
 use crate::call::ToolCall;
 use crate::provider::error::At;
+use crate::provider::turn::id_at;
 use crate::provider::{Assembler, AssistantTurn, ProviderError};
 
 #[derive(Debug, Default)]
@@ -34,6 +35,8 @@ pub struct OpenAiChatStream {
     text: String,
     calls: Vec<Partial>,
     stop_reason: Option<String>,
+    /// The completion's `id`, which every chunk repeats.
+    response_id: Option<String>,
 }
 
 impl OpenAiChatStream {
@@ -132,6 +135,9 @@ impl Assembler for OpenAiChatStream {
     /// assert!(s.push(&serde_json::json!({"choices": 1})).is_err());
     /// ```
     fn push(&mut self, chunk: &Value) -> Result<(), ProviderError> {
+        if self.response_id.is_none() {
+            self.response_id = id_at(chunk, "id");
+        }
         let root = At::root(chunk);
         let Some(choices) = root.opt("choices") else {
             // Usage-only chunks have no choices.
@@ -192,6 +198,7 @@ impl Assembler for OpenAiChatStream {
             text: self.text,
             calls,
             stop_reason: self.stop_reason,
+            response_id: self.response_id,
             ..AssistantTurn::default()
         })
     }

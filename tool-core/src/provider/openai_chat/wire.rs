@@ -8,6 +8,7 @@ use super::OpenAiChat;
 use crate::call::ToolCall;
 use crate::definition::ToolDefinition;
 use crate::provider::error::At;
+use crate::provider::turn::id_at;
 use crate::provider::{pairs, Api, AssistantTurn, ChatApi, ProviderError, Sealed, ToolChoice};
 use crate::response::ToolResponse;
 
@@ -105,7 +106,7 @@ impl ChatApi for OpenAiChat {
     }
 
     /// The first choice: its text (`content`, often null when there are calls) and its
-    /// `tool_calls`, in order.
+    /// `tool_calls`, in order; the completion's `id` as the response id.
     fn read_response(response: &Value) -> Result<AssistantTurn, ProviderError> {
         let choice = At::root(response).get("choices")?.index(0)?;
         let stop_reason = choice
@@ -114,6 +115,7 @@ impl ChatApi for OpenAiChat {
             .transpose()?;
         let mut turn = read_message(&choice.get("message")?)?;
         turn.stop_reason = stop_reason;
+        turn.response_id = id_at(response, "id");
         Ok(turn)
     }
 

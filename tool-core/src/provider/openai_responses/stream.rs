@@ -4,6 +4,7 @@ use serde_json::Value;
 
 use crate::call::ToolCall;
 use crate::provider::error::At;
+use crate::provider::turn::id_at;
 use crate::provider::{Assembler, AssistantTurn, ProviderError};
 
 #[derive(Debug)]
@@ -42,6 +43,8 @@ pub struct OpenAiResponsesStream {
     delta_text: String,
     stop_reason: Option<String>,
     completed: bool,
+    /// `response.id`, from the first event that carries the response (`response.created`).
+    response_id: Option<String>,
 }
 
 impl OpenAiResponsesStream {
@@ -66,6 +69,9 @@ impl Assembler for OpenAiResponsesStream {
     /// assert!(s.push(&serde_json::json!({"type": "response.function_call_arguments.delta", "output_index": 3, "delta": "x"})).is_err());
     /// ```
     fn push(&mut self, event: &Value) -> Result<(), ProviderError> {
+        if self.response_id.is_none() {
+            self.response_id = event.get("response").and_then(|r| id_at(r, "id"));
+        }
         let event = At::root(event);
         match event.get("type")?.str()? {
             "response.output_text.delta" => self.delta_text.push_str(event.get("delta")?.str()?),
@@ -181,6 +187,7 @@ impl Assembler for OpenAiResponsesStream {
             stop_reason: self.stop_reason,
             item_ids: read.item_ids,
             native,
+            response_id: self.response_id,
             ..AssistantTurn::default()
         })
     }

@@ -8,6 +8,7 @@ use crate::call::ToolCall;
 use crate::definition::ToolDefinition;
 use crate::provider::error::At;
 use crate::provider::openai_chat::strict_schema;
+use crate::provider::turn::id_at;
 use crate::provider::{
     pairs, same_calls, Api, AssistantTurn, ChatApi, ProviderError, Sealed, ToolChoice,
 };
@@ -92,6 +93,7 @@ impl ChatApi for OpenAiResponses {
                 .and_then(|s| s.value.as_str().map(str::to_owned)),
             item_ids: read.item_ids,
             native: items.clone(),
+            response_id: id_at(response, "id"),
             ..AssistantTurn::default()
         })
     }
