@@ -3,7 +3,9 @@
 //! success) and `duration_ms`. The same span carries OpenTelemetry's GenAI attributes of an
 //! `execute_tool` span (`otel.name` `execute_tool {tool}`, `gen_ai.operation.name`,
 //! `gen_ai.tool.name`, `gen_ai.tool.call.id`, `gen_ai.tool.type`, and `error.type` (the
-//! error code) on failure), so an OpenTelemetry backend shows it as the conventions name it.
+//! error code) and an error status (`otel.status_code`) on failure), so an OpenTelemetry
+//! backend shows it as the conventions name it. `duration_ms` is an `i64`, which
+//! tracing-opentelemetry exports as an integer.
 //! Without the feature nothing of this is compiled in.
 
 use std::future::Future;
@@ -32,15 +34,17 @@ where
         gen_ai.tool.call.id = %call.id,
         gen_ai.tool.type = "function",
         error.type = Empty,
+        otel.status_code = Empty,
     );
     let response = future.instrument(span.clone()).await;
     span.record("status", response.status.as_str());
     if let Some(code) = response.error_code() {
         span.record("code", code.as_str());
         span.record("error.type", code.as_str());
+        span.record("otel.status_code", "error");
     }
     if let Some(ms) = response.time_ms() {
-        span.record("duration_ms", ms);
+        span.record("duration_ms", i64::try_from(ms).unwrap_or(i64::MAX));
     }
     response
 }

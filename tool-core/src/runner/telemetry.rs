@@ -1,7 +1,12 @@
 //! The runner's spans, in OpenTelemetry's GenAI semantic conventions (feature `tracing`): an
 //! `invoke_agent` span per run, a `chat {model}` span per model request, inside it the
 //! dispatcher's `execute_tool {name}` span per call. `otel.name` carries the conventions' span
-//! name (tracing-opentelemetry uses it); the attributes are fields with their dotted names.
+//! name (tracing-opentelemetry uses it), `otel.kind` the span kind (a model request is a
+//! `client` span; the run and the tools, in process, stay `internal`) and `otel.status_code`
+//! an error status; the attributes are fields with their dotted names. Counts are recorded as
+//! `i64`, which tracing-opentelemetry exports as integer attributes (a `u64` field would
+//! arrive as text). A tracing field cannot hold an array, so the conventions' `string[]`
+//! `gen_ai.response.finish_reasons` is recorded as its JSON text (`["stop"]`).
 //! Without the feature these are empty types and nothing is recorded.
 
 #[cfg(feature = "tracing")]
@@ -62,6 +67,8 @@ mod on {
             let span = tracing::info_span!(
                 "chat",
                 otel.name = %name,
+                otel.kind = "client",
+                otel.status_code = Empty,
                 gen_ai.operation.name = "chat",
                 gen_ai.provider.name = non_empty(model.provider_name()),
                 gen_ai.request.model = non_empty(model_name),
@@ -110,9 +117,9 @@ mod on {
             );
             if let Some(usage) = turn.usage {
                 self.span
-                    .record("gen_ai.usage.input_tokens", usage.input_tokens);
+                    .record("gen_ai.usage.input_tokens", int(usage.input_tokens));
                 self.span
-                    .record("gen_ai.usage.output_tokens", usage.output_tokens);
+                    .record("gen_ai.usage.output_tokens", int(usage.output_tokens));
             }
             if content {
                 let output = json!([assistant(turn)]);
@@ -124,7 +131,14 @@ mod on {
         /// Records a failed request.
         pub(crate) fn fail(&self, error: &ModelError) {
             self.span.record("error.type", error.kind().as_str());
+            self.span.record("otel.status_code", "error");
         }
+    }
+
+    /// A count as the integer OpenTelemetry attributes hold (`i64`); a count past it, which
+    /// no provider reports, shows as the largest.
+    fn int(count: u64) -> i64 {
+        i64::try_from(count).unwrap_or(i64::MAX)
     }
 
     fn text_message(role: &str, text: &str) -> Value {
