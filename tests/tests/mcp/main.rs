@@ -20,6 +20,7 @@ mod mcp_http_security;
 mod mcp_live_lists;
 mod mcp_mrtr;
 mod mcp_mrtr_state;
+mod mcp_outside_runtime;
 mod mcp_peer;
 mod mcp_python;
 mod mcp_python_eras;

@@ -19,5 +19,6 @@ mod http_gemini;
 mod http_openai_chat;
 mod http_openai_responses;
 mod http_output;
+mod http_output_limit;
 mod http_reasoning;
 mod http_whole;

@@ -96,6 +96,21 @@ impl std::fmt::Debug for McpClient {
     }
 }
 
+/// rmcp's tasks, tokio's child processes and timers panic outside a tokio runtime; the
+/// client says so as an error instead, before anything starts.
+pub(crate) fn require_tokio(what: &str) -> Result<(), McpError> {
+    match tokio::runtime::Handle::try_current() {
+        Ok(_) => Ok(()),
+        Err(_) => Err(McpError::new(
+            McpErrorKind::Transport,
+            format!(
+                "{what} needs a tokio runtime: run it inside one (e.g. #[tokio::main], or \
+                 tokio::runtime::Runtime::block_on)"
+            ),
+        )),
+    }
+}
+
 impl McpClient {
     /// Connects over `transport` (rmcp's: a reader/writer pair, a child process, a
     /// streamable-HTTP client …), runs the handshake and fetches the tool list, each bounded
@@ -118,6 +133,7 @@ impl McpClient {
         T: rmcp::transport::IntoTransport<RoleClient, E, A>,
         E: std::error::Error + Send + Sync + 'static,
     {
+        require_tokio("connecting an MCP client")?;
         let tools = Arc::new(RwLock::new(Vec::new()));
         let (changed, changes) = watch::channel(0);
         let routes = ProgressRoutes::default();
@@ -158,6 +174,7 @@ impl McpClient {
     /// Starts `command` as a child process speaking MCP on its stdin and stdout, and
     /// connects to it. The child's stderr is inherited.
     pub async fn spawn(command: tokio::process::Command) -> Result<McpClient, McpError> {
+        require_tokio("starting an MCP server process")?;
         let transport =
             rmcp::transport::TokioChildProcess::new(command).map_err(McpError::spawn)?;
         Self::connect(transport).await

@@ -195,6 +195,11 @@ struct MessagesDecoder {
     reasoning: String,
     /// The content block index of the last thinking piece, to separate blocks.
     thinking_block: Option<u64>,
+    /// A call block whose input did not parse when it closed: an error at the end, unless
+    /// the output limit cut the reply (known only from the `message_delta` after it).
+    held: Option<ModelError>,
+    /// The `message_delta` said `stop_reason: max_tokens`.
+    at_limit: bool,
 }
 
 impl Decoder for MessagesDecoder {
@@ -209,7 +214,16 @@ impl Decoder for MessagesDecoder {
         if kind == "error" {
             return Err(stream_error(&event));
         }
-        self.assembler.push(&event).map_err(http::malformed)?;
+        if let Err(error) = self.assembler.push(&event) {
+            let block = event.get("index").and_then(Value::as_u64);
+            let closes_call = kind == "content_block_stop"
+                && block.is_some_and(|b| self.call_of_block.contains_key(&b));
+            if closes_call && self.held.is_none() {
+                self.held = Some(http::malformed(error));
+                return Ok(());
+            }
+            return Err(http::malformed(error));
+        }
         match kind {
             "message_start" => {
                 if let Some(usage) = event.pointer("/message/usage") {
@@ -269,6 +283,10 @@ impl Decoder for MessagesDecoder {
                 }
             }
             "message_delta" => {
+                if event.pointer("/delta/stop_reason").and_then(Value::as_str) == Some("max_tokens")
+                {
+                    self.at_limit = true;
+                }
                 if let Some(output) = event
                     .pointer("/usage/output_tokens")
                     .and_then(Value::as_u64)
@@ -294,6 +312,9 @@ impl Decoder for MessagesDecoder {
     }
 
     fn finish(&mut self, _out: &mut VecDeque<ModelEvent>) -> Result<ModelTurn, ModelError> {
+        if let Some(error) = self.held.take() {
+            return Err(error);
+        }
         let turn = std::mem::take(&mut self.assembler)
             .finish()
             .map_err(http::incomplete)?;
@@ -316,6 +337,10 @@ impl Decoder for MessagesDecoder {
             .collect();
         turn.reasoning = thinking.join("\n\n");
         Ok(turn)
+    }
+
+    fn stopped_at_limit(&self) -> bool {
+        self.at_limit
     }
 }
 

@@ -203,6 +203,7 @@ struct ChatDecoder {
     started: usize,
     usage: Option<Usage>,
     reasoning: String,
+    text_bytes: usize,
 }
 
 impl Decoder for ChatDecoder {
@@ -231,6 +232,7 @@ impl Decoder for ChatDecoder {
         }
         if let Some(text) = delta.and_then(|d| d.get("content")).and_then(Value::as_str) {
             if !text.is_empty() {
+                self.text_bytes += text.len();
                 out.push_back(ModelEvent::TextDelta(text.to_owned()));
             }
         }
@@ -271,6 +273,17 @@ impl Decoder for ChatDecoder {
     }
 
     fn finish(&mut self, out: &mut VecDeque<ModelEvent>) -> Result<ModelTurn, ModelError> {
+        if !self.assembler.is_finished() {
+            // Say what had arrived: text and calls alike are dropped.
+            return Err(ModelError::new(
+                super::ModelErrorKind::Incomplete,
+                format!(
+                    "the stream ended before its finish_reason, after {} bytes of text and {} \
+                     tool call(s) begun; nothing of the turn is dispatched",
+                    self.text_bytes, self.started
+                ),
+            ));
+        }
         let turn = std::mem::take(&mut self.assembler)
             .finish()
             .map_err(http::incomplete)?;

@@ -197,6 +197,8 @@ struct ResponsesDecoder {
     reasoning: String,
     /// The `(output_index, summary_index)` of the last reasoning piece, to separate parts.
     reasoning_at: Option<(u64, u64)>,
+    /// `response.incomplete` said `max_output_tokens`.
+    at_limit: bool,
 }
 
 impl Decoder for ResponsesDecoder {
@@ -297,6 +299,10 @@ impl Decoder for ResponsesDecoder {
                 self.ready += 1;
             }
             "response.completed" | "response.incomplete" => {
+                let reason = event.pointer("/response/incomplete_details/reason");
+                if reason.and_then(Value::as_str) == Some("max_output_tokens") {
+                    self.at_limit = true;
+                }
                 if let Some(usage) = event.pointer("/response/usage").filter(|u| u.is_object()) {
                     self.usage = Some(read_usage(usage));
                 }
@@ -323,6 +329,10 @@ impl Decoder for ResponsesDecoder {
         let mut turn = finished_turn(turn, usage, native);
         turn.reasoning = whole_reasoning(body);
         Ok(turn)
+    }
+
+    fn stopped_at_limit(&self) -> bool {
+        self.at_limit
     }
 }
 

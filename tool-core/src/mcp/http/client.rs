@@ -126,6 +126,7 @@ impl McpClient {
         url: &str,
         options: HttpClientOptions,
     ) -> Result<McpClient, McpError> {
+        crate::mcp::client::require_tokio("connecting an MCP client over HTTP")?;
         // reqwest is built without a default crypto provider (aws-lc-rs would need cmake).
         let _ = rustls::crypto::ring::default_provider().install_default();
         let http = match options.client.clone() {

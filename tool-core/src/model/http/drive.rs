@@ -9,7 +9,7 @@ use futures_util::stream::{self, Stream, StreamExt};
 use serde_json::Value;
 
 use crate::http::{error_chain, HttpError, Transport};
-use crate::model::{ModelError, ModelErrorKind, ModelEvent, ModelStream, ModelTurn};
+use crate::model::{ModelError, ModelErrorKind, ModelEvent, ModelStream, ModelTurn, StopReason};
 use crate::provider::ProviderError;
 
 /// What an adapter does with the provider's answer: events in, [`ModelEvent`]s out.
@@ -29,6 +29,12 @@ pub(crate) trait Decoder: Send {
 
     /// A whole (non-streamed) response body.
     fn whole(&mut self, body: &Value) -> Result<ModelTurn, ModelError>;
+
+    /// Whether the provider said the output limit stopped the reply (for an API whose
+    /// assembler cannot finish such a turn: a call left open, arguments that do not parse).
+    fn stopped_at_limit(&self) -> bool {
+        false
+    }
 }
 
 type Events = Pin<Box<dyn Stream<Item = Result<Event, EventStreamError<reqwest::Error>>> + Send>>;
@@ -47,6 +53,74 @@ struct State<'a, D> {
     decoder: D,
     pending: VecDeque<ModelEvent>,
     phase: Phase,
+    /// The request's output limit (field and value), when it sets one.
+    limit: Option<(&'static str, u64)>,
+    /// What of the turn has been handed out, for the message of a turn cut at the limit.
+    seen: Seen,
+}
+
+/// What of a turn the stream has handed out so far.
+#[derive(Default)]
+struct Seen {
+    text_bytes: usize,
+    /// The names of the calls begun, in order.
+    started: Vec<String>,
+}
+
+impl Seen {
+    fn note(&mut self, event: &ModelEvent) {
+        match event {
+            ModelEvent::TextDelta(text) => self.text_bytes += text.len(),
+            ModelEvent::CallStarted { name, .. } => self.started.push(name.clone()),
+            _ => {}
+        }
+    }
+}
+
+/// The output-limit fields of the four APIs (Chat Completions has two), where a request body
+/// sets them.
+const LIMIT_FIELDS: [&str; 4] = [
+    "max_completion_tokens",
+    "max_tokens",
+    "max_output_tokens",
+    "maxOutputTokens",
+];
+
+fn output_limit(body: &Value) -> Option<(&'static str, u64)> {
+    let config = body.get("generationConfig");
+    LIMIT_FIELDS.iter().find_map(|field| {
+        let value = body
+            .get(*field)
+            .or_else(|| config.and_then(|c| c.get(*field)))?;
+        Some((*field, value.as_u64()?))
+    })
+}
+
+/// A turn the output limit stopped while it had calls: the last call may be cut anywhere, so
+/// nothing of the turn is handed out. Not retryable: the same request stops at the same
+/// limit; the message says which limit, how far the reply got and which call was cut.
+fn cut_at_limit(limit: Option<(&str, u64)>, text_bytes: usize, calls: &[String]) -> ModelError {
+    let limit = match limit {
+        Some((field, value)) => format!("{field} {value}"),
+        None => "the provider's default; set it with Endpoint::with_field".to_string(),
+    };
+    let call = match calls.last() {
+        Some(name) => format!("the call `{name}` was incomplete"),
+        None => "a call had begun".to_string(),
+    };
+    let before = match calls.len().saturating_sub(1) {
+        0 => String::new(),
+        n => format!(" ({n} complete call(s) before it)"),
+    };
+    ModelError::new(
+        ModelErrorKind::Incomplete,
+        format!(
+            "the reply was cut at the output limit ({limit}) after {text_bytes} bytes of text; \
+             {call}{before}, so no call of the turn runs; raise the limit, or ask for less, \
+             and send again"
+        ),
+    )
+    .with_retryable(false)
 }
 
 /// Sends `body` to `url` and decodes the answer; the stream ends after
@@ -57,6 +131,7 @@ pub(crate) fn run<'a, D: Decoder + 'a>(
     body: &Value,
     decoder: D,
 ) -> ModelStream<'a> {
+    let limit = output_limit(body);
     let body = match serde_json::to_vec(body) {
         Ok(body) => body,
         Err(e) => {
@@ -70,10 +145,12 @@ pub(crate) fn run<'a, D: Decoder + 'a>(
     let state = State {
         transport,
         url,
+        limit,
         body,
         decoder,
         pending: VecDeque::new(),
         phase: Phase::Send,
+        seen: Seen::default(),
     };
     Box::pin(stream::unfold(state, |mut state| async move {
         let item = state.next().await?;
@@ -88,6 +165,7 @@ impl<D: Decoder> State<'_, D> {
                 if matches!(event, ModelEvent::Finished(_)) {
                     self.phase = Phase::Done;
                 }
+                self.seen.note(&event);
                 return Some(Ok(event));
             }
             let step = match &mut self.phase {
@@ -141,7 +219,24 @@ impl<D: Decoder> State<'_, D> {
     }
 
     fn finish(&mut self) -> Result<(), ModelError> {
-        let turn = self.decoder.finish(&mut self.pending)?;
+        let before = self.pending.len();
+        let turn = match self.decoder.finish(&mut self.pending) {
+            Ok(turn) => turn,
+            Err(_) if self.decoder.stopped_at_limit() => {
+                let seen = &self.seen;
+                return Err(cut_at_limit(self.limit, seen.text_bytes, &seen.started));
+            }
+            Err(error) => return Err(error),
+        };
+        if turn.stop_reason == StopReason::MaxTokens && !turn.calls.is_empty() {
+            // The calls that became ready only now are not handed out.
+            self.pending.truncate(before);
+            let mut names = self.seen.started.clone();
+            if names.len() < turn.calls.len() {
+                names = turn.calls.iter().map(|c| c.name.clone()).collect();
+            }
+            return Err(cut_at_limit(self.limit, self.seen.text_bytes, &names));
+        }
         self.pending.push_back(ModelEvent::Finished(turn));
         Ok(())
     }
@@ -170,6 +265,10 @@ impl<D: Decoder> State<'_, D> {
             .with_source(e)
         })?;
         let turn = self.decoder.whole(&body)?;
+        if turn.stop_reason == StopReason::MaxTokens && !turn.calls.is_empty() {
+            let names: Vec<String> = turn.calls.iter().map(|c| c.name.clone()).collect();
+            return Err(cut_at_limit(self.limit, turn.text.len(), &names));
+        }
         if !turn.reasoning.is_empty() {
             self.pending
                 .push_back(ModelEvent::ReasoningDelta(turn.reasoning.clone()));

@@ -239,7 +239,7 @@ impl<M: Model> Model for TextMode<M> {
                     // A plain-text model has no calls of its own to report.
                     Some(Ok(_)) => {}
                     Some(Err(error)) => {
-                        out.send(Err(error)).await;
+                        out.send(Err(reply.inner_error(error))).await;
                         return;
                     }
                     None => {

@@ -20,8 +20,11 @@ pub(super) struct Reply {
     calls: Vec<ToolCall>,
     /// The parser's diagnostics and rejections, for the turn's native content.
     diagnostics: Vec<Value>,
-    /// Why the reply cannot be a turn: it was cut off inside a call.
-    cut_off: Option<String>,
+    /// Why the reply cannot be a turn: it was cut off inside a call (the parser's reason and
+    /// the call's name when it had one).
+    cut_off: Option<(String, Option<String>)>,
+    /// The call the reply is inside, if any.
+    open_call: Option<String>,
     events: Vec<Event>,
 }
 
@@ -36,6 +39,7 @@ impl Reply {
             calls: Vec::new(),
             diagnostics: Vec::new(),
             cut_off: None,
+            open_call: None,
             events: Vec::new(),
         }
     }
@@ -78,8 +82,27 @@ impl Reply {
         self.parser.finish(reason, &mut events);
         out.extend(self.convert(&mut events));
         let mut out: Vec<Result<ModelEvent, ModelError>> = out.into_iter().map(Ok).collect();
-        if let Some(reason) = self.cut_off {
-            out.push(Err(ModelError::new(ModelErrorKind::Incomplete, reason)));
+        if let Some((why, name)) = self.cut_off {
+            let error = if inner.stop_reason == StopReason::MaxTokens {
+                // The same request stops at the same limit: not worth retrying as it is.
+                let call = name
+                    .map(|n| format!("the call `{n}`"))
+                    .unwrap_or("a call".into());
+                ModelError::new(
+                    ModelErrorKind::Incomplete,
+                    format!(
+                        "the reply was cut at the output limit (the model stopped with \
+                         max_tokens) after {} bytes of text; {call} was incomplete ({why}); \
+                         raise the model's output limit, or ask for less, and send again",
+                        self.raw.len()
+                    ),
+                )
+                .with_retryable(false)
+            } else {
+                let name = name.map(|n| format!(" (tool '{n}')")).unwrap_or_default();
+                ModelError::new(ModelErrorKind::Incomplete, format!("{why}{name}"))
+            };
+            out.push(Err(error));
             return out;
         }
         let stop_reason = if self.calls.is_empty() {
@@ -118,11 +141,14 @@ impl Reply {
                 // Calls in text come one after another, so the open call's position in the
                 // turn is the number of calls already complete (a call cut off by the end of
                 // the reply is the last one and never gets a position in `calls`).
-                Event::Name { index, name } => out.push(ModelEvent::CallStarted {
-                    index: self.calls.len(),
-                    id: format!("{}{index}", self.format.spec().id_prefix()),
-                    name,
-                }),
+                Event::Name { index, name } => {
+                    self.open_call = Some(name.clone());
+                    out.push(ModelEvent::CallStarted {
+                        index: self.calls.len(),
+                        id: format!("{}{index}", self.format.spec().id_prefix()),
+                        name,
+                    })
+                }
                 // Only some formats' deltas are the arguments' JSON text; the block formats'
                 // are the whole block body (`{"name": ..., "arguments": ...}`, XML), which is
                 // not what the event promises.
@@ -151,8 +177,8 @@ impl Reply {
                     out.push(self.add_call(call));
                 }
                 Event::CallIncomplete { name, reason, .. } => {
-                    let name = name.map(|n| format!(" (tool '{n}')")).unwrap_or_default();
-                    self.cut_off = Some(format!("{reason}{name}"));
+                    let name = name.or_else(|| self.open_call.take());
+                    self.cut_off = Some((reason, name));
                 }
                 Event::Diagnostic(d) => self.diagnostics.push(json!({
                     "call": d.call,
@@ -171,7 +197,37 @@ impl Reply {
         out
     }
 
+    /// An error of the inner model, saying which call the reply was inside when it came.
+    pub(super) fn inner_error(mut self, error: ModelError) -> ModelError {
+        if error.kind() != ModelErrorKind::Incomplete {
+            return error;
+        }
+        // Ending the parse as aborted names the open call, if the reply was inside one.
+        let mut events = std::mem::take(&mut self.events);
+        self.parser.finish(EndReason::Other, &mut events);
+        let cut = events.into_iter().find_map(|event| match event {
+            Event::CallIncomplete { name, .. } => Some(name.or_else(|| self.open_call.take())),
+            _ => None,
+        });
+        let Some(name) = cut else {
+            return error;
+        };
+        let call = name
+            .map(|n| format!("the call `{n}`"))
+            .unwrap_or("a call".into());
+        let message = format!(
+            "{} (the reply was {} bytes in, inside {call}, which did not run)",
+            error.message(),
+            self.raw.len()
+        );
+        let retryable = error.is_retryable();
+        ModelError::new(ModelErrorKind::Incomplete, message)
+            .with_retryable(retryable)
+            .with_source(error)
+    }
+
     fn add_call(&mut self, call: ToolCall) -> ModelEvent {
+        self.open_call = None;
         let index = self.calls.len();
         self.calls.push(call.clone());
         ModelEvent::CallReady { index, call }

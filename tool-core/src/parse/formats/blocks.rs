@@ -140,8 +140,15 @@ impl<B: Body> BlockParser<B> {
             let end = self.core.offset;
             let what = B::CALL_NOUN;
             if reason != EndReason::Stop {
-                self.core
-                    .incomplete(block.index, None, what, block.start..end, out);
+                // The cut call's name, when the part that arrived names it (for the error).
+                let start = block.start;
+                let index = block.index;
+                let name = block
+                    .body
+                    .close(&self.core.options)
+                    .pop()
+                    .and_then(|(parsed, _)| parsed.name);
+                self.core.incomplete(index, name, what, start..end, out);
             } else if block.body.complete() {
                 self.core.diagnose(
                     Some(block.index),
