@@ -83,6 +83,11 @@ async def main(command):
             check("resources/list", [str(r.uri) for r in resources] == ["docs://units", "images://logo"], resources)
             templates = (await session.list_resource_templates()).resource_templates
             check("resources/templates/list", [t.uri_template for t in templates] == ["weather://{city}/current"], templates)
+            # Icons and _meta as the SDK's own models read them.
+            check("resource icon", [(i.src, i.sizes) for i in resources[0].icons or []] == [("https://example.com/ruler.svg", None)], resources[0])
+            check("resource _meta", resources[0].meta == {"audience": "users"}, resources[0])
+            check("resource without metadata", resources[1].icons is None and resources[1].meta is None, resources[1])
+            check("template icon", [i.src for i in templates[0].icons or []] == ["https://example.com/cloud.png"], templates[0])
             read_json = (await session.read_resource("weather://Oslo/current")).contents[0]
             check("resources/read JSON", json.loads(read_json.text) == {"city": "Oslo", "temp_c": 21.5}, read_json)
             check("resources/read MIME", read_json.mime_type == "application/json", read_json)
@@ -97,6 +102,7 @@ async def main(command):
             prompts = (await session.list_prompts()).prompts
             check("prompts/list", [p.name for p in prompts] == ["plan_trip"], prompts)
             check("prompt arguments", [(a.name, a.required) for a in prompts[0].arguments] == [("city", True), ("days", False)], prompts[0])
+            check("prompt icon and _meta", [(i.src, i.sizes) for i in prompts[0].icons or []] == [("https://example.com/plane.png", ["any"])] and prompts[0].meta == {"version": 2}, prompts[0])
             got = await session.get_prompt("plan_trip", {"city": "Rome", "days": "5"})
             check("prompts/get with arguments", got.messages[0].content.text == "Plan 5 days in Rome.", got)
             got = await session.get_prompt("plan_trip", {"city": "Rome"})
@@ -127,6 +133,10 @@ async def main(command):
 
             tools = {t.name: t for t in (await session.list_tools()).tools}
             schema = tools["answer"].output_schema
+            icon = (tools["answer"].icons or [None])[0]
+            check("tool icon", icon is not None and (icon.src, icon.mime_type, icon.sizes, icon.theme) == ("https://example.com/answer.png", "image/png", ["48x48"], "dark"), tools["answer"])
+            check("tool _meta", tools["answer"].meta == {"com.example/source": "deep-thought", "seconds": 7500000}, tools["answer"])
+            check("tool without metadata", tools["count_to"].icons is None and tools["count_to"].meta is None, tools["count_to"])
             check("integer output schema is wrapped", schema["properties"]["result"]["type"] == "integer" and schema["required"] == ["result"], schema)
             # The SDK validates structuredContent against the tool's output schema here.
             result = await session.call_tool("answer", {})

@@ -5,6 +5,8 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::metadata::{Icon, Meta};
+
 /// Behaviour hints that travel with a definition (MCP's `readOnlyHint`, `destructiveHint`,
 /// `idempotentHint`, `openWorldHint`). `None` means "not stated".
 ///
@@ -143,6 +145,12 @@ pub struct ToolDefinition {
     /// requires), when the tool declares one; see [`Tool::output_schema`](crate::Tool::output_schema).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output_schema: Option<Arc<Value>>,
+    /// Icons a client may show for the tool (MCP's `icons`); only MCP carries them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub icons: Vec<Icon>,
+    /// Free-form metadata for clients (MCP's `_meta`); only MCP carries it.
+    #[serde(default, rename = "_meta", skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Meta>,
 }
 
 impl ToolDefinition {
@@ -165,6 +173,8 @@ impl ToolDefinition {
             input_schema: input_schema.into(),
             annotations: ToolAnnotations::NONE,
             output_schema: None,
+            icons: Vec::new(),
+            meta: None,
         }
     }
 
@@ -203,6 +213,33 @@ impl ToolDefinition {
     /// ```
     pub fn with_output_schema(mut self, output_schema: impl Into<Arc<Value>>) -> Self {
         self.output_schema = Some(output_schema.into());
+        self
+    }
+
+    /// Sets the icons a client may show for the tool.
+    ///
+    /// ```
+    /// use tool_core::{Icon, ToolDefinition};
+    /// let def = ToolDefinition::new("forecast", "Gets the forecast.", serde_json::json!({"type": "object"}))
+    ///     .with_icons([Icon::new("https://example.com/sun.png").with_mime_type("image/png")]);
+    /// assert_eq!(def.icons[0].src, "https://example.com/sun.png");
+    /// ```
+    pub fn with_icons(mut self, icons: impl IntoIterator<Item = Icon>) -> Self {
+        self.icons = icons.into_iter().collect();
+        self
+    }
+
+    /// Sets the `_meta` object clients receive with the tool.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// let meta = json!({"com.example/team": "search"}).as_object().cloned().unwrap();
+    /// let def = tool_core::ToolDefinition::new("search", "Searches.", json!({"type": "object"}))
+    ///     .with_meta(meta);
+    /// assert_eq!(def.meta.unwrap()["com.example/team"], "search");
+    /// ```
+    pub fn with_meta(mut self, meta: Meta) -> Self {
+        self.meta = Some(meta);
         self
     }
 }

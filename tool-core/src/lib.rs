@@ -79,6 +79,7 @@ pub mod http;
 mod into_response;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+mod metadata;
 pub mod model;
 mod output_schema;
 pub mod parse;
@@ -108,6 +109,7 @@ pub use definition::{ToolAnnotations, ToolDefinition};
 pub use dispatch::CallOptions;
 pub use executor::block_on;
 pub use into_response::{IntoToolResponse, Json, ToolError};
+pub use metadata::{Icon, IconTheme, Meta};
 pub use output_schema::{output_schema_of, StructuredOutput};
 pub use peer::{
     ClientPeer, Elicited, LogLevel, PeerError, PeerFuture, Root, SamplingReply, SamplingRequest,

@@ -10,6 +10,7 @@ use serde_json::Value;
 use crate::context::ToolContext;
 use crate::definition::ToolAnnotations;
 use crate::into_response::IntoToolResponse;
+use crate::metadata::{Icon, Meta};
 use crate::tool::{CallFuture, Tool};
 
 /// What `#[derive(Tool)]` implements: the static facts of a struct tool and how to run it.
@@ -55,6 +56,14 @@ pub trait StructTool: Send + Sync + 'static {
     const TIMEOUT_MS: Option<u64>;
     /// The canonical schema of the fields.
     fn input_schema() -> Value;
+    /// Icons a client may show (see [`Tool::icons`]).
+    fn icons() -> Vec<Icon> {
+        Vec::new()
+    }
+    /// The `_meta` object clients receive (see [`Tool::meta`]).
+    fn meta() -> Option<Meta> {
+        None
+    }
     /// The schema of the structured result, if any (see [`Tool::output_schema`]).
     fn output_schema() -> Option<Value> {
         None
@@ -149,6 +158,12 @@ impl<T: StructTool> Tool for ToolOf<T> {
     }
     fn annotations(&self) -> ToolAnnotations {
         T::ANNOTATIONS
+    }
+    fn icons(&self) -> Vec<Icon> {
+        T::icons()
+    }
+    fn meta(&self) -> Option<Meta> {
+        T::meta()
     }
     fn timeout_ms(&self) -> Option<u64> {
         T::TIMEOUT_MS

@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use crate::context::ToolContext;
 use crate::definition::ToolAnnotations;
+use crate::metadata::{Icon, Meta};
 use crate::response::{ToolErrorCode, ToolResponse};
 
 /// A callable tool. `#[tool]` implements it; implement it by hand for tools defined at run time.
@@ -60,6 +61,41 @@ pub trait Tool: Send + Sync + 'static {
     /// Behaviour hints; none by default.
     fn annotations(&self) -> ToolAnnotations {
         ToolAnnotations::NONE
+    }
+
+    /// Icons a client may show for the tool (MCP's `icons`); none by default.
+    /// `#[tool(icon = "..")]` or `#[tool(icon(src = "..", mime_type = "..", sizes = ".."))]`
+    /// sets them.
+    ///
+    /// ```
+    /// use tool_core::{tool, tools};
+    ///
+    /// /// Tomorrow's forecast for a city.
+    /// #[tool(icon(src = "https://example.com/sun.png", mime_type = "image/png", sizes = "48x48"))]
+    /// fn forecast(city: String) -> String { city }
+    ///
+    /// let registry = tools![forecast];
+    /// assert_eq!(registry.definitions()[0].icons[0].sizes, ["48x48"]);
+    /// ```
+    fn icons(&self) -> Vec<Icon> {
+        Vec::new()
+    }
+
+    /// The `_meta` object clients receive with the tool; none by default.
+    /// `#[tool(meta(key = "value", "com.example/level" = 3))]` sets it.
+    ///
+    /// ```
+    /// use tool_core::{tool, tools};
+    ///
+    /// /// Tomorrow's forecast for a city.
+    /// #[tool(meta("com.example/team" = "weather", beta = true))]
+    /// fn forecast(city: String) -> String { city }
+    ///
+    /// let meta = tools![forecast].definitions()[0].meta.clone().unwrap();
+    /// assert_eq!((meta["com.example/team"].as_str(), meta["beta"].as_bool()), (Some("weather"), Some(true)));
+    /// ```
+    fn meta(&self) -> Option<Meta> {
+        None
     }
 
     /// A per-tool time limit in milliseconds, if the tool declares one.

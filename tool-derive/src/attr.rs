@@ -7,6 +7,7 @@ use syn::parse::Parser;
 use syn::{Expr, Lit, LitBool, LitInt, LitStr, Path};
 
 use crate::ctxt::Ctxt;
+use crate::metadata::Metadata;
 
 /// A value and where it was written.
 pub struct Spanned<T> {
@@ -15,7 +16,7 @@ pub struct Spanned<T> {
 }
 
 /// `#[tool(name = "...", title = "...", description = "...", read_only, destructive, idempotent, open_world,
-/// timeout_ms = 5000, crate = path)]`
+/// timeout_ms = 5000, crate = path, icon = "...", meta(..))]` (`icon` and `meta`: see `metadata`)
 #[derive(Default)]
 pub struct ToolAttr {
     pub name: Option<Spanned<String>>,
@@ -31,6 +32,8 @@ pub struct ToolAttr {
     pub event: Option<Spanned<String>>,
     /// `#[derive(Tool)]` only: the confirmation a side-channel tool gives the model.
     pub reply: Option<Spanned<String>>,
+    /// `icon = ".."` / `icon(..)` (repeatable) and `meta(..)`.
+    pub metadata: Metadata,
 }
 
 pub const TOOL_KEYS: &[&str] = &[
@@ -43,6 +46,8 @@ pub const TOOL_KEYS: &[&str] = &[
     "open_world",
     "timeout_ms",
     "crate",
+    "icon",
+    "meta",
 ];
 
 /// The keys `#[tool_def(..)]` on a `#[derive(Tool)]` struct takes besides `TOOL_KEYS`.
@@ -121,6 +126,9 @@ pub fn parse_tool_attr(tokens: TokenStream, for_struct: bool, cx: &mut Ctxt) -> 
                 } else {
                     attr.krate = Some(path);
                 }
+            }
+            "icon" | "meta" => {
+                attr.metadata.parse_key(&key, &meta, cx)?;
             }
             "event" if for_struct => set(cx, &meta, &mut attr.event, "event", parse_string(&meta)?),
             "reply" if for_struct => set(cx, &meta, &mut attr.reply, "reply", parse_string(&meta)?),

@@ -263,8 +263,10 @@ pub fn facts(model: &ToolModel, generics: &[syn::Ident]) -> TokenStream {
     let timeout = timeout(model);
     let output = output_schema(model, generics);
     let input_schema = input_schema(model);
+    let metadata = model.attr.metadata.tool_methods(krate, quote!(&self));
     quote! {
         #output
+        #metadata
         fn name(&self) -> &str {
             #name
         }

@@ -11,6 +11,7 @@ mod check;
 mod ctxt;
 mod docs;
 mod expand;
+mod metadata;
 mod model;
 mod targets;
 mod tool_type;

@@ -364,6 +364,7 @@ fn struct_tool(model: &ToolModel) -> TokenStream {
     let annotations = expand::annotations(model);
     let timeout = expand::timeout(model);
     let title = expand::title(model);
+    let metadata = model.attr.metadata.tool_methods(krate, TokenStream::new());
     let params = params_struct(model);
     let input_schema = expand::input_schema(model);
     let prepare = prepare(model);
@@ -415,6 +416,7 @@ fn struct_tool(model: &ToolModel) -> TokenStream {
                 fn input_schema() -> __tc::serde_json::Value {
                     #input_schema
                 }
+                #metadata
                 #output
                 #[allow(unused_variables)]
                 fn call<'a>(arguments: &'a str, ctx: #krate::ToolContext<'a>) -> #krate::CallFuture<'a> {

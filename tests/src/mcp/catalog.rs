@@ -81,7 +81,10 @@ pub async fn where_am_i(ctx: ToolContext<'_>) -> Result<String, PeerError> {
 }
 
 /// The answer, as structured output of an integer.
-#[tool]
+#[tool(
+    icon(src = "https://example.com/answer.png", mime_type = "image/png", sizes = "48x48", theme = "dark"),
+    meta("com.example/source" = "deep-thought", seconds = 7500000)
+)]
 pub fn answer() -> Json<i64> {
     Json(42)
 }
@@ -142,13 +145,22 @@ pub struct Weather {
 }
 
 /// Current conditions for a city.
-#[resource(uri = "weather://{city}/current", title = "Current weather")]
+#[resource(
+    uri = "weather://{city}/current",
+    title = "Current weather",
+    icon = "https://example.com/cloud.png"
+)]
 pub fn current(city: String) -> Json<Weather> {
     Json(Weather { city, temp_c: 21.5 })
 }
 
 /// The units every value uses.
-#[resource(uri = "docs://units", mime_type = "text/markdown")]
+#[resource(
+    uri = "docs://units",
+    mime_type = "text/markdown",
+    icon = "https://example.com/ruler.svg",
+    meta(audience = "users")
+)]
 pub fn units() -> &'static str {
     "# Units\nCelsius."
 }
@@ -160,7 +172,11 @@ pub fn logo() -> Blob {
 }
 
 /// Plans a trip.
-#[prompt(title = "Plan a trip")]
+#[prompt(
+    title = "Plan a trip",
+    icon(src = "https://example.com/plane.png", sizes = "any"),
+    meta(version = 2)
+)]
 pub fn plan_trip(
     /// Where to go.
     city: String,

@@ -18,6 +18,7 @@ mod mcp_http_progress;
 mod mcp_http_scale;
 mod mcp_http_security;
 mod mcp_live_lists;
+mod mcp_metadata;
 mod mcp_mrtr;
 mod mcp_mrtr_state;
 mod mcp_outside_runtime;

@@ -34,7 +34,7 @@ fn the_official_python_client_exercises_resources_prompts_and_the_peer() {
     // Every check ran (a check that is skipped would not print its line).
     assert_eq!(
         stdout.lines().filter(|l| l.starts_with("ok ")).count(),
-        39,
+        47,
         "{stdout}"
     );
 }

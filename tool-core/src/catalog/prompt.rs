@@ -6,6 +6,7 @@ use std::future::Future;
 use std::pin::Pin;
 
 use super::CatalogError;
+use crate::metadata::{Icon, Meta};
 
 /// What rendering a prompt yields.
 pub type PromptFuture<'a> =
@@ -62,6 +63,55 @@ pub struct PromptInfo {
     pub description: String,
     /// Its arguments, in parameter order.
     pub arguments: Vec<PromptArgumentInfo>,
+    /// Icons a client may show for it.
+    pub icons: Vec<Icon>,
+    /// The `_meta` object clients receive with it.
+    pub meta: Option<Meta>,
+}
+
+impl PromptInfo {
+    /// A prompt description with no title, arguments, icons or `_meta`.
+    ///
+    /// ```
+    /// let info = tool_core::catalog::PromptInfo::new("review", "Reviews a change.");
+    /// assert!(info.arguments.is_empty());
+    /// ```
+    pub fn new(name: &str, description: &str) -> PromptInfo {
+        PromptInfo {
+            name: name.to_owned(),
+            title: None,
+            description: description.to_owned(),
+            arguments: Vec::new(),
+            icons: Vec::new(),
+            meta: None,
+        }
+    }
+
+    /// Sets the icons a client may show (`#[prompt(icon = "..")]` does it for a function).
+    ///
+    /// ```
+    /// use tool_core::{catalog::PromptInfo, Icon};
+    /// let info = PromptInfo::new("review", "Reviews a change.")
+    ///     .with_icons([Icon::new("https://example.com/review.png")]);
+    /// assert_eq!(info.icons.len(), 1);
+    /// ```
+    pub fn with_icons(mut self, icons: impl IntoIterator<Item = Icon>) -> Self {
+        self.icons = icons.into_iter().collect();
+        self
+    }
+
+    /// Sets the `_meta` object (`#[prompt(meta(key = "value"))]` does it for a function).
+    ///
+    /// ```
+    /// use tool_core::catalog::PromptInfo;
+    /// let meta = serde_json::json!({"audience": "engineers"}).as_object().cloned().unwrap();
+    /// let info = PromptInfo::new("review", "Reviews a change.").with_meta(meta);
+    /// assert_eq!(info.meta.unwrap()["audience"], "engineers");
+    /// ```
+    pub fn with_meta(mut self, meta: Meta) -> Self {
+        self.meta = Some(meta);
+        self
+    }
 }
 
 /// One argument of a prompt.

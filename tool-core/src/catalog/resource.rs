@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use super::{CatalogError, UriTemplate};
 use crate::into_response::Json;
+use crate::metadata::{Icon, Meta};
 
 /// What reading a resource yields, boxed so resources of every kind fit in one catalog.
 pub type ResourceFuture<'a> =
@@ -51,6 +52,10 @@ pub struct ResourceInfo {
     pub description: String,
     /// The MIME type of its contents, when known in advance.
     pub mime_type: Option<String>,
+    /// Icons a client may show for it.
+    pub icons: Vec<Icon>,
+    /// The `_meta` object clients receive with it.
+    pub meta: Option<Meta>,
 }
 
 impl ResourceInfo {
@@ -68,6 +73,8 @@ impl ResourceInfo {
             title: None,
             description: description.to_owned(),
             mime_type: None,
+            icons: Vec::new(),
+            meta: None,
         }
     }
 
@@ -80,6 +87,32 @@ impl ResourceInfo {
     /// Sets the MIME type.
     pub fn with_mime_type(mut self, mime_type: &str) -> Self {
         self.mime_type = Some(mime_type.to_owned());
+        self
+    }
+
+    /// Sets the icons a client may show (`#[resource(icon = "..")]` does it for a function).
+    ///
+    /// ```
+    /// use tool_core::{catalog::ResourceInfo, Icon};
+    /// let info = ResourceInfo::new("docs://units", "units", "The units.")
+    ///     .with_icons([Icon::new("https://example.com/ruler.svg").with_sizes(["any"])]);
+    /// assert_eq!(info.icons[0].sizes, ["any"]);
+    /// ```
+    pub fn with_icons(mut self, icons: impl IntoIterator<Item = Icon>) -> Self {
+        self.icons = icons.into_iter().collect();
+        self
+    }
+
+    /// Sets the `_meta` object (`#[resource(meta(key = "value"))]` does it for a function).
+    ///
+    /// ```
+    /// use tool_core::catalog::ResourceInfo;
+    /// let meta = serde_json::json!({"com.example/cache": 60}).as_object().cloned().unwrap();
+    /// let info = ResourceInfo::new("docs://units", "units", "The units.").with_meta(meta);
+    /// assert_eq!(info.meta.unwrap()["com.example/cache"], 60);
+    /// ```
+    pub fn with_meta(mut self, meta: Meta) -> Self {
+        self.meta = Some(meta);
         self
     }
 }

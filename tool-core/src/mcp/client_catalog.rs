@@ -11,6 +11,7 @@ use crate::catalog::{
     PromptArgumentInfo, PromptArguments, PromptInfo, PromptMessage, ResourceBody, ResourceContents,
     Role,
 };
+use crate::metadata::{icons_from, meta_from, Icon, Meta};
 
 /// A resource or resource template a server lists.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,6 +28,10 @@ pub struct RemoteResource {
     pub mime_type: Option<String>,
     /// Whether `uri` is a template (from `resources/templates/list`).
     pub is_template: bool,
+    /// The icons the server lists for it.
+    pub icons: Vec<Icon>,
+    /// The `_meta` object the server lists for it.
+    pub meta: Option<Meta>,
 }
 
 fn text(value: &Value, key: &str) -> Option<String> {
@@ -78,6 +83,8 @@ impl McpClient {
                     description: text(&value, "description"),
                     mime_type: text(&value, "mimeType"),
                     is_template,
+                    icons: icons_from(&value),
+                    meta: meta_from(&value),
                 })
             })
             .collect())
@@ -148,6 +155,8 @@ impl McpClient {
                     title: text(&value, "title"),
                     description: text(&value, "description").unwrap_or_default(),
                     arguments,
+                    icons: icons_from(&value),
+                    meta: meta_from(&value),
                 })
             })
             .collect())

@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 
 use crate::catalog::{Catalog, PromptInfo, ResourceInfo};
 use crate::definition::ToolDefinition;
+use crate::metadata::write_metadata;
 use crate::registry::ToolRegistry;
 
 /// The catalog with its MCP listings, converted once per change.
@@ -50,6 +51,9 @@ fn mcp_prompt(info: &PromptInfo) -> rmcp::model::Prompt {
     if let Some(title) = &info.title {
         value["title"] = json!(title);
     }
+    if let Some(object) = value.as_object_mut() {
+        write_metadata(object, &info.icons, info.meta.as_ref());
+    }
     serde_json::from_value(value).unwrap_or_else(|_| {
         rmcp::model::Prompt::new(info.name.clone(), Some(info.description.clone()), None)
     })
@@ -65,6 +69,7 @@ fn described(info: &ResourceInfo, mut value: Value) -> Value {
         if let Some(mime) = &info.mime_type {
             object.insert("mimeType".into(), json!(mime));
         }
+        write_metadata(object, &info.icons, info.meta.as_ref());
     }
     value
 }

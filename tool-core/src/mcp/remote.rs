@@ -43,6 +43,8 @@ pub struct RemoteTool {
     pub(crate) input_schema: Value,
     pub(crate) output_schema: Option<Value>,
     pub(crate) annotations: ToolAnnotations,
+    pub(crate) icons: Vec<crate::Icon>,
+    pub(crate) meta: Option<crate::Meta>,
     pub(crate) timeout: Duration,
     pub(crate) peer: Peer<RoleClient>,
     pub(crate) routes: ProgressRoutes,
@@ -83,6 +85,7 @@ impl RemoteTool {
                 open_world: a.open_world_hint,
             })
             .unwrap_or(ToolAnnotations::NONE);
+        let listed = serde_json::to_value(tool).unwrap_or_default();
         RemoteTool {
             name,
             remote_name: tool.name.to_string(),
@@ -105,6 +108,9 @@ impl RemoteTool {
                 .as_ref()
                 .map(|s| Value::Object(JsonObject::clone(s))),
             annotations,
+            // Kept as the server lists them, for an application that shows its tools.
+            icons: crate::metadata::icons_from(&listed),
+            meta: crate::metadata::meta_from(&listed),
             timeout,
             peer,
             routes,
@@ -281,6 +287,14 @@ impl Tool for RemoteTool {
 
     fn annotations(&self) -> ToolAnnotations {
         self.annotations
+    }
+
+    fn icons(&self) -> Vec<crate::Icon> {
+        self.icons.clone()
+    }
+
+    fn meta(&self) -> Option<crate::Meta> {
+        self.meta.clone()
     }
 
     fn input_schema(&self) -> Value {

@@ -142,6 +142,8 @@ impl ToolRegistry {
             input_schema: Arc::new(tool.input_schema()),
             annotations: tool.annotations(),
             output_schema: tool.output_schema().map(Arc::new),
+            icons: tool.icons(),
+            meta: tool.meta(),
         };
         clock::anchor();
         self.keys.push(NameKey::of(&name));

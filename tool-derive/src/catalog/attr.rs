@@ -6,6 +6,7 @@ use syn::Path;
 
 use crate::attr::{meta_key, parse_string, set, skip_value, unknown_key, Spanned};
 use crate::ctxt::Ctxt;
+use crate::metadata::Metadata;
 
 /// Which attribute is being read.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -24,8 +25,17 @@ impl Kind {
 
     fn keys(self) -> &'static [&'static str] {
         match self {
-            Kind::Resource => &["uri", "name", "title", "description", "mime_type", "crate"],
-            Kind::Prompt => &["name", "title", "description", "crate"],
+            Kind::Resource => &[
+                "uri",
+                "name",
+                "title",
+                "description",
+                "mime_type",
+                "crate",
+                "icon",
+                "meta",
+            ],
+            Kind::Prompt => &["name", "title", "description", "crate", "icon", "meta"],
         }
     }
 }
@@ -38,6 +48,8 @@ pub struct CatalogAttr {
     pub description: Option<Spanned<String>>,
     pub mime_type: Option<Spanned<String>>,
     pub krate: Option<Path>,
+    /// `icon` (repeatable) and `meta(..)`, as on `#[tool]`.
+    pub metadata: Metadata,
 }
 
 pub fn parse(tokens: TokenStream, kind: Kind, cx: &mut Ctxt) -> CatalogAttr {
@@ -56,6 +68,9 @@ pub fn parse(tokens: TokenStream, kind: Kind, cx: &mut Ctxt) -> CatalogAttr {
                 "mime_type",
                 parse_string(&meta)?,
             ),
+            "icon" | "meta" => {
+                attr.metadata.parse_key(&key, &meta, cx)?;
+            }
             "name" => set(cx, &meta, &mut attr.name, "name", parse_string(&meta)?),
             "title" => set(cx, &meta, &mut attr.title, "title", parse_string(&meta)?),
             "description" => set(

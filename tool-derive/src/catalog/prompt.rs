@@ -39,7 +39,8 @@ pub fn prompt_fn(attr_tokens: TokenStream, item_tokens: TokenStream) -> TokenStr
     item::strip_param_docs(&mut func);
     match cx.check() {
         Ok(()) => {
-            let generated = expand(&item, &func.vis);
+            let metadata = attr.metadata.builder_calls(&item.krate);
+            let generated = expand(&item, metadata, &func.vis);
             quote!(#func #generated)
         }
         Err(e) => {
@@ -49,7 +50,7 @@ pub fn prompt_fn(attr_tokens: TokenStream, item_tokens: TokenStream) -> TokenStr
     }
 }
 
-fn expand(item: &CatalogItem, vis: &syn::Visibility) -> TokenStream {
+fn expand(item: &CatalogItem, metadata: TokenStream, vis: &syn::Visibility) -> TokenStream {
     let krate = &item.krate;
     let ident = &item.ident;
     let name = &item.name;
@@ -102,7 +103,9 @@ fn expand(item: &CatalogItem, vis: &syn::Visibility) -> TokenStream {
                     title: #title,
                     description: ::std::string::String::from(#description),
                     arguments: ::std::vec![#(#arguments),*],
-                })
+                    icons: ::std::vec::Vec::new(),
+                    meta: ::core::option::Option::None,
+                } #metadata)
             }
 
             fn render<'a>(

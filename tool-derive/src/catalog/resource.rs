@@ -44,7 +44,8 @@ pub fn resource_fn(attr_tokens: TokenStream, item_tokens: TokenStream) -> TokenS
     match cx.check() {
         Ok(()) => {
             let mime = attr.mime_type.as_ref().map(|m| m.value.clone());
-            let generated = expand(&item, &uri, mime.as_deref(), &func.vis);
+            let metadata = attr.metadata.builder_calls(&item.krate);
+            let generated = expand(&item, &uri, mime.as_deref(), metadata, &func.vis);
             quote!(#func #generated)
         }
         Err(e) => {
@@ -104,7 +105,13 @@ fn check_uri(uri: &str, span: Span, item: &CatalogItem, cx: &mut Ctxt) {
     }
 }
 
-fn expand(item: &CatalogItem, uri: &str, mime: Option<&str>, vis: &syn::Visibility) -> TokenStream {
+fn expand(
+    item: &CatalogItem,
+    uri: &str,
+    mime: Option<&str>,
+    metadata: TokenStream,
+    vis: &syn::Visibility,
+) -> TokenStream {
     let krate = &item.krate;
     let ident = &item.ident;
     let name = &item.name;
@@ -147,7 +154,7 @@ fn expand(item: &CatalogItem, uri: &str, mime: Option<&str>, vis: &syn::Visibili
                 static INFO: ::std::sync::OnceLock<#krate::catalog::ResourceInfo> =
                     ::std::sync::OnceLock::new();
                 INFO.get_or_init(|| {
-                    #krate::catalog::ResourceInfo::new(#uri, #name, #description) #title #with_mime
+                    #krate::catalog::ResourceInfo::new(#uri, #name, #description) #title #with_mime #metadata
                 })
             }
 

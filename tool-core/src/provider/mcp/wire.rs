@@ -11,7 +11,7 @@ use crate::provider::ProviderError;
 use crate::response::ToolResponse;
 
 /// One `tools/list` entry; `outputSchema` only when the tool has one, `annotations` only when
-/// a hint is stated.
+/// a hint is stated, `icons` and `_meta` only when given.
 pub(crate) fn tool(def: &ToolDefinition) -> Value {
     let mut out = Map::new();
     out.insert("name".into(), json!(def.name));
@@ -38,6 +38,7 @@ pub(crate) fn tool(def: &ToolDefinition) -> Value {
     if !hints.is_empty() {
         out.insert("annotations".into(), Value::Object(hints));
     }
+    crate::metadata::write_metadata(&mut out, &def.icons, def.meta.as_ref());
     Value::Object(out)
 }
 
