@@ -135,3 +135,18 @@ impl ServerHandler for RmcpServer {
             .with_server_info(Implementation::new("rmcp-fixture", "1.0.0"))
     }
 }
+
+/// The FastMCP server `tests/python/<script>` as a child process speaking stdio (its log
+/// quiet), or `None` (the test says it skipped) when there is no Python with FastMCP.
+pub fn fastmcp(script: &str, test: &str) -> Option<tokio::process::Command> {
+    let python = crate::mcp_python(test)?;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("python")
+        .join(script);
+    let mut command = tokio::process::Command::new(python);
+    command
+        .arg(path)
+        .env("FASTMCP_LOG_LEVEL", "ERROR")
+        .stderr(std::process::Stdio::null());
+    Some(command)
+}

@@ -10,6 +10,7 @@
 mod spans;
 
 mod mcp_client;
+mod mcp_client_handlers;
 mod mcp_hostile;
 mod mcp_http;
 mod mcp_http_auth;

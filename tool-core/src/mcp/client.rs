@@ -1,14 +1,26 @@
 //! [`McpClient`]: a connection to an MCP server whose tools go into a [`ToolRegistry`]. The
 //! one file where rmcp's client types meet ours (with `remote` for the tools themselves).
 
+// Sampling and roots are deprecated by the 2026-07-28 revision (SEP-2577); handshake-era
+// servers, most of today's, still ask for them.
+#![allow(deprecated)]
+
 use std::sync::{Arc, PoisonError, RwLock};
 use std::time::Duration;
 
-use rmcp::model::ProgressNotificationParam;
-use rmcp::service::{NotificationContext, RunningService, ServiceExt};
-use rmcp::{ClientHandler, RoleClient};
+use rmcp::model::{
+    ClientConfig, CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams,
+    ElicitResult, ListRootsResult, ProgressNotificationParam, ProtocolVersion,
+};
+use rmcp::service::{
+    ClientLifecycleMode, ClientServiceExt, NotificationContext, RequestContext, RunningService,
+    ServiceExt,
+};
+use rmcp::{ClientHandler, ErrorData, RoleClient};
+use serde::de::DeserializeOwned;
 use tokio::sync::watch;
 
+use super::client_handlers::{Handlers, McpClientBuilder, ProtocolEra};
 use super::progress::ProgressRoutes;
 use super::remote::RemoteTool;
 use super::{McpError, McpErrorKind};
@@ -18,15 +30,55 @@ use crate::registry::{is_valid_tool_name, RegistryError, ToolRegistry};
 /// told otherwise.
 pub(crate) const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(60);
 
-/// Our side of the connection: routes progress and keeps the tool list fresh.
-struct Handler {
+/// Our side of the connection: routes progress, keeps the tool list fresh and answers the
+/// server's questions with the application's handlers.
+pub(super) struct Handler {
     routes: ProgressRoutes,
     tools: Arc<RwLock<Vec<rmcp::model::Tool>>>,
     changed: watch::Sender<u64>,
     timeout: Duration,
+    answers: Arc<Handlers>,
+}
+
+/// One of our JSON answers as rmcp's result type.
+fn typed<T: DeserializeOwned>(answer: serde_json::Value) -> Result<T, ErrorData> {
+    serde_json::from_value(answer).map_err(|e| {
+        ErrorData::internal_error(format!("the client's answer is malformed: {e}"), None)
+    })
 }
 
 impl ClientHandler for Handler {
+    fn get_info(&self) -> ClientConfig {
+        let mut info = ClientConfig::default();
+        info.capabilities = self.answers.capabilities();
+        info
+    }
+
+    async fn create_message(
+        &self,
+        params: CreateMessageRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<CreateMessageResult, ErrorData> {
+        let params = serde_json::to_value(&params).unwrap_or_default();
+        typed(self.answers.create_message(&params).await?)
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        let params = serde_json::to_value(&request).unwrap_or_default();
+        typed(self.answers.elicit(&params).await?)
+    }
+
+    async fn list_roots(
+        &self,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ListRootsResult, ErrorData> {
+        typed(self.answers.list_roots()?)
+    }
+
     async fn on_progress(
         &self,
         params: ProgressNotificationParam,
@@ -85,6 +137,7 @@ pub struct McpClient {
     changes: watch::Receiver<u64>,
     routes: ProgressRoutes,
     timeout: Duration,
+    answers: Arc<Handlers>,
 }
 
 impl std::fmt::Debug for McpClient {
@@ -133,6 +186,33 @@ impl McpClient {
         T: rmcp::transport::IntoTransport<RoleClient, E, A>,
         E: std::error::Error + Send + Sync + 'static,
     {
+        Self::builder().timeout(timeout).connect(transport).await
+    }
+
+    /// A client that answers the server's sampling, elicitation or roots requests, speaks
+    /// another protocol era or has another time limit: configure it, then connect.
+    ///
+    /// ```
+    /// use tool_core::{mcp::McpClient, model::{ModelTurn, ScriptedModel}};
+    /// let builder = McpClient::builder().sampling(ScriptedModel::new([ModelTurn::text("Hi")]));
+    /// // builder.spawn(command).await? or builder.connect(transport).await?
+    /// # let _ = builder;
+    /// ```
+    pub fn builder() -> McpClientBuilder {
+        McpClientBuilder::default()
+    }
+
+    /// Connects with these handlers: the one place a connection starts.
+    pub(super) async fn start<T, E, A>(
+        transport: T,
+        timeout: Duration,
+        era: ProtocolEra,
+        answers: Arc<Handlers>,
+    ) -> Result<McpClient, McpError>
+    where
+        T: rmcp::transport::IntoTransport<RoleClient, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
         require_tokio("connecting an MCP client")?;
         let tools = Arc::new(RwLock::new(Vec::new()));
         let (changed, changes) = watch::channel(0);
@@ -142,14 +222,38 @@ impl McpClient {
             tools: tools.clone(),
             changed,
             timeout,
+            answers: answers.clone(),
         };
-        let service = match tokio::time::timeout(timeout, handler.serve(transport)).await {
+        let modern = vec![ProtocolVersion::V_2026_07_28];
+        let lifecycle = match era {
+            ProtocolEra::Handshake => ClientLifecycleMode::Initialize,
+            ProtocolEra::Discover => ClientLifecycleMode::Discover {
+                preferred_versions: modern,
+            },
+            ProtocolEra::Auto => ClientLifecycleMode::Auto {
+                preferred_versions: modern,
+                legacy_version: None,
+            },
+        };
+        let started = match lifecycle {
+            // The plain handshake as before (the lifecycle entry point is the newer path).
+            ClientLifecycleMode::Initialize => {
+                tokio::time::timeout(timeout, handler.serve(transport)).await
+            }
+            other => {
+                tokio::time::timeout(timeout, handler.serve_with_lifecycle(transport, other)).await
+            }
+        };
+        let service = match started {
             Ok(Ok(service)) => service,
             Ok(Err(e)) => return Err(McpError::handshake(e)),
             Err(_) => {
                 return Err(McpError::new(
                     McpErrorKind::Handshake,
-                    format!("no answer to initialize within {} ms", timeout.as_millis()),
+                    format!(
+                        "no answer to initialize or server/discover within {} ms",
+                        timeout.as_millis()
+                    ),
                 ))
             }
         };
@@ -159,6 +263,10 @@ impl McpClient {
             .and_then(|info| info.server_info.as_ref().map(|i| i.name.clone()))
             .unwrap_or_else(|| "mcp".to_owned())
             .into();
+        answers.set_server(Arc::clone(&server));
+        if let Some(roots) = answers.roots() {
+            roots.attach(service.peer().clone());
+        }
         let client = McpClient {
             service,
             server,
@@ -166,6 +274,7 @@ impl McpClient {
             changes,
             routes,
             timeout,
+            answers,
         };
         client.refresh().await?;
         Ok(client)
@@ -174,10 +283,7 @@ impl McpClient {
     /// Starts `command` as a child process speaking MCP on its stdin and stdout, and
     /// connects to it. The child's stderr is inherited.
     pub async fn spawn(command: tokio::process::Command) -> Result<McpClient, McpError> {
-        require_tokio("starting an MCP server process")?;
-        let transport =
-            rmcp::transport::TokioChildProcess::new(command).map_err(McpError::spawn)?;
-        Self::connect(transport).await
+        Self::builder().spawn(command).await
     }
 
     /// Sets the time limit of each tool call (for tools handed out after this).
@@ -195,6 +301,12 @@ impl McpClient {
     /// in `client_catalog`.
     pub(super) fn peer_and_timeout(&self) -> (&rmcp::Peer<RoleClient>, Duration) {
         (self.service.peer(), self.timeout)
+    }
+
+    /// The running connection, whose `read_resource` and `get_prompt` answer a 2026-07-28
+    /// server's input requests with our handlers and retry.
+    pub(super) fn service(&self) -> &RunningService<RoleClient, Handler> {
+        &self.service
     }
 
     /// Fetches the tool list again; returns how many tools the server has.
@@ -238,6 +350,7 @@ impl McpClient {
                     self.service.peer().clone(),
                     self.routes.clone(),
                 )
+                .answering_with(self.answers.clone())
             })
             .collect()
     }

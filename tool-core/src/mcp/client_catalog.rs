@@ -90,12 +90,12 @@ impl McpClient {
             .collect())
     }
 
-    /// Reads a resource (the first contents the server returns).
+    /// Reads a resource (the first contents the server returns). A 2026-07-28 server that
+    /// asks for input first gets the client's answers (see [`McpClient::builder`]).
     pub async fn read_resource(&self, uri: &str) -> Result<ResourceContents, McpError> {
-        let (peer, _) = self.peer_and_timeout();
         let params = rmcp::model::ReadResourceRequestParams::new(uri);
         let result = self
-            .request("resources/read", peer.read_resource(params))
+            .request("resources/read", self.service().read_resource(params))
             .await?;
         let value = serde_json::to_value(&result).unwrap_or_default();
         let Some(first) = value["contents"].get(0) else {
@@ -163,20 +163,23 @@ impl McpClient {
     }
 
     /// Renders a prompt on the server. Text messages are kept; other content (images,
-    /// embedded resources) is described in a short text so the conversation stays whole.
+    /// embedded resources) is described in a short text so the conversation stays whole. A
+    /// 2026-07-28 server that asks for input first gets the client's answers (see
+    /// [`McpClient::builder`]).
     pub async fn get_prompt(
         &self,
         name: &str,
         arguments: &PromptArguments,
     ) -> Result<Vec<PromptMessage>, McpError> {
-        let (peer, _) = self.peer_and_timeout();
         let mut params = rmcp::model::GetPromptRequestParams::new(name);
         if !arguments.is_empty() {
             if let Value::Object(map) = json!(arguments) {
                 params.arguments = Some(map);
             }
         }
-        let result = self.request("prompts/get", peer.get_prompt(params)).await?;
+        let result = self
+            .request("prompts/get", self.service().get_prompt(params))
+            .await?;
         let value = serde_json::to_value(&result).unwrap_or_default();
         Ok(value["messages"]
             .as_array()

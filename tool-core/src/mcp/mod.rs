@@ -36,6 +36,7 @@
 pub mod auth;
 mod client;
 mod client_catalog;
+mod client_handlers;
 mod error;
 mod gate;
 #[cfg(feature = "mcp-http")]
@@ -55,6 +56,7 @@ mod session_store;
 
 pub use client::McpClient;
 pub use client_catalog::RemoteResource;
+pub use client_handlers::{ElicitationRequest, McpClientBuilder, ProtocolEra, Roots};
 pub use error::{McpError, McpErrorKind};
 #[cfg(feature = "mcp-http")]
 pub use http::{

@@ -13,6 +13,7 @@ use rmcp::service::{PeerRequestOptions, ServiceError};
 use rmcp::{Peer, RoleClient};
 use serde_json::Value;
 
+use super::client_handlers::{Handlers, MAX_INPUT_ROUNDS};
 use super::progress::ProgressRoutes;
 use crate::context::{CancelFlag, ProgressReporter, ToolContext};
 use crate::definition::ToolAnnotations;
@@ -22,6 +23,10 @@ use crate::tool::{CallFuture, Tool};
 /// How often a running remote call looks at the caller's [`CancelFlag`] (a plain flag with no
 /// waker): short enough that `notifications/cancelled` follows a cancel promptly.
 const CANCEL_POLL: Duration = Duration::from_millis(20);
+
+/// How long to wait before sending back a round that held only the server's state (no
+/// question): the server is still working and asked to be polled.
+const STATE_ONLY_PAUSE: Duration = Duration::from_millis(50);
 
 /// A tool of an MCP server, callable through a [`ToolRegistry`](crate::ToolRegistry) like a
 /// `#[tool]` one. Get them from [`McpClient::tools`](super::McpClient::tools) or register
@@ -48,6 +53,8 @@ pub struct RemoteTool {
     pub(crate) timeout: Duration,
     pub(crate) peer: Peer<RoleClient>,
     pub(crate) routes: ProgressRoutes,
+    /// What answers a 2026-07-28 server's input requests (none: such a call fails).
+    pub(crate) answers: Option<Arc<Handlers>>,
 }
 
 impl std::fmt::Debug for RemoteTool {
@@ -114,9 +121,19 @@ impl RemoteTool {
             timeout,
             peer,
             routes,
+            answers: None,
         }
     }
 
+    /// Answers a 2026-07-28 server's input requests (sampling, elicitation, roots) with
+    /// these handlers and retries the call.
+    pub(crate) fn answering_with(mut self, answers: Arc<Handlers>) -> Self {
+        self.answers = Some(answers);
+        self
+    }
+
+    /// One `tools/call`, retried with the answers while a 2026-07-28 server asks for input
+    /// (at most [`MAX_INPUT_ROUNDS`] rounds).
     async fn call_remote(
         &self,
         arguments: JsonObject,
@@ -125,6 +142,60 @@ impl RemoteTool {
     ) -> ToolResponse {
         let mut params = CallToolRequestParams::new(self.remote_name.clone());
         params.arguments = Some(arguments);
+        for _ in 0..MAX_INPUT_ROUNDS {
+            let outcome = match self.round(params.clone(), &cancel, &progress).await {
+                Ok(outcome) => outcome,
+                Err(stopped) => return stopped,
+            };
+            match outcome {
+                Ok(ServerResult::CallToolResult(result)) => return from_result(result),
+                Ok(ServerResult::InputRequiredResult(asked)) => {
+                    let Some(answers) = &self.answers else {
+                        return self.failure(ServiceError::UnexpectedResponse);
+                    };
+                    let has_questions =
+                        asked.input_requests.as_ref().is_some_and(|q| !q.is_empty());
+                    match answers.fulfil(asked).await {
+                        Ok((responses, state)) => {
+                            params.input_responses = responses;
+                            params.request_state = state;
+                        }
+                        Err(why) => {
+                            return ToolResponse::error(
+                                ToolErrorCode::ExecutionError,
+                                format!(
+                                    "the MCP server '{}' asked for input during the call of '{}' and {why}",
+                                    self.server, self.name
+                                ),
+                            )
+                        }
+                    }
+                    if !has_questions {
+                        // Only a state to send back: the server is still working.
+                        tokio::time::sleep(STATE_ONLY_PAUSE).await;
+                    }
+                }
+                Ok(_) => return self.failure(ServiceError::UnexpectedResponse),
+                Err(e) => return self.failure(e),
+            }
+        }
+        ToolResponse::error(
+            ToolErrorCode::ExecutionError,
+            format!(
+                "the MCP server '{}' kept asking for input during the call of '{}' ({MAX_INPUT_ROUNDS} rounds); the call was given up",
+                self.server, self.name
+            ),
+        )
+    }
+
+    /// Sends one round of the call and waits for its answer; `Err` when the caller cancelled
+    /// (the server is told) or the request could not be sent.
+    async fn round(
+        &self,
+        params: CallToolRequestParams,
+        cancel: &Option<CancelFlag>,
+        progress: &Option<ProgressReporter>,
+    ) -> Result<Result<ServerResult, ServiceError>, ToolResponse> {
         let request = ClientRequest::CallToolRequest(Request::new(params));
         let handle = match self
             .peer
@@ -132,15 +203,17 @@ impl RemoteTool {
             .await
         {
             Ok(handle) => handle,
-            Err(e) => return self.failure(e),
+            Err(e) => return Err(self.failure(e)),
         };
         let id = handle.id.clone();
-        let _route = progress.map(|p| self.routes.add(handle.progress_token.clone(), p));
+        let _route = progress
+            .clone()
+            .map(|p| self.routes.add(handle.progress_token.clone(), p));
         let response = handle.await_response();
         tokio::pin!(response);
-        let outcome = loop {
+        loop {
             tokio::select! {
-                outcome = &mut response => break outcome,
+                outcome = &mut response => return Ok(outcome),
                 _ = tokio::time::sleep(CANCEL_POLL), if cancel.is_some() => {
                     if cancel.as_ref().is_some_and(CancelFlag::is_cancelled) {
                         let notice = CancelledNotificationParam::new(
@@ -148,18 +221,13 @@ impl RemoteTool {
                             Some("cancelled by the caller".into()),
                         );
                         let _ = self.peer.notify_cancelled(notice).await;
-                        return ToolResponse::error(
+                        return Err(ToolResponse::error(
                             ToolErrorCode::ExecutionError,
                             format!("the call of '{}' was cancelled before the MCP server '{}' answered", self.name, self.server),
-                        );
+                        ));
                     }
                 }
             }
-        };
-        match outcome {
-            Ok(ServerResult::CallToolResult(result)) => from_result(result),
-            Ok(_) => self.failure(ServiceError::UnexpectedResponse),
-            Err(e) => self.failure(e),
         }
     }
 

@@ -10,8 +10,7 @@ use reqwest::header::{HeaderName, HeaderValue};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::StreamableHttpClientTransport;
 
-use super::super::client::DEFAULT_CALL_TIMEOUT;
-use super::super::{McpClient, McpError, McpErrorKind};
+use super::super::{McpClient, McpClientBuilder, McpError, McpErrorKind};
 
 /// How [`McpClient::connect_http_with`] connects: credentials, headers, time limit, HTTP
 /// client.
@@ -126,6 +125,30 @@ impl McpClient {
         url: &str,
         options: HttpClientOptions,
     ) -> Result<McpClient, McpError> {
+        McpClient::builder().connect_http(url, options).await
+    }
+}
+
+impl McpClientBuilder {
+    /// [`McpClient::connect_http_with`] for a client built with these handlers and settings;
+    /// a time limit set in `options` wins over the builder's.
+    ///
+    /// ```no_run
+    /// # async fn run() -> Result<(), tool_core::mcp::McpError> {
+    /// use tool_core::mcp::{HttpClientOptions, McpClient};
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    ///
+    /// let client = McpClient::builder()
+    ///     .sampling(ScriptedModel::new([ModelTurn::text("Hi")]))
+    ///     .connect_http("http://127.0.0.1:8080/mcp", HttpClientOptions::new())
+    ///     .await?;
+    /// # let _ = client; Ok(()) }
+    /// ```
+    pub async fn connect_http(
+        self,
+        url: &str,
+        options: HttpClientOptions,
+    ) -> Result<McpClient, McpError> {
         crate::mcp::client::require_tokio("connecting an MCP client over HTTP")?;
         // reqwest is built without a default crypto provider (aws-lc-rs would need cmake).
         let _ = rustls::crypto::ring::default_provider().install_default();
@@ -167,8 +190,11 @@ impl McpClient {
             config = config.auth_header(token.clone());
         }
         let transport = StreamableHttpClientTransport::with_client(http.clone(), config);
-        let timeout = options.timeout.unwrap_or(DEFAULT_CALL_TIMEOUT);
-        match Self::connect_with_timeout(transport, timeout).await {
+        let builder = match options.timeout {
+            Some(limit) => self.timeout(limit),
+            None => self,
+        };
+        match builder.connect(transport).await {
             Ok(client) => Ok(client),
             Err(e) if e.kind() == McpErrorKind::Handshake => {
                 match authorization_needed(&http, url, &options).await {
