@@ -47,6 +47,11 @@ pub(crate) trait Bare: std::fmt::Debug + Default + Send {
     /// Scans value bytes (the first call gets the whole lead, opening byte included); the
     /// length up to and including the byte that closes the value, if `s` holds it.
     fn scan(&mut self, s: &[u8]) -> Option<usize>;
+    /// Whether a candidate the reply left open (`text`, its bytes so far) was meant as a call:
+    /// then it is reported as one that could not be read (or was cut off), else as text.
+    fn attempt(_text: &str, _options: &FormatOptions) -> bool {
+        true
+    }
     /// Reads a closed value: its calls, each with the end of its span as an offset into
     /// `text`, or `None` when it is prose after all.
     fn read(text: &str, options: &FormatOptions) -> Option<Vec<(Parsed, usize)>>;
@@ -133,6 +138,7 @@ impl<F: Bare> BareParser<F> {
                 self.core.emit(Stream::Text, pending.as_str(), out);
                 self.release(out);
             }
+            State::Value if !F::attempt(&self.held, &self.core.options) => self.release(out),
             State::Value => {
                 let sep = std::mem::take(&mut self.sep);
                 self.core.emit(Stream::Text, &sep, out);

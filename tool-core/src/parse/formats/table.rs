@@ -146,6 +146,16 @@ mod tests {
                 "<|start|>assistant<|channel|>commentary to=functions.a <|constrain|>json<|message|>[1, 2]<|call|>",
                 "[1, 2]",
             ),
+            (
+                ToolFormat::Llama,
+                "{\"name\": \"a\", \"parameters\": {\"x\": 1}}",
+                "{\"x\":1}",
+            ),
+            (
+                ToolFormat::Pythonic,
+                "[get_weather(city=paris, days=2),",
+                "city=paris, days=2",
+            ),
         ];
         for (format, block, expected) in cases {
             assert_eq!(

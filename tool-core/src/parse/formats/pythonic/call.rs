@@ -98,18 +98,22 @@ impl Bare for PythonicCall {
         self.value.scan(s)
     }
 
+    fn attempt(text: &str, options: &FormatOptions) -> bool {
+        attempt(leading_name(text).as_deref(), options)
+    }
+
     fn read(text: &str, options: &FormatOptions) -> Option<Vec<(Parsed, usize)>> {
         match calls(text) {
             Ok(list) => Some(
                 list.into_iter()
                     .map(|call| {
-                        let parsed = Parsed {
-                            name: Some(call.name),
-                            result: Ok(Arguments {
-                                json: call.arguments,
-                                raw: None,
-                            }),
-                            repairs: Vec::new(),
+                        let parsed = match call.arguments {
+                            Ok(json) => Parsed {
+                                name: Some(call.name),
+                                result: Ok(Arguments { json, raw: None }),
+                                repairs: Vec::new(),
+                            },
+                            Err(problem) => Parsed::invalid(Some(call.name), message(&problem)),
                         };
                         (parsed, call.end)
                     })
@@ -117,20 +121,27 @@ impl Bare for PythonicCall {
             ),
             Err((first, problem)) => {
                 let name = first.or_else(|| leading_name(text));
-                let attempt = match (&options.known_tools, &name) {
-                    (None, _) => true,
-                    (Some(tools), Some(name)) => tools.contains(name),
-                    (Some(_), None) => false,
-                };
-                attempt.then(|| {
-                    let message = format!(
-                        "The tool call list could not be read: {problem}. Write it as \
-                         {EXAMPLE}, with Python literals as values."
-                    );
-                    vec![(Parsed::invalid(name, message), text.len())]
-                })
+                attempt(name.as_deref(), options)
+                    .then(|| vec![(Parsed::invalid(name, message(&problem)), text.len())])
             }
         }
+    }
+}
+
+fn message(problem: &str) -> String {
+    format!(
+        "The tool call could not be read: {problem}. Write it as {EXAMPLE}, with Python \
+         literals as values."
+    )
+}
+
+/// Whether a list that is not a well-formed call list was meant as one: its first name is an
+/// offered tool, or no tools are known.
+fn attempt(name: Option<&str>, options: &FormatOptions) -> bool {
+    match (&options.known_tools, name) {
+        (None, _) => true,
+        (Some(tools), Some(name)) => tools.iter().any(|t| t == name),
+        (Some(_), None) => false,
     }
 }
 

@@ -4,7 +4,6 @@
 use serde_json::Value;
 
 use super::call::{PythonicCall, EXAMPLE, PYTHON_START};
-use super::literal::calls;
 use crate::call::ToolCall;
 use crate::definition::ToolDefinition;
 use crate::parse::formats::any_parser::AnyParser;
@@ -141,19 +140,14 @@ impl TextFormat for Pythonic {
         out.push(']');
     }
 
+    /// The text between the call's parentheses, as written.
     fn raw_arguments(&self, block: &str) -> String {
-        let list = block
-            .find('[')
-            .and_then(|at| block.get(at..))
-            .unwrap_or(block);
-        match calls(list.trim_end()) {
-            Ok(found) => found
-                .into_iter()
-                .next()
-                .map(|call| call.arguments)
-                .unwrap_or_default(),
-            Err(_) => block.trim().to_string(),
-        }
+        let open = block.find('(').map_or(0, |at| at + 1);
+        let close = block
+            .rfind(')')
+            .filter(|&at| at >= open)
+            .unwrap_or(block.len());
+        block.get(open..close).unwrap_or(block).trim().to_string()
     }
 
     fn parser(&self, options: FormatOptions) -> AnyParser {
@@ -163,6 +157,7 @@ impl TextFormat for Pythonic {
 
 #[cfg(test)]
 mod tests {
+    use super::super::literal::calls;
     use super::*;
 
     #[test]
@@ -177,7 +172,7 @@ mod tests {
         Pythonic.write_calls(&[call.clone(), call], &mut out);
         let read = calls(&out).unwrap();
         assert_eq!(read.len(), 2);
-        let back: Value = serde_json::from_str(&read[1].arguments).unwrap();
+        let back: Value = serde_json::from_str(read[1].arguments.as_ref().unwrap()).unwrap();
         assert_eq!(back, serde_json::from_str::<Value>(args).unwrap());
     }
 

@@ -5,12 +5,12 @@
 
 use serde_json::{Map, Number, Value};
 
-/// One call of the list: its name, its arguments as JSON object text, and where it ends in
-/// the list's text (after the comma that follows it).
+/// One call of the list: its name, its arguments as JSON object text (or what is wrong with
+/// them), and where it ends in the list's text (after the comma that follows it).
 #[derive(Debug)]
 pub(super) struct Call {
     pub(super) name: String,
-    pub(super) arguments: String,
+    pub(super) arguments: Result<String, String>,
     pub(super) end: usize,
 }
 
@@ -77,7 +77,16 @@ impl Reader<'_> {
                 self.at += 1;
                 break;
             }
-            let (name, arguments) = self.call()?;
+            let start = self.at;
+            let (name, arguments) = match self.call() {
+                Ok((name, arguments)) => (name, Ok(arguments)),
+                // A call whose arguments are not literals, but whose brackets close: it fails
+                // on its own, and the calls beside it still run.
+                Err(problem) => match self.skip_call(start) {
+                    Some(name) => (name, Err(problem)),
+                    None => return Err(problem),
+                },
+            };
             if calls.is_empty() {
                 self.first = Some(name.clone());
             }
@@ -98,6 +107,45 @@ impl Reader<'_> {
             return Err(self.unexpected("the end of the list"));
         }
         Ok(calls)
+    }
+
+    /// Moves past the call starting at `start` (`NAME(` and its balanced brackets, strings
+    /// skipped), if its brackets close; returns its name.
+    fn skip_call(&mut self, start: usize) -> Option<String> {
+        self.at = start;
+        self.space();
+        let name = self.ident()?.to_string();
+        self.space();
+        let bytes = self.text.as_bytes();
+        if bytes.get(self.at) != Some(&b'(') {
+            return None;
+        }
+        let (mut depth, mut quote, mut escaped) = (0u32, 0u8, false);
+        while let Some(&b) = bytes.get(self.at) {
+            self.at += 1;
+            if quote != 0 {
+                if escaped {
+                    escaped = false;
+                } else if b == b'\\' {
+                    escaped = true;
+                } else if b == quote {
+                    quote = 0;
+                }
+                continue;
+            }
+            match b {
+                b'"' | b'\'' => quote = b,
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        return (b == b')').then_some(name);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
     }
 
     fn ident(&mut self) -> Option<&str> {
@@ -372,7 +420,12 @@ mod tests {
         let calls = calls(text).unwrap();
         assert_eq!(calls.len(), 1, "{text}");
         let call = calls.into_iter().next().unwrap();
-        (call.name, call.arguments)
+        (call.name, call.arguments.unwrap())
+    }
+
+    fn failed(text: &str) -> String {
+        let calls = calls(text).unwrap();
+        calls.into_iter().next().unwrap().arguments.unwrap_err()
     }
 
     #[test]
@@ -395,20 +448,27 @@ mod tests {
         let calls = calls(text).unwrap();
         assert_eq!(calls.len(), 2);
         assert_eq!(calls[0].end, text.find(" add").unwrap());
-        assert_eq!(calls[1].arguments, r#"{"a":1,"b":2}"#);
+        assert_eq!(calls[1].arguments.as_deref(), Ok(r#"{"a":1,"b":2}"#));
     }
 
     #[test]
     fn what_is_not_a_literal_call_list_says_why() {
-        let (first, message) = calls("[f(1)]").unwrap_err();
-        assert_eq!(first, None);
+        let message = failed("[f(1)]");
         assert!(message.contains("must be named"), "{message}");
-        let (_, message) = calls("[f(a=x)]").unwrap_err();
+        let message = failed("[f(a=x)]");
         assert!(message.contains("a variable ('x')"), "{message}");
-        let (_, message) = calls("[f(a=g(1))]").unwrap_err();
+        let message = failed("[f(a=g(1))]");
         assert!(message.contains("a call ('g')"), "{message}");
-        assert!(calls("[f(a=1, a=2)]").unwrap_err().1.contains("twice"));
+        assert!(failed("[f(a=1, a=2)]").contains("twice"));
         assert!(calls("[f(a='x)]").is_err());
-        assert!(calls(&format!("[f(a={}{})]", "[".repeat(100), "]".repeat(100))).is_err());
+        let deep = format!("[f(a={}{})]", "[".repeat(100), "]".repeat(100));
+        assert!(failed(&deep).contains("too deeply"));
+        // The call beside a failed one is still read.
+        let both = calls("[bad(x=b'z'), good(y=1)]").unwrap();
+        assert!(both[0].arguments.is_err());
+        assert_eq!(both[1].arguments.as_deref(), Ok(r#"{"y":1}"#));
+        let (first, message) = calls("[f(a=1])]").unwrap_err();
+        assert_eq!(first, None);
+        assert!(message.contains("expected"), "{message}");
     }
 }
