@@ -64,6 +64,8 @@ const REPLIES: &[(ToolFormat, &str)] = &[
     (ToolFormat::Glm, "<tool_call>add\n<arg_key>values</arg_key>\n<arg_value>[1, 2]</arg_value>\n<arg_key>scale</arg_key>\n<arg_value>1.5</arg_value>\n</tool_call><tool_call>get_wether<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>"),
     (ToolFormat::MiniMax, "<minimax:tool_call>\n<invoke name=\"add\">\n<parameter name=\"values\">[1, 2]</parameter>\n<parameter name=\"scale\">1.5</parameter>\n</invoke>\n<invoke name=\"get_wether\">\n<parameter name=\"city\">Paris</parameter>\n</invoke>\n</minimax:tool_call>"),
     (ToolFormat::KimiK2, "<|tool_calls_section_begin|><|tool_call_begin|>functions.add:0<|tool_call_argument_begin|>{\"values\": [1, 2], \"scale\": 1.5}<|tool_call_end|><|tool_call_begin|>functions.get_wether:1<|tool_call_argument_begin|>{\"city\": \"Paris\"}<|tool_call_end|><|tool_calls_section_end|>"),
+    (ToolFormat::Llama, "{\"name\": \"add\", \"parameters\": {\"values\": [1, 2], \"scale\": 1.5}}; {\"name\": \"get_wether\", \"parameters\": {\"city\": \"Paris\"}}"),
+    (ToolFormat::Pythonic, "[add(values=[1, 2], scale=1.5), get_wether(city=\"Paris\")]"),
 ];
 
 #[test]
@@ -104,6 +106,9 @@ fn a_reply_in_each_format_runs_and_its_results_come_back_in_that_format() {
             ToolFormat::MiniMax => "<response>4.5</response>\n<response>Error [NOT_FOUND]: Unknown tool 'get_wether'. Did you mean 'get_weather'? Available tools: 'get_weather', 'add', 'now'.</response>".to_string(),
             // The ids are the model's own, as the template writes them back.
             ToolFormat::KimiK2 => "## Return of functions.add:0\n4.5\n## Return of functions.get_wether:1\nError [NOT_FOUND]: Unknown tool 'get_wether'. Did you mean 'get_weather'? Available tools: 'get_weather', 'add', 'now'.".to_string(),
+            // The `ipython` messages of the Llama 3.1 JSON and Llama 4 pythonic templates.
+            ToolFormat::Llama => "{\"output\": \"4.5\"}\n{\"output\": \"Error [NOT_FOUND]: Unknown tool 'get_wether'. Did you mean 'get_weather'? Available tools: 'get_weather', 'add', 'now'.\"}".to_string(),
+            ToolFormat::Pythonic => "\"4.5\"\n\"Error [NOT_FOUND]: Unknown tool 'get_wether'. Did you mean 'get_weather'? Available tools: 'get_weather', 'add', 'now'.\"".to_string(),
             other => unreachable!("no reply in {other:?}"),
         };
         assert_eq!(message, expected, "{format:?}");

@@ -114,6 +114,22 @@ const CASES: &[Case] = &[
         calls: &[("functions.get_weather:0", "get_weather"), ("functions.get_weather:1", "get_weather")],
         answer: "Paris and Tokyo: 21 C and sunny.",
     },
+    Case {
+        format: ToolFormat::Llama,
+        first: "Checking both.\n{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\", \"days\": 3}}; {\"name\": \"get_weather\", \"parameters\": {\"city\": \"Tokyo\", \"days\": 1}}",
+        second: "Paris and Tokyo: 21 C and sunny.",
+        first_text: "Checking both.\n",
+        calls: &[("call_0", "get_weather"), ("call_1", "get_weather")],
+        answer: "Paris and Tokyo: 21 C and sunny.",
+    },
+    Case {
+        format: ToolFormat::Pythonic,
+        first: "<|python_start|>[get_weather(city=\"Paris\", days=3), get_weather(city='Tokyo', days=1)]<|python_end|>",
+        second: "Paris and Tokyo: 21 C and sunny.",
+        first_text: "",
+        calls: &[("call_0", "get_weather"), ("call_1", "get_weather")],
+        answer: "Paris and Tokyo: 21 C and sunny.",
+    },
 ];
 
 /// What one run looked like, whatever the chunking.

@@ -2,14 +2,17 @@
 //!
 //! [`TextFormat::parser`]: super::spec::TextFormat::parser
 
+use super::bare::BareParser;
 use super::blocks::BlockParser;
 use super::deepseek::DeepSeekBody;
 use super::glm::GlmBody;
 use super::harmony::HarmonyParser;
 use super::hermes::HermesBody;
 use super::kimi::KimiBody;
+use super::llama::LlamaCall;
 use super::minimax::MiniMaxBody;
 use super::mistral::MistralBody;
+use super::pythonic::PythonicCall;
 use super::qwen_xml::QwenXmlBody;
 use super::use_tool::UseToolParser;
 use crate::parse::event::{EndReason, Event};
@@ -27,6 +30,8 @@ pub(crate) enum AnyParser {
     MiniMax(BlockParser<MiniMaxBody>),
     Kimi(BlockParser<KimiBody>),
     DeepSeek(BlockParser<DeepSeekBody>),
+    Llama(BareParser<LlamaCall>),
+    Pythonic(BareParser<PythonicCall>),
 }
 
 /// Calls `$call` on whichever parser this is.
@@ -42,6 +47,8 @@ macro_rules! each {
             AnyParser::MiniMax($p) => $call,
             AnyParser::Kimi($p) => $call,
             AnyParser::DeepSeek($p) => $call,
+            AnyParser::Llama($p) => $call,
+            AnyParser::Pythonic($p) => $call,
         }
     };
 }

@@ -10,6 +10,8 @@
 //! | `Glm` (GLM-4.5/4.6/4.7) | `<tool_call>NAME<arg_key>KEY</arg_key><arg_value>VALUE</arg_value></tool_call>` |
 //! | `MiniMax` (MiniMax-M2) | `<minimax:tool_call><invoke name="NAME"><parameter name="KEY">VALUE</parameter></invoke></minimax:tool_call>` |
 //! | `KimiK2` (Kimi K2) | `<\|tool_calls_section_begin\|><\|tool_call_begin\|>functions.NAME:0<\|tool_call_argument_begin\|>{...}<\|tool_call_end\|><\|tool_calls_section_end\|>` |
+//! | `Llama` (Llama 3.1/3.2/3.3) | `{"name": NAME, "parameters": {...}}`, optionally after `<\|python_tag\|>`, several joined by `;` |
+//! | `Pythonic` (Llama 4, and others) | `[NAME(KEY=VALUE, ...), ...]`, optionally in `<\|python_start\|>`...`<\|python_end\|>` |
 //! | `DeepSeekV3` (V3, R1, R1-0528) | `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME` ```` ```json {...} ``` ```` `<｜tool▁call▁end｜><｜tool▁calls▁end｜>` |
 //! | `DeepSeekV31` (V3.1, V3.2-Exp) | `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{...}<｜tool▁call▁end｜><｜tool▁calls▁end｜>` |
 //!
@@ -17,7 +19,7 @@
 //! result message, and how it writes calls into the history: one implementation of the
 //! crate-private `TextFormat` trait (`spec.rs`). `table.rs` maps each [`ToolFormat`] to it.
 //! The shared pieces: `core.rs` (offsets, code fences, call indexes, how a call ends),
-//! `blocks.rs` (the engine for marker-opened blocks), `json.rs`, `convert.rs`, `escape.rs`
+//! `blocks.rs` (the engine for marker-opened blocks), `bare.rs` (for calls with no marker), `json.rs`, `convert.rs`, `escape.rs`
 //! (reading call bodies) and `written.rs` (text the formats write).
 //!
 //! Harmony also reports [`Event::Reasoning`](crate::parse::Event::Reasoning) (the analysis
@@ -27,6 +29,7 @@
 //! starts in reasoning ([`FormatOptions::start_in_reasoning`]).
 
 mod any_parser;
+mod bare;
 mod blocks;
 mod convert;
 mod core;
@@ -50,8 +53,10 @@ mod glm;
 mod harmony;
 mod hermes;
 mod kimi;
+mod llama;
 mod minimax;
 mod mistral;
+mod pythonic;
 mod qwen_xml;
 pub(crate) mod use_tool;
 

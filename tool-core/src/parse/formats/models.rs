@@ -115,6 +115,12 @@ const FAMILIES: &[(&str, &str, ToolFormat, bool)] = &[
     ("magistral", "", ToolFormat::Mistral, false),
     ("devstral", "", ToolFormat::Mistral, false),
     ("codestral", "", ToolFormat::Mistral, false),
+    // Llama: after `hermes`, so that Hermes-3-Llama-3.1 stays Hermes. Llama 3.0 has no tool
+    // calling; Llama 4 writes the pythonic list with vLLM's llama4_pythonic template.
+    ("llama3.1", "", ToolFormat::Llama, false),
+    ("llama3.2", "", ToolFormat::Llama, false),
+    ("llama3.3", "", ToolFormat::Llama, false),
+    ("llama4", "", ToolFormat::Pythonic, false),
 ];
 
 /// Families whose names a row above would match but whose calls no format reads: an unknown
@@ -205,6 +211,36 @@ mod tests {
                 false,
             ),
             ("devstral:24b", ToolFormat::Mistral, false),
+            ("meta-llama/Llama-3.1-8B-Instruct", ToolFormat::Llama, false),
+            (
+                "meta-llama/Meta-Llama-3.1-70B-Instruct",
+                ToolFormat::Llama,
+                false,
+            ),
+            ("llama3.1:8b", ToolFormat::Llama, false),
+            ("meta-llama/Llama-3.2-3B-Instruct", ToolFormat::Llama, false),
+            ("llama3.2", ToolFormat::Llama, false),
+            (
+                "meta-llama/Llama-3.3-70B-Instruct",
+                ToolFormat::Llama,
+                false,
+            ),
+            (
+                "Llama-3.3-70B-Instruct-Q4_K_M.gguf",
+                ToolFormat::Llama,
+                false,
+            ),
+            (
+                "meta-llama/Llama-4-Scout-17B-16E-Instruct",
+                ToolFormat::Pythonic,
+                false,
+            ),
+            (
+                "meta-llama/Llama-4-Maverick-17B-128E-Instruct-FP8",
+                ToolFormat::Pythonic,
+                false,
+            ),
+            ("llama4:scout", ToolFormat::Pythonic, false),
             (
                 "NousResearch/Hermes-3-Llama-3.1-8B",
                 ToolFormat::Hermes,

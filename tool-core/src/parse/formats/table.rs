@@ -7,8 +7,10 @@ use super::glm::Glm;
 use super::harmony::Harmony;
 use super::hermes::Hermes;
 use super::kimi::Kimi;
+use super::llama::Llama;
 use super::minimax::MiniMax;
 use super::mistral::Mistral;
+use super::pythonic::Pythonic;
 use super::qwen_xml::QwenXml;
 use super::spec::TextFormat;
 use super::use_tool::UseTool;
@@ -17,7 +19,7 @@ use super::use_tool::UseTool;
 ///
 /// ```
 /// use tool_core::parse::ToolFormat;
-/// assert_eq!(ToolFormat::ALL.len(), 10);
+/// assert_eq!(ToolFormat::ALL.len(), 12);
 /// assert_eq!(ToolFormat::QwenXml.name(), "qwen_xml");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -45,6 +47,11 @@ pub enum ToolFormat {
     /// DeepSeek V3.1, V3.2-Exp: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{...}`
     /// (V3's form is read too).
     DeepSeekV31,
+    /// Llama 3.1 / 3.2 / 3.3: `{"name": NAME, "parameters": {...}}` (after `<|python_tag|>` or
+    /// not), several calls joined by `;`.
+    Llama,
+    /// Pythonic (Llama 4, and models prompted that way): `[get_weather(city="Paris"), add(a=1, b=2)]`.
+    Pythonic,
 }
 
 impl ToolFormat {
@@ -64,6 +71,8 @@ impl ToolFormat {
         ToolFormat::KimiK2,
         ToolFormat::DeepSeekV31,
         ToolFormat::DeepSeekV3,
+        ToolFormat::Llama,
+        ToolFormat::Pythonic,
     ];
 
     /// The format's implementation.
@@ -79,6 +88,8 @@ impl ToolFormat {
             ToolFormat::KimiK2 => &Kimi,
             ToolFormat::DeepSeekV3 => &DeepSeekV3,
             ToolFormat::DeepSeekV31 => &DeepSeekV31,
+            ToolFormat::Llama => &Llama,
+            ToolFormat::Pythonic => &Pythonic,
         }
     }
 }
@@ -134,6 +145,16 @@ mod tests {
                 ToolFormat::Harmony,
                 "<|start|>assistant<|channel|>commentary to=functions.a <|constrain|>json<|message|>[1, 2]<|call|>",
                 "[1, 2]",
+            ),
+            (
+                ToolFormat::Llama,
+                "{\"name\": \"a\", \"parameters\": {\"x\": 1}}",
+                "{\"x\":1}",
+            ),
+            (
+                ToolFormat::Pythonic,
+                "[get_weather(city=paris, days=2),",
+                "city=paris, days=2",
             ),
         ];
         for (format, block, expected) in cases {

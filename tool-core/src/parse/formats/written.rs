@@ -188,3 +188,14 @@ pub(crate) fn openai_tool(def: &ToolDefinition) -> Value {
         }
     })
 }
+
+/// JSON as the templates' `tojson(indent=4)` writes it (Python's `json.dumps(indent=4)`).
+pub(crate) fn indented_json(value: &Value) -> String {
+    let mut out = Vec::new();
+    let formatter = serde_json::ser::PrettyFormatter::with_indent(b"    ");
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
+    if serde::Serialize::serialize(value, &mut ser).is_err() {
+        return value.to_string();
+    }
+    String::from_utf8(out).unwrap_or_else(|_| value.to_string())
+}
