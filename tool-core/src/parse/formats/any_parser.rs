@@ -3,7 +3,7 @@
 //! [`TextFormat::parser`]: super::spec::TextFormat::parser
 
 use super::blocks::BlockParser;
-use super::deepseek::DeepSeekBody;
+use super::deepseek::{DeepSeekBody, DsmlBody};
 use super::glm::GlmBody;
 use super::harmony::HarmonyParser;
 use super::hermes::HermesBody;
@@ -27,6 +27,8 @@ pub(crate) enum AnyParser {
     MiniMax(BlockParser<MiniMaxBody>),
     Kimi(BlockParser<KimiBody>),
     DeepSeek(BlockParser<DeepSeekBody>),
+    DeepSeekV32(BlockParser<DsmlBody<false>>),
+    DeepSeekV4(BlockParser<DsmlBody<true>>),
 }
 
 /// Calls `$call` on whichever parser this is.
@@ -42,6 +44,8 @@ macro_rules! each {
             AnyParser::MiniMax($p) => $call,
             AnyParser::Kimi($p) => $call,
             AnyParser::DeepSeek($p) => $call,
+            AnyParser::DeepSeekV32($p) => $call,
+            AnyParser::DeepSeekV4($p) => $call,
         }
     };
 }

@@ -2,7 +2,7 @@
 //! is a folder beside this file, a variant and a row here, and its parser's variant in
 //! `any_parser.rs` (an enum rather than a trait object, so that parsing stays static).
 
-use super::deepseek::{DeepSeekV3, DeepSeekV31};
+use super::deepseek::{DeepSeekV3, DeepSeekV31, DeepSeekV32, DeepSeekV4};
 use super::glm::Glm;
 use super::harmony::Harmony;
 use super::hermes::Hermes;
@@ -17,7 +17,7 @@ use super::use_tool::UseTool;
 ///
 /// ```
 /// use tool_core::parse::ToolFormat;
-/// assert_eq!(ToolFormat::ALL.len(), 10);
+/// assert_eq!(ToolFormat::ALL.len(), 12);
 /// assert_eq!(ToolFormat::QwenXml.name(), "qwen_xml");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -45,6 +45,11 @@ pub enum ToolFormat {
     /// DeepSeek V3.1, V3.2-Exp: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{...}`
     /// (V3's form is read too).
     DeepSeekV31,
+    /// DeepSeek V3.2: DSML, `<｜DSML｜function_calls><｜DSML｜invoke name="NAME">` with
+    /// `<｜DSML｜parameter name="KEY" string="true|false">VALUE</｜DSML｜parameter>`.
+    DeepSeekV32,
+    /// DeepSeek V4: DSML as in V3.2, in a `<｜DSML｜tool_calls>` block.
+    DeepSeekV4,
 }
 
 impl ToolFormat {
@@ -64,6 +69,8 @@ impl ToolFormat {
         ToolFormat::KimiK2,
         ToolFormat::DeepSeekV31,
         ToolFormat::DeepSeekV3,
+        ToolFormat::DeepSeekV32,
+        ToolFormat::DeepSeekV4,
     ];
 
     /// The format's implementation.
@@ -79,6 +86,8 @@ impl ToolFormat {
             ToolFormat::KimiK2 => &Kimi,
             ToolFormat::DeepSeekV3 => &DeepSeekV3,
             ToolFormat::DeepSeekV31 => &DeepSeekV31,
+            ToolFormat::DeepSeekV32 => &DeepSeekV32,
+            ToolFormat::DeepSeekV4 => &DeepSeekV4,
         }
     }
 }
