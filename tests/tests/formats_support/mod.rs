@@ -26,6 +26,8 @@ pub const FORMATS: &[(ToolFormat, &str)] = &[
     (ToolFormat::KimiK2, "kimi_k2"),
     (ToolFormat::DeepSeekV31, "deepseek_v31"),
     (ToolFormat::DeepSeekV3, "deepseek_v3"),
+    (ToolFormat::DeepSeekV32, "deepseek_v32"),
+    (ToolFormat::DeepSeekV4, "deepseek_v4"),
 ];
 
 pub fn fixture_path(file: &str) -> std::path::PathBuf {
