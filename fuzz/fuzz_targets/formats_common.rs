@@ -10,7 +10,7 @@ use tool_core::parse::{EndReason, Event, FormatParser, ToolFormat};
 
 // The format tests' helpers, shared so that the fuzzer checks what the test suite states.
 #[path = "../../tests/tests/formats_support/mod.rs"]
-mod formats_support;
+pub(crate) mod formats_support;
 #[path = "../../tests/tests/parse_support/mod.rs"]
 mod parse_support;
 

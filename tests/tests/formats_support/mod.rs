@@ -28,6 +28,8 @@ pub const FORMATS: &[(ToolFormat, &str)] = &[
     (ToolFormat::DeepSeekV3, "deepseek_v3"),
     (ToolFormat::Llama, "llama"),
     (ToolFormat::Pythonic, "pythonic"),
+    (ToolFormat::DeepSeekV32, "deepseek_v32"),
+    (ToolFormat::DeepSeekV4, "deepseek_v4"),
 ];
 
 pub fn fixture_path(file: &str) -> std::path::PathBuf {

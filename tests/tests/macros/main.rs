@@ -28,6 +28,7 @@ mod formats_deepseek;
 mod formats_differential;
 mod formats_misreads;
 mod formats_prompt;
+mod formats_templates;
 mod nested_unknown_keys;
 mod parse_props;
 mod parse_stream;

@@ -4,7 +4,7 @@
 
 use super::bare::BareParser;
 use super::blocks::BlockParser;
-use super::deepseek::DeepSeekBody;
+use super::deepseek::{DeepSeekBody, DsmlBody};
 use super::glm::GlmBody;
 use super::harmony::HarmonyParser;
 use super::hermes::HermesBody;
@@ -32,6 +32,8 @@ pub(crate) enum AnyParser {
     DeepSeek(BlockParser<DeepSeekBody>),
     Llama(BareParser<LlamaCall>),
     Pythonic(BareParser<PythonicCall>),
+    DeepSeekV32(BlockParser<DsmlBody<false>>),
+    DeepSeekV4(BlockParser<DsmlBody<true>>),
 }
 
 /// Calls `$call` on whichever parser this is.
@@ -49,6 +51,8 @@ macro_rules! each {
             AnyParser::DeepSeek($p) => $call,
             AnyParser::Llama($p) => $call,
             AnyParser::Pythonic($p) => $call,
+            AnyParser::DeepSeekV32($p) => $call,
+            AnyParser::DeepSeekV4($p) => $call,
         }
     };
 }

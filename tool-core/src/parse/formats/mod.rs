@@ -14,6 +14,8 @@
 //! | `Pythonic` (Llama 4, and others) | `[NAME(KEY=VALUE, ...), ...]`, optionally in `<\|python_start\|>`...`<\|python_end\|>` |
 //! | `DeepSeekV3` (V3, R1, R1-0528) | `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME` ```` ```json {...} ``` ```` `<｜tool▁call▁end｜><｜tool▁calls▁end｜>` |
 //! | `DeepSeekV31` (V3.1, V3.2-Exp) | `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{...}<｜tool▁call▁end｜><｜tool▁calls▁end｜>` |
+//! | `DeepSeekV32` (V3.2) | `<｜DSML｜function_calls><｜DSML｜invoke name="NAME"><｜DSML｜parameter name="KEY" string="true">VALUE</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜function_calls>` |
+//! | `DeepSeekV4` (V4) | `<｜DSML｜tool_calls><｜DSML｜invoke name="NAME"><｜DSML｜parameter name="KEY" string="false">3</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜tool_calls>` |
 //!
 //! Each folder holds a format's parser (or the body its call blocks have), its tool block and
 //! result message, and how it writes calls into the history: one implementation of the

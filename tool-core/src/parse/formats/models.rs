@@ -96,10 +96,12 @@ const FAMILIES: &[(&str, &str, ToolFormat, bool)] = &[
     ("qwq", "", ToolFormat::Hermes, true),
     ("qwen2.5", "", ToolFormat::Hermes, false),
     ("hermes", "", ToolFormat::Hermes, false),
-    // DeepSeek: V3.2-Exp writes V3.1's calls; R1's templates (R1-0528, and R1's later
-    // revisions) open `<think>`. V3.2 and V4 write DSML, which no format reads yet (see
-    // `UNREAD`).
+    // DeepSeek: V3.2-Exp writes V3.1's calls, V3.2 (and V3.2-Speciale) and V4 write DSML;
+    // R1's templates (R1-0528, and R1's later revisions) open `<think>`. The hybrid models'
+    // encoders open it only in thinking mode, which the request chooses.
     ("deepseekv3.2exp", "", ToolFormat::DeepSeekV31, false),
+    ("deepseekv3.2", "", ToolFormat::DeepSeekV32, false),
+    ("deepseekv4", "", ToolFormat::DeepSeekV4, false),
     ("deepseekv3.1", "", ToolFormat::DeepSeekV31, false),
     ("deepseekr1", "", ToolFormat::DeepSeekV3, true),
     ("deepseekv3", "", ToolFormat::DeepSeekV3, false),
@@ -122,10 +124,6 @@ const FAMILIES: &[(&str, &str, ToolFormat, bool)] = &[
     ("llama3.3", "", ToolFormat::Llama, false),
     ("llama4", "", ToolFormat::Pythonic, false),
 ];
-
-/// Families whose names a row above would match but whose calls no format reads: an unknown
-/// model rather than a wrong format.
-const UNREAD: &[&str] = &["deepseekv3.2", "deepseekv4"];
 
 /// The key a name is matched by: its last path segment (`Qwen/Qwen3-8B`, `hf.co/x/y`),
 /// without an Ollama tag's size (`qwen3:8b`), lower case, `-`, `_` and spaces removed.
@@ -154,16 +152,13 @@ impl ToolFormat {
     /// assert_eq!(ToolFormat::for_model("deepseek-ai/DeepSeek-V3.1").unwrap().format, ToolFormat::DeepSeekV31);
     /// assert!(ToolFormat::for_model("deepseek-ai/DeepSeek-R1-0528").unwrap().starts_in_reasoning);
     /// assert!(ToolFormat::for_model("unknown-7b").is_err());
-    /// assert!(ToolFormat::for_model("deepseek-ai/DeepSeek-V3.2").is_err());
+    /// assert_eq!(ToolFormat::for_model("deepseek-ai/DeepSeek-V3.2").unwrap().format, ToolFormat::DeepSeekV32);
+    /// assert_eq!(ToolFormat::for_model("deepseek-ai/DeepSeek-V4-Flash").unwrap().format, ToolFormat::DeepSeekV4);
     /// ```
     pub fn for_model(name: &str) -> Result<ModelFormat, UnknownModel> {
         let key = key(name);
-        let unread = UNREAD
-            .iter()
-            .any(|family| key.contains(family) && !key.contains("deepseekv3.2exp"));
         FAMILIES
             .iter()
-            .filter(|_| !unread)
             .find(|(family, also, _, _)| key.contains(family) && key.contains(also))
             .map(|&(_, _, format, thinks)| ModelFormat::new(format, thinks))
             .ok_or_else(|| UnknownModel {
@@ -241,6 +236,25 @@ mod tests {
                 false,
             ),
             ("llama4:scout", ToolFormat::Pythonic, false),
+            ("deepseek-ai/DeepSeek-V3.2", ToolFormat::DeepSeekV32, false),
+            (
+                "deepseek-ai/DeepSeek-V3.2-Speciale",
+                ToolFormat::DeepSeekV32,
+                false,
+            ),
+            ("deepseek-v3.2:671b", ToolFormat::DeepSeekV32, false),
+            (
+                "deepseek-ai/DeepSeek-V3.2-Exp",
+                ToolFormat::DeepSeekV31,
+                false,
+            ),
+            (
+                "deepseek-ai/DeepSeek-V4-Flash",
+                ToolFormat::DeepSeekV4,
+                false,
+            ),
+            ("deepseek-ai/DeepSeek-V4-Pro", ToolFormat::DeepSeekV4, false),
+            ("deepseek-v4-flash", ToolFormat::DeepSeekV4, false),
             (
                 "NousResearch/Hermes-3-Llama-3.1-8B",
                 ToolFormat::Hermes,

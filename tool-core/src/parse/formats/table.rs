@@ -2,7 +2,7 @@
 //! is a folder beside this file, a variant and a row here, and its parser's variant in
 //! `any_parser.rs` (an enum rather than a trait object, so that parsing stays static).
 
-use super::deepseek::{DeepSeekV3, DeepSeekV31};
+use super::deepseek::{DeepSeekV3, DeepSeekV31, DeepSeekV32, DeepSeekV4};
 use super::glm::Glm;
 use super::harmony::Harmony;
 use super::hermes::Hermes;
@@ -52,6 +52,11 @@ pub enum ToolFormat {
     Llama,
     /// Pythonic (Llama 4, and models prompted that way): `[get_weather(city="Paris"), add(a=1, b=2)]`.
     Pythonic,
+    /// DeepSeek V3.2: DSML, `<｜DSML｜function_calls><｜DSML｜invoke name="NAME">` with
+    /// `<｜DSML｜parameter name="KEY" string="true|false">VALUE</｜DSML｜parameter>`.
+    DeepSeekV32,
+    /// DeepSeek V4: DSML as in V3.2, in a `<｜DSML｜tool_calls>` block.
+    DeepSeekV4,
 }
 
 impl ToolFormat {
@@ -73,6 +78,8 @@ impl ToolFormat {
         ToolFormat::DeepSeekV3,
         ToolFormat::Llama,
         ToolFormat::Pythonic,
+        ToolFormat::DeepSeekV32,
+        ToolFormat::DeepSeekV4,
     ];
 
     /// The format's implementation.
@@ -90,6 +97,8 @@ impl ToolFormat {
             ToolFormat::DeepSeekV31 => &DeepSeekV31,
             ToolFormat::Llama => &Llama,
             ToolFormat::Pythonic => &Pythonic,
+            ToolFormat::DeepSeekV32 => &DeepSeekV32,
+            ToolFormat::DeepSeekV4 => &DeepSeekV4,
         }
     }
 }

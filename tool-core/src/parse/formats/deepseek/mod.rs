@@ -7,10 +7,15 @@
 //! block, their results and how they write calls into the history, each as its model's chat
 //! template does. R1 thinks in a leading `<think>` section; V3.1 does in thinking mode, whose
 //! template opens `<think>` in the generation prompt.
+//!
+//! V3.2 and V4 write DSML instead (`dsml/`): `<｜DSML｜function_calls>` / `<｜DSML｜tool_calls>`
+//! blocks of `<｜DSML｜invoke name="NAME">` with typed `<｜DSML｜parameter>` values.
 
 mod body;
+mod dsml;
 mod format;
 mod prompt;
 
 pub(crate) use body::DeepSeekBody;
+pub(crate) use dsml::{DeepSeekV32, DeepSeekV4, DsmlBody};
 pub(crate) use format::{DeepSeekV3, DeepSeekV31};
