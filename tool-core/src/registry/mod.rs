@@ -6,6 +6,7 @@ mod change;
 mod lists;
 mod name_key;
 mod names;
+mod search;
 mod settings;
 mod text;
 mod tool_key;
