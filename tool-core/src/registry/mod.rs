@@ -143,6 +143,7 @@ impl ToolRegistry {
             input_schema: Arc::new(tool.input_schema()),
             annotations: tool.annotations(),
             output_schema: tool.output_schema().map(Arc::new),
+            defer_loading: tool.defer_loading(),
         };
         clock::anchor();
         self.keys.push(NameKey::of(&name));

@@ -1,4 +1,5 @@
-//! Searching the registry's tools (see the `search` module).
+//! Searching the registry's tools, and deferring them until a search finds them (see the
+//! `search` module).
 
 use super::ToolRegistry;
 use crate::search::{KeywordSearch, SearchError, ToolMatch, ToolSearch};
@@ -49,5 +50,53 @@ impl ToolRegistry {
         limit: usize,
     ) -> Result<Vec<ToolMatch>, SearchError> {
         search.search(self.definitions(), query, limit)
+    }
+}
+
+impl ToolRegistry {
+    /// Marks every tool now in the registry deferred: offered to the model only once a tool
+    /// search has found it. For a whole imported catalogue (an MCP server's tools): import,
+    /// then defer; tools registered afterwards keep their own setting.
+    ///
+    /// ```
+    /// use tool_core::{tool, tools};
+    ///
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    ///
+    /// /// Says bye.
+    /// #[tool]
+    /// fn bye() -> &'static str { "bye" }
+    ///
+    /// let registry = tools![hi, bye].defer_loading_all();
+    /// assert!(registry.definitions().iter().all(|d| d.defer_loading()));
+    /// ```
+    pub fn defer_loading_all(mut self) -> Self {
+        self.set_defer_loading_all(true);
+        self
+    }
+
+    /// Marks every tool now in the registry deferred (`true`) or not (`false`); see
+    /// [`ToolRegistry::defer_loading_all`].
+    ///
+    /// ```
+    /// use tool_core::{tool, tools};
+    ///
+    /// /// Exports the report as a PDF.
+    /// #[tool(defer_loading)]
+    /// fn export_pdf(title: String) -> String { title }
+    ///
+    /// let mut registry = tools![export_pdf];
+    /// registry.set_defer_loading_all(false);
+    /// assert!(!registry.definitions()[0].defer_loading());
+    /// ```
+    pub fn set_defer_loading_all(&mut self, deferred: bool) {
+        for definition in &mut self.definitions {
+            definition.defer_loading = deferred;
+        }
+        // The cached prompt and tool lists were built from the definitions.
+        self.prompt_cache = std::sync::OnceLock::new();
+        self.lists = super::lists::ListCache::default();
     }
 }
