@@ -151,6 +151,10 @@ pub struct ToolDefinition {
     /// Free-form metadata for clients (MCP's `_meta`); only MCP carries it.
     #[serde(default, rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
+    /// Offered to the model only once a tool search has found it; see
+    /// [`ToolDefinition::defer_loading`].
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) defer_loading: bool,
 }
 
 impl ToolDefinition {
@@ -175,6 +179,7 @@ impl ToolDefinition {
             output_schema: None,
             icons: Vec::new(),
             meta: None,
+            defer_loading: false,
         }
     }
 
@@ -241,5 +246,41 @@ impl ToolDefinition {
     pub fn with_meta(mut self, meta: Meta) -> Self {
         self.meta = Some(meta);
         self
+    }
+
+    /// Marks the tool deferred (or not): it stays out of the tools sent to the model until
+    /// a tool search finds it, so a large catalogue costs few tokens per request.
+    ///
+    /// ```
+    /// let def = tool_core::ToolDefinition::new("export_pdf", "Exports a PDF.", serde_json::json!({"type": "object"}))
+    ///     .with_defer_loading(true);
+    /// assert!(def.defer_loading());
+    /// ```
+    pub fn with_defer_loading(mut self, defer_loading: bool) -> Self {
+        self.defer_loading = defer_loading;
+        self
+    }
+
+    /// Whether the tool is deferred: offered to the model only once a tool search has found
+    /// it. Set by `#[tool(defer_loading)]`, [`ToolDefinition::with_defer_loading`] or
+    /// [`ToolRegistry::defer_loading_all`](crate::ToolRegistry::defer_loading_all).
+    ///
+    /// ```
+    /// use tool_core::{tool, tools};
+    ///
+    /// /// Exports the report as a PDF.
+    /// #[tool(defer_loading)]
+    /// fn export_pdf(title: String) -> String { title }
+    ///
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    ///
+    /// let registry = tools![hi, export_pdf];
+    /// assert!(!registry.definition("hi").unwrap().defer_loading());
+    /// assert!(registry.definition("export_pdf").unwrap().defer_loading());
+    /// ```
+    pub fn defer_loading(&self) -> bool {
+        self.defer_loading
     }
 }

@@ -93,6 +93,7 @@ mod registry;
 mod response;
 pub mod runner;
 pub mod schema;
+pub mod search;
 mod struct_tool;
 mod suggest;
 pub mod testing;
@@ -156,6 +157,8 @@ mod guide {
     mod performance {}
     #[doc = include_str!("../../docs/formats.md")]
     mod formats {}
+    #[doc = include_str!("../../docs/tool_search.md")]
+    mod tool_search {}
     #[cfg(feature = "mcp")]
     #[doc = include_str!("../../docs/mcp.md")]
     mod mcp {}

@@ -54,6 +54,21 @@ pub trait StructTool: Send + Sync + 'static {
     const ANNOTATIONS: ToolAnnotations;
     /// A per-tool time limit, if declared.
     const TIMEOUT_MS: Option<u64>;
+    /// Whether the tool is offered only once a tool search has found it
+    /// (`#[tool_def(defer_loading)]`; see [`Tool::defer_loading`]).
+    ///
+    /// ```
+    /// use tool_core::{tools, StructTool};
+    ///
+    /// /// Exports a report as PDF.
+    /// #[derive(tool_core::Tool)]
+    /// #[tool_def(defer_loading, event = "export")]
+    /// struct ExportPdf { title: String }
+    ///
+    /// assert!(ExportPdf::DEFER_LOADING);
+    /// assert!(tools![ExportPdf].definitions()[0].defer_loading());
+    /// ```
+    const DEFER_LOADING: bool = false;
     /// The canonical schema of the fields.
     fn input_schema() -> Value;
     /// Icons a client may show (see [`Tool::icons`]).
@@ -167,6 +182,9 @@ impl<T: StructTool> Tool for ToolOf<T> {
     }
     fn timeout_ms(&self) -> Option<u64> {
         T::TIMEOUT_MS
+    }
+    fn defer_loading(&self) -> bool {
+        T::DEFER_LOADING
     }
     fn input_schema(&self) -> Value {
         T::input_schema()

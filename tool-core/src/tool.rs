@@ -103,6 +103,28 @@ pub trait Tool: Send + Sync + 'static {
         None
     }
 
+    /// Whether the tool is offered to the model only once a tool search has found it
+    /// (`#[tool(defer_loading)]`); not deferred by default. The registry copies it into the
+    /// tool's [`ToolDefinition::defer_loading`](crate::ToolDefinition::defer_loading).
+    ///
+    /// ```
+    /// use tool_core::{tool, Tool};
+    ///
+    /// /// Exports the report as a PDF.
+    /// #[tool(defer_loading)]
+    /// fn export_pdf(title: String) -> String { title }
+    ///
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    ///
+    /// assert!(export_pdf {}.defer_loading());
+    /// assert!(!hi {}.defer_loading());
+    /// ```
+    fn defer_loading(&self) -> bool {
+        false
+    }
+
     /// The canonical JSON Schema of the arguments.
     fn input_schema(&self) -> Value;
 

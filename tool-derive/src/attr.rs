@@ -16,7 +16,8 @@ pub struct Spanned<T> {
 }
 
 /// `#[tool(name = "...", title = "...", description = "...", read_only, destructive, idempotent, open_world,
-/// timeout_ms = 5000, crate = path, icon = "...", meta(..))]` (`icon` and `meta`: see `metadata`)
+/// timeout_ms = 5000, defer_loading, crate = path, icon = "...", meta(..))]` (`icon` and `meta`:
+/// see `metadata`)
 #[derive(Default)]
 pub struct ToolAttr {
     pub name: Option<Spanned<String>>,
@@ -27,6 +28,8 @@ pub struct ToolAttr {
     pub idempotent: Option<Spanned<bool>>,
     pub open_world: Option<Spanned<bool>>,
     pub timeout_ms: Option<Spanned<u64>>,
+    /// Offered to the model only once a tool search has found it (a bare flag).
+    pub defer_loading: Option<Span>,
     pub krate: Option<Path>,
     /// `#[derive(Tool)]` only: a side-channel tool that sends its arguments as this event.
     pub event: Option<Spanned<String>>,
@@ -45,6 +48,7 @@ pub const TOOL_KEYS: &[&str] = &[
     "idempotent",
     "open_world",
     "timeout_ms",
+    "defer_loading",
     "crate",
     "icon",
     "meta",
@@ -119,6 +123,14 @@ pub fn parse_tool_attr(tokens: TokenStream, for_struct: bool, cx: &mut Ctxt) -> 
                 "timeout_ms",
                 parse_u64(&meta)?,
             ),
+            "defer_loading" => {
+                let span = parse_bare_flag(&meta)?;
+                if attr.defer_loading.is_some() {
+                    cx.error_spanned_by(&meta.path, "duplicate `defer_loading`: give it once");
+                } else {
+                    attr.defer_loading = Some(span);
+                }
+            }
             "crate" => {
                 let path: Path = meta.value()?.parse()?;
                 if attr.krate.is_some() {
@@ -271,6 +283,19 @@ pub fn parse_string(meta: &ParseNestedMeta) -> syn::Result<Spanned<String>> {
             format!("`{key}` takes a string literal, e.g. {key} = \"...\""),
         )),
     }
+}
+
+/// A flag that takes no value (`defer_loading`): a tool is deferred or it is not, and
+/// `defer_loading = false` would only say what leaving it out says.
+fn parse_bare_flag(meta: &ParseNestedMeta) -> syn::Result<Span> {
+    let key = meta_key(meta);
+    if meta.input.peek(syn::Token![=]) || meta.input.peek(syn::token::Paren) {
+        return Err(syn::Error::new(
+            meta.input.span(),
+            format!("`{key}` takes no value: write `#[tool({key})]`, or leave it out"),
+        ));
+    }
+    Ok(meta.path.segments[0].ident.span())
 }
 
 /// `read_only` alone means true; `read_only = false` is allowed for explicitness.

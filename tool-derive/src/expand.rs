@@ -261,6 +261,16 @@ pub fn facts(model: &ToolModel, generics: &[syn::Ident]) -> TokenStream {
     let title = title(model);
     let annotations = annotations(model);
     let timeout = timeout(model);
+    // Only deferred tools override the default (not deferred), so other tools expand as before.
+    let defer = if model.attr.defer_loading.is_some() {
+        quote!(
+            fn defer_loading(&self) -> bool {
+                true
+            }
+        )
+    } else {
+        TokenStream::new()
+    };
     let output = output_schema(model, generics);
     let input_schema = input_schema(model);
     let metadata = model.attr.metadata.tool_methods(krate, quote!(&self));
@@ -282,6 +292,7 @@ pub fn facts(model: &ToolModel, generics: &[syn::Ident]) -> TokenStream {
         fn timeout_ms(&self) -> ::core::option::Option<u64> {
             #timeout
         }
+        #defer
         fn input_schema(&self) -> __tc::serde_json::Value {
             #input_schema
         }

@@ -363,6 +363,13 @@ fn struct_tool(model: &ToolModel) -> TokenStream {
     let duplicate = expand::duplicate_message(model);
     let annotations = expand::annotations(model);
     let timeout = expand::timeout(model);
+    let defer = if model.attr.defer_loading.is_some() {
+        quote!(
+            const DEFER_LOADING: bool = true;
+        )
+    } else {
+        TokenStream::new()
+    };
     let title = expand::title(model);
     let metadata = model.attr.metadata.tool_methods(krate, TokenStream::new());
     let params = params_struct(model);
@@ -413,6 +420,7 @@ fn struct_tool(model: &ToolModel) -> TokenStream {
                 const TITLE: ::core::option::Option<&'static str> = #title;
                 const ANNOTATIONS: #krate::ToolAnnotations = #annotations;
                 const TIMEOUT_MS: ::core::option::Option<u64> = #timeout;
+                #defer
                 fn input_schema() -> __tc::serde_json::Value {
                     #input_schema
                 }

@@ -40,4 +40,5 @@ mod provider_mcp_errors;
 mod provider_openai;
 mod response_protocol;
 mod testing_helpers;
+mod tool_search;
 mod user_path;

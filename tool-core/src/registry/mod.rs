@@ -6,6 +6,7 @@ mod change;
 mod lists;
 mod name_key;
 mod names;
+mod search;
 mod settings;
 mod text;
 mod tool_key;
@@ -144,6 +145,7 @@ impl ToolRegistry {
             output_schema: tool.output_schema().map(Arc::new),
             icons: tool.icons(),
             meta: tool.meta(),
+            defer_loading: tool.defer_loading(),
         };
         clock::anchor();
         self.keys.push(NameKey::of(&name));
