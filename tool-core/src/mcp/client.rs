@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use rmcp::model::{
     ClientConfig, CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams,
-    ElicitResult, ListRootsResult, ProgressNotificationParam, ProtocolVersion,
+    ElicitResult, ListRootsResult, ProgressNotificationParam,
 };
 use rmcp::service::{
     ClientLifecycleMode, ClientServiceExt, NotificationContext, RequestContext, RunningService,
@@ -20,7 +20,7 @@ use rmcp::{ClientHandler, ErrorData, RoleClient};
 use serde::de::DeserializeOwned;
 use tokio::sync::watch;
 
-use super::client_handlers::{Handlers, McpClientBuilder, ProtocolEra};
+use super::client_handlers::Handlers;
 use super::progress::ProgressRoutes;
 use super::remote::RemoteTool;
 use super::{McpError, McpErrorKind};
@@ -106,7 +106,9 @@ impl ClientHandler for Handler {
 /// process speaking stdio ([`McpClient::spawn`]); the tool list is fetched on connect and again
 /// whenever the server sends `notifications/tools/list_changed`. [`McpClient::register_into`]
 /// puts the tools into a registry as [`RemoteTool`]s; rebuild the registry after
-/// [`McpClient::list_changes`] reports a change to pick up added or removed tools.
+/// [`McpClient::list_changes`] reports a change to pick up added or removed tools. To answer
+/// the server's sampling, elicitation or roots requests (on either protocol era), or to speak
+/// the 2026-07-28 revision, connect through [`McpClient::builder`].
 ///
 /// Dropping the client closes the connection (a child process is killed).
 ///
@@ -165,48 +167,11 @@ pub(crate) fn require_tokio(what: &str) -> Result<(), McpError> {
 }
 
 impl McpClient {
-    /// Connects over `transport` (rmcp's: a reader/writer pair, a child process, a
-    /// streamable-HTTP client …), runs the handshake and fetches the tool list, each bounded
-    /// by 60 seconds (see [`McpClient::connect_with_timeout`]).
-    pub async fn connect<T, E, A>(transport: T) -> Result<McpClient, McpError>
-    where
-        T: rmcp::transport::IntoTransport<RoleClient, E, A>,
-        E: std::error::Error + Send + Sync + 'static,
-    {
-        Self::connect_with_timeout(transport, DEFAULT_CALL_TIMEOUT).await
-    }
-
-    /// [`McpClient::connect`] with another time limit for the handshake, `tools/list` and
-    /// each tool call.
-    pub async fn connect_with_timeout<T, E, A>(
-        transport: T,
-        timeout: Duration,
-    ) -> Result<McpClient, McpError>
-    where
-        T: rmcp::transport::IntoTransport<RoleClient, E, A>,
-        E: std::error::Error + Send + Sync + 'static,
-    {
-        Self::builder().timeout(timeout).connect(transport).await
-    }
-
-    /// A client that answers the server's sampling, elicitation or roots requests, speaks
-    /// another protocol era or has another time limit: configure it, then connect.
-    ///
-    /// ```
-    /// use tool_core::{mcp::McpClient, model::{ModelTurn, ScriptedModel}};
-    /// let builder = McpClient::builder().sampling(ScriptedModel::new([ModelTurn::text("Hi")]));
-    /// // builder.spawn(command).await? or builder.connect(transport).await?
-    /// # let _ = builder;
-    /// ```
-    pub fn builder() -> McpClientBuilder {
-        McpClientBuilder::default()
-    }
-
     /// Connects with these handlers: the one place a connection starts.
     pub(super) async fn start<T, E, A>(
         transport: T,
         timeout: Duration,
-        era: ProtocolEra,
+        lifecycle: ClientLifecycleMode,
         answers: Arc<Handlers>,
     ) -> Result<McpClient, McpError>
     where
@@ -223,17 +188,6 @@ impl McpClient {
             changed,
             timeout,
             answers: answers.clone(),
-        };
-        let modern = vec![ProtocolVersion::V_2026_07_28];
-        let lifecycle = match era {
-            ProtocolEra::Handshake => ClientLifecycleMode::Initialize,
-            ProtocolEra::Discover => ClientLifecycleMode::Discover {
-                preferred_versions: modern,
-            },
-            ProtocolEra::Auto => ClientLifecycleMode::Auto {
-                preferred_versions: modern,
-                legacy_version: None,
-            },
         };
         let started = match lifecycle {
             // The plain handshake as before (the lifecycle entry point is the newer path).
@@ -278,12 +232,6 @@ impl McpClient {
         };
         client.refresh().await?;
         Ok(client)
-    }
-
-    /// Starts `command` as a child process speaking MCP on its stdin and stdout, and
-    /// connects to it. The child's stderr is inherited.
-    pub async fn spawn(command: tokio::process::Command) -> Result<McpClient, McpError> {
-        Self::builder().spawn(command).await
     }
 
     /// Sets the time limit of each tool call (for tools handed out after this).

@@ -35,6 +35,7 @@
 #[cfg(feature = "mcp-http")]
 pub mod auth;
 mod client;
+mod client_builder;
 mod client_catalog;
 mod client_handlers;
 mod error;
@@ -55,8 +56,9 @@ mod server;
 mod session_store;
 
 pub use client::McpClient;
+pub use client_builder::{McpClientBuilder, ProtocolEra};
 pub use client_catalog::RemoteResource;
-pub use client_handlers::{ElicitationRequest, McpClientBuilder, ProtocolEra, Roots};
+pub use client_handlers::{ElicitationRequest, Roots};
 pub use error::{McpError, McpErrorKind};
 #[cfg(feature = "mcp-http")]
 pub use http::{

@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use crate::peer::Root;
 
 /// The roots (directories, or other URIs) the application lets servers work in, shared with
-/// every client connected with it ([`McpClientBuilder::roots`](super::McpClientBuilder::roots)).
+/// every client connected with it ([`McpClientBuilder::roots`](crate::mcp::McpClientBuilder::roots)).
 /// Cheap to clone: all clones are the same list. Changing it with [`Roots::set`] tells every
 /// connected server (`notifications/roots/list_changed`) on handshake-era sessions; on
 /// 2026-07-28 sessions a server asks for the roots inside each call, so it always sees the
