@@ -99,8 +99,8 @@ mod on {
             self.span.in_scope(poll)
         }
 
-        /// Records the finished turn.
-        pub(crate) fn finish(&self, turn: &ModelTurn, content: bool) {
+        /// Records the finished turn and ends the span (before the turn's calls are run).
+        pub(crate) fn finish(self, turn: &ModelTurn, content: bool) {
             let reason = match &turn.stop_reason {
                 StopReason::EndTurn => "stop",
                 StopReason::ToolUse => "tool_calls",
@@ -205,7 +205,7 @@ mod off {
             poll()
         }
 
-        pub(crate) fn finish(&self, _turn: &ModelTurn, _content: bool) {}
+        pub(crate) fn finish(self, _turn: &ModelTurn, _content: bool) {}
 
         pub(crate) fn fail(&self, _error: &ModelError) {}
     }
