@@ -1,7 +1,8 @@
 //! Typed final output over loopback HTTP, on each API: the request asks for the answer the
 //! way the API has it (OpenAI Chat `response_format` json_schema strict, Responses
-//! `text.format`, Gemini `responseMimeType` + `responseJsonSchema`, a final-answer tool for
-//! Anthropic and for Gemini with tools), invalid answers go back to the model, the limit ends
+//! `text.format`, Gemini `responseMimeType` + `responseJsonSchema`, Anthropic
+//! `output_config.format`; a final-answer tool for Gemini with tools and for the Claude
+//! models without structured outputs), invalid answers go back to the model, the limit ends
 //! the run with a typed error.
 //!
 //! Streamed Chat answers replay `tests/fixtures/http/openai_chat_turn2.sse` (openai-python's
@@ -274,7 +275,8 @@ async fn anthropic_final_answer_tool_with_tools_invalid_then_fixed() {
     )
     .await;
     let base = format!("{}/v1", server.uri());
-    let model = Anthropic::new("claude-sonnet-4-5")
+    // Claude Sonnet 4 has no structured outputs: the final-answer tool stands in.
+    let model = Anthropic::new("claude-sonnet-4-20250514")
         .with_endpoint(|e| test_endpoint(e, base).with_stream(false));
     assert!(!model.native_output(false));
     let (registry, weather) = registry();
@@ -288,6 +290,7 @@ async fn anthropic_final_answer_tool_with_tools_invalid_then_fixed() {
 
     let bodies = bodies(&server).await;
     assert_eq!(bodies.len(), 3);
+    assert!(bodies.iter().all(|b| b.get("output_config").is_none()));
     let names: Vec<&str> = bodies[0]["tools"]
         .as_array()
         .unwrap()
@@ -307,4 +310,190 @@ async fn anthropic_final_answer_tool_with_tools_invalid_then_fixed() {
     assert_eq!(block["tool_use_id"], "toolu_2");
     assert_eq!(block["is_error"], true);
     assert!(block["content"].to_string().contains("temp_c"), "{block}");
+}
+
+/// A whole Messages response with these content blocks, in the shape of the Messages API
+/// reference's example response; ids and texts are this test's.
+fn anthropic_message(id: &str, content: Value, stop_reason: &str) -> ResponseTemplate {
+    ResponseTemplate::new(200).set_body_json(json!({"id": format!("msg_{id}"), "type": "message",
+        "role": "assistant", "model": "claude-sonnet-4-5", "content": content,
+        "stop_reason": stop_reason, "stop_sequence": null,
+        "usage": {"input_tokens": 300, "output_tokens": 40}}))
+}
+
+fn anthropic_text(id: &str, text: &str) -> ResponseTemplate {
+    anthropic_message(id, json!([{"type": "text", "text": text}]), "end_turn")
+}
+
+/// What is wrong with an `output_config` against the Anthropic SDK's types
+/// (anthropic-sdk-python `src/anthropic/types/output_config_param.py`: `effort`, `format`;
+/// `json_output_format_param.py`: `format` is `{type: "json_schema", schema}`, both required)
+/// and with its schema against the subset the SDK's `transform_schema` produces (every object
+/// closed with `additionalProperties: false`, no keyword outside that subset).
+fn anthropic_output_config(config: &Value) -> Vec<String> {
+    let mut problems = Vec::new();
+    let Some(config) = config.as_object() else {
+        return vec!["output_config is not an object".into()];
+    };
+    for key in config.keys() {
+        if !["effort", "format"].contains(&key.as_str()) {
+            problems.push(format!("output_config has an unknown field {key}"));
+        }
+    }
+    let format = &config["format"];
+    let mut keys: Vec<&str> = format
+        .as_object()
+        .map(|f| f.keys().map(String::as_str).collect())
+        .unwrap_or_default();
+    keys.sort_unstable();
+    if keys != ["schema", "type"] || format["type"] != "json_schema" {
+        problems.push(format!(
+            "format is not {{type: json_schema, schema}}: {format}"
+        ));
+    }
+    check_anthropic_schema(&format["schema"], "schema", &mut problems);
+    problems
+}
+
+fn check_anthropic_schema(schema: &Value, at: &str, problems: &mut Vec<String>) {
+    const TAKEN: [&str; 14] = [
+        "type",
+        "description",
+        "title",
+        "properties",
+        "required",
+        "additionalProperties",
+        "items",
+        "minItems",
+        "enum",
+        "anyOf",
+        "allOf",
+        "$ref",
+        "$defs",
+        "format",
+    ];
+    let Some(map) = schema.as_object() else {
+        return problems.push(format!("{at} is not an object"));
+    };
+    for key in map.keys() {
+        if !TAKEN.contains(&key.as_str()) {
+            problems.push(format!(
+                "{at} has {key}, outside the structured-output subset"
+            ));
+        }
+    }
+    if map.get("type") == Some(&json!("object"))
+        && map.get("additionalProperties") != Some(&json!(false))
+    {
+        problems.push(format!(
+            "{at} is an object without additionalProperties: false"
+        ));
+    }
+    for (key, sub) in map
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        check_anthropic_schema(sub, &format!("{at}.properties.{key}"), problems);
+    }
+    if let Some(items) = map.get("items") {
+        check_anthropic_schema(items, &format!("{at}.items"), problems);
+    }
+}
+
+#[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema)]
+struct Trip {
+    /// Where to.
+    city: String,
+    /// Nights, at least one.
+    #[schemars(range(min = 1))]
+    nights: u8,
+    /// Forecasts per day.
+    days: Vec<Forecast>,
+}
+
+#[test]
+fn the_anthropic_schema_fits_the_structured_output_subset() {
+    let output = tool_core::model::JsonOutput::new(
+        "final_answer",
+        serde_json::to_value(schemars::schema_for!(Trip)).unwrap(),
+    );
+    let messages = [tool_core::model::Message::user("Plan a trip")];
+    let request =
+        tool_core::model::ModelRequest::new(&messages, tool_core::model::OfferedTools::none())
+            .with_output(&output);
+    let body = Anthropic::new("claude-sonnet-4-5").request_body(&request);
+    let config = &body["output_config"];
+    assert_eq!(
+        anthropic_output_config(config),
+        Vec::<String>::new(),
+        "{config:#}"
+    );
+    // The bound the subset lacks is kept for the model in the description.
+    let nights = &config["format"]["schema"]["properties"]["nights"];
+    assert!(
+        nights["description"]
+            .as_str()
+            .unwrap()
+            .contains("minimum: 1"),
+        "{nights}"
+    );
+}
+
+/// Anthropic's structured outputs (`output_config.format`), with a tool in the same run:
+/// valid first time, invalid then fixed, invalid until the retry limit. The answers are text
+/// blocks; an invalid one goes back as a user message.
+#[tokio::test]
+async fn anthropic_native_output_each_outcome_with_a_tool_in_the_run() {
+    let tool_turn = || {
+        anthropic_message(
+            "tool",
+            json!([{"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Paris"}}]),
+            "tool_use",
+        )
+    };
+    // (answers after the tool turn, whether the run ends with the Forecast)
+    let cases: [(&[&str], bool); 3] = [
+        (&[VALID], true),
+        (&[WRONG_TYPE, VALID], true),
+        (&[WRONG_TYPE, "{}", VALID], false),
+    ];
+    for (answers, succeeds) in cases {
+        let mut replies = vec![tool_turn()];
+        replies.extend(answers.iter().map(|a| anthropic_text("answer", a)));
+        let server = server("/v1/messages", replies).await;
+        let base = format!("{}/v1", server.uri());
+        let model = Anthropic::new("claude-sonnet-4-5")
+            .with_endpoint(|e| test_endpoint(e, base).with_stream(false));
+        let (registry, weather) = registry();
+        let runner = Runner::new(model, registry).with_options(
+            RunOptions::new().output_spec(OutputSpec::of::<Forecast>().max_retries(1)),
+        );
+        let outcome = runner.run_typed::<Forecast>("Weather in Paris?").await;
+        match (&outcome, succeeds) {
+            (Ok(result), true) => assert_eq!(result.output, paris()),
+            (Err(RunError::OutputInvalid { attempts: 2, .. }), false) => {}
+            other => panic!("{answers:?}: {other:?}"),
+        }
+        assert_eq!(weather.runs(), 1, "{answers:?}");
+        let bodies = bodies(&server).await;
+        let sent = if succeeds { answers.len() + 1 } else { 3 };
+        assert_eq!(bodies.len(), sent, "{answers:?}");
+        for body in &bodies {
+            assert_eq!(
+                anthropic_output_config(&body["output_config"]),
+                Vec::<String>::new()
+            );
+            // Native output leaves the tools and the tool choice as they are.
+            assert_eq!(body["tools"].as_array().map(Vec::len), Some(1));
+            assert_ne!(body["tool_choice"]["type"], "any");
+        }
+        if answers.len() > 1 {
+            let messages = bodies[2]["messages"].as_array().unwrap();
+            let back = &messages[messages.len() - 1];
+            assert_eq!(back["role"], "user");
+            assert!(back["content"].to_string().contains("temp_c"), "{back}");
+        }
+    }
 }

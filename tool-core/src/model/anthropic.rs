@@ -48,6 +48,8 @@ pub struct Anthropic {
     model: String,
     max_tokens: u32,
     reasoning: Option<Reasoning>,
+    /// Whether to ask for typed answers through `output_config.format`; `None`: by model name.
+    native_output: Option<bool>,
 }
 
 impl Anthropic {
@@ -70,6 +72,7 @@ impl Anthropic {
             model: model.into(),
             max_tokens: 4096,
             reasoning: None,
+            native_output: None,
         }
     }
 
@@ -93,6 +96,23 @@ impl Anthropic {
     /// ```
     pub fn with_max_tokens(mut self, max_tokens: u32) -> Self {
         self.max_tokens = max_tokens;
+        self
+    }
+
+    /// Whether typed answers ([`ModelRequest::output`], a run's
+    /// [`RunOptions::output`](crate::runner::RunOptions::output)) use Anthropic's structured
+    /// outputs (`output_config.format`) instead of a final-answer tool. By default they do,
+    /// except on the models that lack it (Claude 3 and earlier, Claude Sonnet 4 and Opus 4 /
+    /// 4.1); this overrides that guess, e.g. for a model name this crate does not know.
+    ///
+    /// ```
+    /// use tool_core::model::{Anthropic, Model};
+    /// assert!(Anthropic::new("claude-sonnet-4-5").native_output(true));
+    /// assert!(!Anthropic::new("claude-3-5-haiku-latest").native_output(false));
+    /// assert!(!Anthropic::new("claude-sonnet-4-5").with_native_output(false).native_output(false));
+    /// ```
+    pub fn with_native_output(mut self, native: bool) -> Self {
+        self.native_output = Some(native);
         self
     }
 
@@ -160,6 +180,12 @@ impl Anthropic {
                 request.parallel_tool_calls,
             ));
         }
+        if let Some(output) = request.output {
+            body.insert(
+                "output_config".into(),
+                super::output::wire::anthropic(output),
+            );
+        }
         if self.transport.endpoint.stream {
             body.insert("stream".into(), Value::Bool(true));
         }
@@ -181,6 +207,29 @@ impl Model for Anthropic {
         let url = self.transport.endpoint.url("messages");
         http::run(&self.transport, url, &body, MessagesDecoder::default())
     }
+
+    fn native_output(&self, _with_tools: bool) -> bool {
+        self.native_output
+            .unwrap_or_else(|| has_structured_outputs(&self.model))
+    }
+}
+
+/// Whether a Claude model has structured outputs, by its name: not the Claude 3 (and older)
+/// models, nor Claude Sonnet 4 and Opus 4 / 4.1 (`claude-sonnet-4-0`,
+/// `claude-sonnet-4-20250514`, ...); every later one does.
+fn has_structured_outputs(model: &str) -> bool {
+    const WITHOUT: [&str; 9] = [
+        "claude-2",
+        "claude-instant",
+        "claude-3",
+        "claude-sonnet-4-0",
+        "claude-sonnet-4-2025",
+        "claude-opus-4-0",
+        "claude-opus-4-1",
+        "claude-opus-4-2025",
+        "claude-sonnet-4@",
+    ];
+    !WITHOUT.iter().any(|prefix| model.starts_with(prefix))
 }
 
 /// Reads Messages stream events: text deltas at once, each call when its block closes.
