@@ -12,7 +12,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use openai_protocol::common::Tool;
 use serde_json::json;
 use tool_core::parse::{EndReason, Event, FormatParser, ToolFormat};
-use tool_parser::{MistralParser, QwenParser, ToolParser};
+use tool_parser::{LlamaParser, MistralParser, PythonicParser, QwenParser, ToolParser};
 
 const SIZE: usize = 16 << 10;
 
@@ -34,6 +34,10 @@ fn call(format: ToolFormat) -> String {
         ToolFormat::QwenXml => format!(
             "Writing.\n<tool_call>\n<function=write>\n<parameter=path>\n/tmp/a\n</parameter>\n<parameter=content>\n{payload}\n</parameter>\n</function>\n</tool_call>"
         ),
+        ToolFormat::Llama => format!(
+            "<|python_tag|>{{\"name\": \"write\", \"parameters\": {{\"path\": \"/tmp/a\", \"content\": \"{payload}\"}}}}"
+        ),
+        ToolFormat::Pythonic => format!("[write(path='/tmp/a', content=\"{payload}\")]"),
         _ => format!(
             "[TOOL_CALLS] [{{\"name\": \"write\", \"arguments\": {{\"path\": \"/tmp/a\", \"content\": \"{payload}\"}}}}]"
         ),
@@ -78,6 +82,8 @@ fn theirs(format: ToolFormat, pieces: &[&str], tools: &[Tool]) -> usize {
     let mut parser: Box<dyn ToolParser> = match format {
         ToolFormat::Hermes => Box::new(QwenParser::new()),
         ToolFormat::QwenXml => Box::new(tool_parser::parsers::qwen_xml::QwenXmlParser::new()),
+        ToolFormat::Llama => Box::new(LlamaParser::new()),
+        ToolFormat::Pythonic => Box::new(PythonicParser::new()),
         _ => Box::new(MistralParser::new()),
     };
     let mut seen = 0;
@@ -92,7 +98,13 @@ fn theirs(format: ToolFormat, pieces: &[&str], tools: &[Tool]) -> usize {
 fn compare(c: &mut Criterion) {
     let tools = tools();
     let prose = prose();
-    for format in [ToolFormat::Hermes, ToolFormat::QwenXml, ToolFormat::Mistral] {
+    for format in [
+        ToolFormat::Hermes,
+        ToolFormat::QwenXml,
+        ToolFormat::Mistral,
+        ToolFormat::Llama,
+        ToolFormat::Pythonic,
+    ] {
         for (what, input) in [("prose", prose.clone()), ("call", call(format))] {
             let pieces = pieces(&input);
             let mut group = c.benchmark_group(format!("{}_{what}_chunk4", format.name()));

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use openai_protocol::common::Tool;
 use serde_json::{json, Value};
-use tool_parser::{MistralParser, QwenParser, ToolParser};
+use tool_parser::{LlamaParser, MistralParser, PythonicParser, QwenParser, ToolParser};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/formats")
@@ -34,6 +34,8 @@ fn make(stem: &str) -> Box<dyn ToolParser> {
     match stem {
         "hermes" => Box::new(QwenParser::new()),
         "qwen_xml" => Box::new(tool_parser::parsers::qwen_xml::QwenXmlParser::new()),
+        "llama" => Box::new(LlamaParser::new()),
+        "pythonic" => Box::new(PythonicParser::new()),
         _ => Box::new(MistralParser::new()),
     }
 }
@@ -41,7 +43,7 @@ fn make(stem: &str) -> Box<dyn ToolParser> {
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
     let tools = tools();
-    for stem in ["hermes", "qwen_xml", "mistral"] {
+    for stem in ["hermes", "qwen_xml", "mistral", "llama", "pythonic"] {
         let text = std::fs::read_to_string(fixtures().join(format!("{stem}.corpus.json"))).unwrap();
         let cases: Vec<Value> = serde_json::from_str(&text).unwrap();
         let mut records = Vec::new();

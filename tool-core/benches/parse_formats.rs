@@ -59,6 +59,16 @@ fn big_call(format: ToolFormat) -> String {
             "Writing.\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>write\n```json\n{{\"path\": \"/tmp/a\", \"content\": \"{}\"}}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
             "lorem ipsum, \\\"quoted\\\" <｜tool▁calls▁begin｜> text abcdefghijkl".repeat(n)
         ),
+        // The string holds objects that look like calls, and `;` separators.
+        ToolFormat::Llama => format!(
+            "Writing.\n<|python_tag|>{{\"name\": \"write\", \"parameters\": {{\"path\": \"/tmp/a\", \"content\": \"{}\"}}}}",
+            "lorem \\\"q\\\" }}; {{\\\"name\\\": \\\"x\\\", \\\"parameters\\\": {{}}}} ab".repeat(n)
+        ),
+        // The string holds brackets and both quote styles, escaped.
+        ToolFormat::Pythonic => format!(
+            "Writing.\n[write(path='/tmp/a', content=\"{}\")]",
+            "lorem ipsum, \\\"quoted\\\" 'single' ]) [f(x=1)] text abcdefgh".repeat(n)
+        ),
         other => unreachable!("no call for {other:?}"),
     }
 }

@@ -44,6 +44,26 @@ enum Why {
     QwenSeveralFunctions,
     /// CRLF line ends around the JSON: read here, tool-parser wants `<tool_call>\n`.
     Layout,
+    /// A Llama JSON call with prose before it (no `<|python_tag|>`) or after it, several
+    /// separated by a newline, or pretty-printed: read here, as vLLM's own tests expect
+    /// (`vllm_*`); tool-parser reads bare JSON only when the whole reply is calls.
+    LlamaProseAround,
+    /// `"arguments"` for `"parameters"`: tool-parser 1.10's Llama parser loses the arguments.
+    LlamaArgumentsKey,
+    /// A JSON object that is not a call stays text here: no `"parameters"`/`"arguments"` (and
+    /// not an offered tool's name, as vLLM), `"type"` other than `"function"`, `"name"` not
+    /// the first key, or more than 64 spaces before it; tool-parser reads a call.
+    LlamaNotACall,
+    /// Arguments that are not one JSON object (an array, a duplicate key) are a `CallError`
+    /// here, telling the model; tool-parser passes them on.
+    LlamaStrictJson,
+    /// Python literals read as `ast.literal_eval` does: a bytes literal, a bare variable name
+    /// or a non-finite number makes that call (only) a `CallError`; JSON's `true`/`null` are
+    /// booleans and null. tool-parser turns names into strings and drops a list with `1e999`.
+    PythonLiterals,
+    /// A pythonic list over several lines, with a trailing comma, a second list later in the
+    /// reply, or a dotted name: read here; tool-parser 1.10 misses them.
+    PythonicLayout,
 }
 
 const DELIBERATE: &[(&str, &str, Why)] = &[
@@ -108,6 +128,49 @@ const DELIBERATE: &[(&str, &str, Why)] = &[
     ("mistral", "gen_28", Why::MistralNameForm),
     ("mistral", "array_parameters_key", Why::Repaired),
     ("mistral", "double_encoded", Why::Repaired),
+    ("llama", "vllm_simple", Why::LlamaProseAround),
+    ("llama", "vllm_surrounding_text", Why::LlamaProseAround),
+    (
+        "llama",
+        "vllm_brace_in_trailing_text",
+        Why::LlamaProseAround,
+    ),
+    (
+        "llama",
+        "vllm_json_fragment_in_trailing_text",
+        Why::LlamaProseAround,
+    ),
+    (
+        "llama",
+        "vllm_separator_only_newline",
+        Why::LlamaProseAround,
+    ),
+    ("llama", "pretty", Why::LlamaProseAround),
+    ("llama", "fence_then_real", Why::LlamaProseAround),
+    ("llama", "unicode", Why::LlamaProseAround),
+    ("llama", "tp_follow_up_text", Why::LlamaProseAround),
+    ("llama", "gen_00", Why::LlamaProseAround),
+    ("llama", "gen_01", Why::LlamaProseAround),
+    ("llama", "gen_02", Why::LlamaProseAround),
+    ("llama", "gen_03", Why::LlamaProseAround),
+    ("llama", "vllm_arguments_key", Why::LlamaArgumentsKey),
+    ("llama", "vllm_missing_parameters", Why::LlamaNotACall),
+    ("llama", "type_not_function", Why::LlamaNotACall),
+    ("llama", "name_not_first_key", Why::LlamaNotACall),
+    ("llama", "long_space_lead", Why::LlamaNotACall),
+    ("llama", "double_encoded", Why::Repaired),
+    ("llama", "parameters_array", Why::LlamaStrictJson),
+    ("llama", "duplicate_key", Why::LlamaStrictJson),
+    ("pythonic", "vllm_bad_sibling", Why::PythonLiterals),
+    ("pythonic", "vllm_non_finite", Why::PythonLiterals),
+    ("pythonic", "json_literals", Why::PythonLiterals),
+    ("pythonic", "variable_value", Why::PythonLiterals),
+    ("pythonic", "dotted_name", Why::PythonicLayout),
+    ("pythonic", "multiline_list", Why::PythonicLayout),
+    ("pythonic", "two_lists", Why::PythonicLayout),
+    ("pythonic", "trailing_comma_list", Why::PythonicLayout),
+    ("pythonic", "code_fence", Why::FencedExample),
+    ("pythonic", "fence_then_real", Why::FencedExample),
 ];
 
 fn recorded(stem: &str) -> Vec<Value> {
@@ -133,7 +196,7 @@ fn theirs(record: &Value) -> Vec<(String, Value)> {
 fn the_same_calls_as_tool_parser_except_the_listed_differences() {
     let mut unexpected = Vec::new();
     let mut stale = Vec::new();
-    for stem in ["hermes", "qwen_xml", "mistral"] {
+    for stem in ["hermes", "qwen_xml", "mistral", "llama", "pythonic"] {
         let records = recorded(stem);
         let cases = corpus(stem);
         assert_eq!(records.len(), cases.len(), "{stem}: re-record the fixtures");
