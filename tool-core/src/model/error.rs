@@ -30,7 +30,8 @@ pub enum ModelErrorKind {
     /// Any other 4xx: the request itself is wrong (unknown model, context too long, bad schema).
     InvalidRequest,
     /// The stream ended before the turn was complete (e.g. cut inside a call). No partial
-    /// call is ever handed out.
+    /// call is ever handed out. Retryable when the stream broke off; not when the output
+    /// limit cut a call (the same request would stop at the same limit).
     Incomplete,
     /// The provider answered with something that does not have the documented shape.
     Malformed,
