@@ -151,6 +151,8 @@ impl ToolFormat {
     /// assert_eq!(ToolFormat::for_model("openai/gpt-oss-20b").unwrap().format, ToolFormat::Harmony);
     /// assert_eq!(ToolFormat::for_model("deepseek-ai/DeepSeek-V3.1").unwrap().format, ToolFormat::DeepSeekV31);
     /// assert!(ToolFormat::for_model("deepseek-ai/DeepSeek-R1-0528").unwrap().starts_in_reasoning);
+    /// assert_eq!(ToolFormat::for_model("llama3.1:8b").unwrap().format, ToolFormat::Llama);
+    /// assert_eq!(ToolFormat::for_model("meta-llama/Llama-4-Scout-17B-16E-Instruct").unwrap().format, ToolFormat::Pythonic);
     /// assert!(ToolFormat::for_model("unknown-7b").is_err());
     /// assert_eq!(ToolFormat::for_model("deepseek-ai/DeepSeek-V3.2").unwrap().format, ToolFormat::DeepSeekV32);
     /// assert_eq!(ToolFormat::for_model("deepseek-ai/DeepSeek-V4-Flash").unwrap().format, ToolFormat::DeepSeekV4);
