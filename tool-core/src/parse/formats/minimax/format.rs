@@ -10,7 +10,7 @@ use crate::parse::formats::any_parser::AnyParser;
 use crate::parse::formats::blocks::BlockParser;
 use crate::parse::formats::options::FormatOptions;
 use crate::parse::formats::spec::TextFormat;
-use crate::parse::formats::written::{arguments, safe_json};
+use crate::parse::formats::written::{arguments, python_json, safe_json};
 use crate::response::ToolResponse;
 
 pub(crate) struct MiniMax;
@@ -82,7 +82,8 @@ impl TextFormat for MiniMax {
                 out.push_str("\">");
                 match value {
                     Value::String(s) => out.push_str(s),
-                    other => out.push_str(&other.to_string()),
+                    // As the template's `tojson` writes it (Python's separators).
+                    other => out.push_str(&python_json(other)),
                 }
                 out.push_str("</parameter>\n");
             }

@@ -11,7 +11,7 @@ use crate::parse::formats::blocks::BlockParser;
 use crate::parse::formats::options::FormatOptions;
 use crate::parse::formats::spec::TextFormat;
 use crate::parse::formats::written::{
-    arguments, each_call, first_tool_call, tool_response, ToolCallBody,
+    arguments, each_call, first_tool_call, python_json, tool_response, ToolCallBody,
 };
 use crate::response::ToolResponse;
 
@@ -54,7 +54,8 @@ impl TextFormat for QwenXml {
                 out.push_str(">\n");
                 match value {
                     Value::String(s) => out.push_str(s),
-                    other => out.push_str(&other.to_string()),
+                    // As the template's `tojson` writes it (Python's separators).
+                    other => out.push_str(&python_json(other)),
                 }
                 out.push_str("\n</parameter>\n");
             }
