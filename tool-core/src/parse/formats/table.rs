@@ -19,7 +19,7 @@ use super::use_tool::UseTool;
 ///
 /// ```
 /// use tool_core::parse::ToolFormat;
-/// assert_eq!(ToolFormat::ALL.len(), 12);
+/// assert_eq!(ToolFormat::ALL.len(), 14);
 /// assert_eq!(ToolFormat::QwenXml.name(), "qwen_xml");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
