@@ -9,6 +9,7 @@
 #[path = "../support/spans.rs"]
 mod spans;
 
+mod mcp_catalog_asks;
 mod mcp_client;
 mod mcp_hostile;
 mod mcp_http;
