@@ -189,6 +189,26 @@ pub mod __private {
         value.into_tool_response()
     }
 
+    /// The context a `#[resource]` or `#[prompt]` function's context parameters are taken
+    /// from: the request's (over MCP, with the client as its peer); `name` stands where a
+    /// tool's name would.
+    pub fn catalog_context<'a>(
+        ctx: &'a crate::CallContext,
+        id: &'a str,
+        name: &'a str,
+    ) -> crate::ToolContext<'a> {
+        crate::ToolContext::for_call(id, name, Some(ctx), crate::context::Extensions::empty())
+    }
+
+    /// Takes a context parameter of a `#[resource]` or `#[prompt]` function from the context.
+    pub fn catalog_extract<'a, T: crate::FromToolContext<'a>>(
+        ctx: &crate::ToolContext<'a>,
+    ) -> Result<T, crate::catalog::CatalogError> {
+        T::from_context(ctx).map_err(|response| crate::catalog::CatalogError::Failed {
+            message: response.model_text().to_string(),
+        })
+    }
+
     /// A template variable's value, for `#[resource]` functions.
     pub fn template_var<'a>(vars: &'a [(String, String)], name: &str) -> Option<&'a str> {
         vars.iter()

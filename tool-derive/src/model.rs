@@ -289,7 +289,7 @@ const CONTEXT_TYPES: &[&str] = &[
     "ProgressReporter",
 ];
 
-fn is_context_type(ty: &Type) -> bool {
+pub fn is_context_type(ty: &Type) -> bool {
     let ty = option_inner(ty).unwrap_or(ty);
     let Type::Path(tp) = ty else { return false };
     tp.qself.is_none()

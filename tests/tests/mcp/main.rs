@@ -9,6 +9,7 @@
 #[path = "../support/spans.rs"]
 mod spans;
 
+mod mcp_catalog_asks;
 mod mcp_client;
 mod mcp_client_handlers;
 mod mcp_hostile;

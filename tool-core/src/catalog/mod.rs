@@ -37,6 +37,8 @@ mod template;
 use std::fmt;
 use std::sync::Arc;
 
+use crate::context::CallContext;
+
 pub use args::ArgumentValue;
 pub use prompt::{
     IntoPromptMessages, Prompt, PromptArgumentInfo, PromptArguments, PromptFuture, PromptInfo,
@@ -320,19 +322,29 @@ impl Catalog {
     /// Reads the resource at `uri`: the fixed resource with that URI, else the first template
     /// that matches it.
     pub async fn read(&self, uri: &str) -> Result<ResourceContents, CatalogError> {
+        self.read_in(uri, &CallContext::new()).await
+    }
+
+    /// Reads the resource at `uri` with a context for its function (see
+    /// [`Resource::read_in`]); what an MCP server does, with the client as the peer.
+    pub async fn read_in(
+        &self,
+        uri: &str,
+        ctx: &CallContext,
+    ) -> Result<ResourceContents, CatalogError> {
         if let Some(fixed) = self
             .resources
             .iter()
             .find(|r| !r.info().uri.is_template() && r.info().uri.as_str() == uri)
         {
-            return fixed.read(uri, &[]).await;
+            return fixed.read_in(uri, &[], ctx).await;
         }
         for resource in &self.resources {
             if !resource.info().uri.is_template() {
                 continue;
             }
             if let Some(vars) = resource.info().uri.match_uri(uri) {
-                return resource.read(uri, &vars).await;
+                return resource.read_in(uri, &vars, ctx).await;
             }
         }
         Err(CatalogError::UnknownResource {
@@ -346,6 +358,17 @@ impl Catalog {
         &self,
         name: &str,
         arguments: &PromptArguments,
+    ) -> Result<Vec<PromptMessage>, CatalogError> {
+        self.render_in(name, arguments, &CallContext::new()).await
+    }
+
+    /// Renders the prompt `name` with a context for its function (see [`Prompt::render_in`]);
+    /// what an MCP server does, with the client as the peer.
+    pub async fn render_in(
+        &self,
+        name: &str,
+        arguments: &PromptArguments,
+        ctx: &CallContext,
     ) -> Result<Vec<PromptMessage>, CatalogError> {
         let Some(prompt) = self.prompts.iter().find(|p| p.info().name == name) else {
             return Err(CatalogError::UnknownPrompt {
@@ -380,7 +403,7 @@ impl Catalog {
                 name: missing.name.clone(),
             });
         }
-        prompt.render(arguments).await
+        prompt.render_in(arguments, ctx).await
     }
 }
 

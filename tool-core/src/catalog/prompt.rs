@@ -50,6 +50,18 @@ pub trait Prompt: Send + Sync + 'static {
     /// Renders the prompt. Arguments the prompt does not declare and missing required ones
     /// are rejected by [`Catalog::render`](super::Catalog::render) before this is called.
     fn render<'a>(&'a self, arguments: &'a PromptArguments) -> PromptFuture<'a>;
+
+    /// Renders the prompt for a request that comes with a context: over MCP, the client that
+    /// asked, so the function can `sample`, `elicit` or ask for `roots` through a
+    /// [`ToolContext`](crate::ToolContext) parameter. By default the context is not used.
+    fn render_in<'a>(
+        &'a self,
+        arguments: &'a PromptArguments,
+        ctx: &'a crate::CallContext,
+    ) -> PromptFuture<'a> {
+        let _ = ctx;
+        self.render(arguments)
+    }
 }
 
 /// How a prompt is listed.

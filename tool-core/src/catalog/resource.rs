@@ -37,6 +37,19 @@ pub trait Resource: Send + Sync + 'static {
     /// Reads the resource at `uri`; `vars` are the template's variables taken from it (in
     /// template order; empty for a fixed URI).
     fn read<'a>(&'a self, uri: &'a str, vars: &'a [(String, String)]) -> ResourceFuture<'a>;
+
+    /// Reads the resource for a request that comes with a context: over MCP, the client that
+    /// asked, so the function can `sample`, `elicit` or ask for `roots` through a
+    /// [`ToolContext`](crate::ToolContext) parameter. By default the context is not used.
+    fn read_in<'a>(
+        &'a self,
+        uri: &'a str,
+        vars: &'a [(String, String)],
+        ctx: &'a crate::CallContext,
+    ) -> ResourceFuture<'a> {
+        let _ = ctx;
+        self.read(uri, vars)
+    }
 }
 
 /// How a resource is listed.

@@ -51,11 +51,12 @@ fn arguments(request: &GetPromptRequestParams) -> Result<PromptArguments, ErrorD
 pub(super) async fn get(
     shared: &Shared,
     request: &GetPromptRequestParams,
+    ctx: &crate::CallContext,
 ) -> Result<GetPromptResult, ErrorData> {
     let arguments = arguments(request)?;
     let catalog = shared.served().catalog.clone();
     let messages = catalog
-        .render(&request.name, &arguments)
+        .render_in(&request.name, &arguments, ctx)
         .await
         .map_err(|e| error_data(&e))?;
     let messages: Vec<Value> = messages

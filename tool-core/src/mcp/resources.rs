@@ -76,9 +76,16 @@ pub(super) fn list_templates(
     Ok(result)
 }
 
-pub(super) async fn read(shared: &Shared, uri: &str) -> Result<ReadResourceResult, ErrorData> {
+pub(super) async fn read(
+    shared: &Shared,
+    uri: &str,
+    ctx: &crate::CallContext,
+) -> Result<ReadResourceResult, ErrorData> {
     let catalog = shared.served().catalog.clone();
-    let contents = catalog.read(uri).await.map_err(|e| error_data(&e))?;
+    let contents = catalog
+        .read_in(uri, ctx)
+        .await
+        .map_err(|e| error_data(&e))?;
     let value = json!({ "contents": [contents_json(&contents)] });
     serde_json::from_value(value).map_err(|e| {
         ErrorData::internal_error(format!("the resource could not be encoded: {e}"), None)

@@ -9,7 +9,7 @@ use syn::{FnArg, Ident, ItemFn, Pat, Path, Type};
 use super::attr::{CatalogAttr, Kind};
 use crate::ctxt::Ctxt;
 use crate::docs;
-use crate::model::unraw;
+use crate::model::{is_context_type, unraw};
 
 pub struct CatalogItem {
     pub ident: Ident,
@@ -28,6 +28,9 @@ pub struct ItemParam {
     pub name: String,
     pub ty: Type,
     pub description: Option<String>,
+    /// Taken from the request's context (`ToolContext`, `CallId`, .. or `#[context]`), not
+    /// from the client's arguments or the URI.
+    pub context: bool,
 }
 
 /// Reads and checks the function; problems go to `cx`.
@@ -95,11 +98,14 @@ pub fn read(func: &ItemFn, attr: &CatalogAttr, kind: Kind, cx: &mut Ctxt) -> Cat
                     continue;
                 }
                 let description = docs::collect(&pt.attrs, cx).map(|d| d.text);
+                let context = pt.attrs.iter().any(|a| a.path().is_ident("context"))
+                    || is_context_type(&pt.ty);
                 params.push(ItemParam {
                     ident: pat.ident.clone(),
                     name: unraw(&pat.ident),
                     ty: (*pt.ty).clone(),
                     description,
+                    context,
                 });
             }
         }
@@ -163,7 +169,32 @@ impl CatalogItem {
 pub fn strip_param_docs(func: &mut ItemFn) {
     for input in func.sig.inputs.iter_mut() {
         if let FnArg::Typed(pt) = input {
-            pt.attrs.retain(|a| !a.path().is_ident("doc"));
+            pt.attrs
+                .retain(|a| !a.path().is_ident("doc") && !a.path().is_ident("context"));
+        }
+    }
+}
+
+impl CatalogItem {
+    /// The parameters the client supplies (template variables, prompt arguments).
+    pub fn client_params(&self) -> impl Iterator<Item = &ItemParam> {
+        self.params.iter().filter(|p| !p.context)
+    }
+
+    /// `let` bindings of the context parameters, taken from `__tc_ctx` (a `CallContext`).
+    pub fn context_bindings(&self, id: TokenStream) -> TokenStream {
+        let krate = &self.krate;
+        let name = &self.name;
+        let lets = self.params.iter().filter(|p| p.context).map(|p| {
+            let (param, ty) = (&p.ident, &p.ty);
+            quote!(let #param: #ty = #krate::__private::catalog_extract(&__tc_tool_ctx)?;)
+        });
+        if self.params.iter().all(|p| !p.context) {
+            return TokenStream::new();
+        }
+        quote! {
+            let __tc_tool_ctx = #krate::__private::catalog_context(__tc_ctx, #id, #name);
+            #(#lets)*
         }
     }
 }

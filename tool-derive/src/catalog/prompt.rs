@@ -62,7 +62,7 @@ fn expand(item: &CatalogItem, metadata: TokenStream, vis: &syn::Visibility) -> T
         Some(t) => quote!(::core::option::Option::Some(::std::string::String::from(#t))),
         None => quote!(::core::option::Option::None),
     };
-    let arguments = item.params.iter().map(|p| {
+    let arguments = item.client_params().map(|p| {
         let (ty, wire) = (&p.ty, &p.name);
         let description = match &p.description {
             Some(d) => quote!(::core::option::Option::Some(::std::string::String::from(#d))),
@@ -76,7 +76,7 @@ fn expand(item: &CatalogItem, metadata: TokenStream, vis: &syn::Visibility) -> T
             }
         }
     });
-    let bindings = item.params.iter().map(|p| {
+    let bindings = item.client_params().map(|p| {
         let (param, ty, wire) = (&p.ident, &p.ty, &p.name);
         quote! {
             let #param = <#ty as #krate::catalog::ArgumentValue>::from_argument(
@@ -88,6 +88,7 @@ fn expand(item: &CatalogItem, metadata: TokenStream, vis: &syn::Visibility) -> T
     let args = item.params.iter().map(|p| &p.ident);
     let awaited = item.awaited();
     let unit_struct = item.unit_struct(vis, &struct_doc, "__prompt");
+    let context = item.context_bindings(quote!(#name));
     let convert = quote_spanned! {item.ret_span=>
         #krate::__private::into_prompt_messages(__tc_value)
     };
@@ -113,6 +114,19 @@ fn expand(item: &CatalogItem, metadata: TokenStream, vis: &syn::Visibility) -> T
                 __tc_arguments: &'a #krate::catalog::PromptArguments,
             ) -> #krate::catalog::PromptFuture<'a> {
                 ::std::boxed::Box::pin(async move {
+                    let __tc_ctx = #krate::CallContext::new();
+                    #krate::catalog::Prompt::render_in(self, __tc_arguments, &__tc_ctx).await
+                })
+            }
+
+            fn render_in<'a>(
+                &'a self,
+                __tc_arguments: &'a #krate::catalog::PromptArguments,
+                __tc_ctx: &'a #krate::CallContext,
+            ) -> #krate::catalog::PromptFuture<'a> {
+                ::std::boxed::Box::pin(async move {
+                    let _ = __tc_ctx;
+                    #context
                     #(#bindings)*
                     let __tc_value = #ident(#(#args),*) #awaited;
                     #convert

@@ -75,7 +75,7 @@ fn check_uri(uri: &str, span: Span, item: &CatalogItem, cx: &mut Ctxt) {
         }
     };
     for var in &vars {
-        if !item.params.iter().any(|p| &p.name == var) {
+        if !item.client_params().any(|p| &p.name == var) {
             cx.error_at(
                 span,
                 format!(
@@ -86,7 +86,7 @@ fn check_uri(uri: &str, span: Span, item: &CatalogItem, cx: &mut Ctxt) {
             );
         }
     }
-    for param in &item.params {
+    for param in item.client_params() {
         if !vars.contains(&param.name) {
             cx.error_spanned_by(
                 &param.ident,
@@ -131,7 +131,7 @@ fn expand(
         Some(m) => quote!(::core::option::Option::Some(#m)),
         None => quote!(::core::option::Option::None),
     };
-    let bindings = item.params.iter().map(|p| {
+    let bindings = item.client_params().map(|p| {
         let (param, ty, wire) = (&p.ident, &p.ty, &p.name);
         quote! {
             let #param = <#ty as #krate::catalog::ArgumentValue>::from_argument(
@@ -143,6 +143,7 @@ fn expand(
     let args = item.params.iter().map(|p| &p.ident);
     let awaited = item.awaited();
     let unit_struct = item.unit_struct(vis, &struct_doc, "__resource");
+    let context = item.context_bindings(quote!(__tc_uri));
     let convert = quote_spanned! {item.ret_span=>
         #krate::__private::into_resource_contents(__tc_value, __tc_uri, #mime_arg)
     };
@@ -164,6 +165,20 @@ fn expand(
                 __tc_vars: &'a [(::std::string::String, ::std::string::String)],
             ) -> #krate::catalog::ResourceFuture<'a> {
                 ::std::boxed::Box::pin(async move {
+                    let __tc_ctx = #krate::CallContext::new();
+                    #krate::catalog::Resource::read_in(self, __tc_uri, __tc_vars, &__tc_ctx).await
+                })
+            }
+
+            fn read_in<'a>(
+                &'a self,
+                __tc_uri: &'a str,
+                __tc_vars: &'a [(::std::string::String, ::std::string::String)],
+                __tc_ctx: &'a #krate::CallContext,
+            ) -> #krate::catalog::ResourceFuture<'a> {
+                ::std::boxed::Box::pin(async move {
+                    let _ = __tc_ctx;
+                    #context
                     #(#bindings)*
                     let __tc_value = #ident(#(#args),*) #awaited;
                     #convert

@@ -19,6 +19,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use super::gate;
 
+mod asking;
 mod call;
 mod results;
 mod rounds;
@@ -26,6 +27,7 @@ mod settings;
 mod tool_list;
 
 use super::listings::LiveTools;
+use asking::Asked;
 
 use super::input_required::{self, Sealer};
 use super::lines::LineTransport;
@@ -310,20 +312,38 @@ impl ServerHandler for McpServer {
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
         if self.config.capabilities.resources.is_none() {
             return Err(ErrorData::method_not_found::<
                 rmcp::model::ReadResourceRequestMethod,
             >());
         }
-        // 2026-07-28 clients require `resultType` (see `results::call_result`).
-        resources::read(&self.shared, &request.uri)
-            .await
-            .map(|mut result| {
+        // The resource's function may ask the client questions, as a tool may.
+        let shared = self.shared.clone();
+        let uri = request.uri.as_str();
+        let state = (
+            request.request_state.as_deref(),
+            request.input_responses.as_ref(),
+        );
+        let asked = self
+            .asking(
+                &context,
+                "resources/read",
+                uri,
+                None,
+                state,
+                |ctx| async move { resources::read(&shared, uri, &ctx).await },
+            )
+            .await?;
+        Ok(match asked {
+            // 2026-07-28 clients require `resultType` (see `results::call_result`).
+            Asked::Done(mut result) => {
                 result.result_type.get_or_insert(ResultType::COMPLETE);
                 result.into()
-            })
+            }
+            Asked::InputRequired(input) => ReadResourceResponse::InputRequired(input),
+        })
     }
 
     async fn subscribe(
@@ -366,20 +386,40 @@ impl ServerHandler for McpServer {
     async fn get_prompt(
         &self,
         request: GetPromptRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
         if self.config.capabilities.prompts.is_none() {
             return Err(ErrorData::method_not_found::<
                 rmcp::model::GetPromptRequestMethod,
             >());
         }
-        // 2026-07-28 clients require `resultType` (see `results::call_result`).
-        prompts::get(&self.shared, &request)
-            .await
-            .map(|mut result| {
+        // The prompt's function may ask the client questions, as a tool may.
+        let shared = self.shared.clone();
+        let state = (
+            request.request_state.as_deref(),
+            request.input_responses.as_ref(),
+        );
+        let asked = self
+            .asking(
+                &context,
+                "prompts/get",
+                &request.name,
+                request.arguments.as_ref(),
+                state,
+                |ctx| {
+                    let request = &request;
+                    async move { prompts::get(&shared, request, &ctx).await }
+                },
+            )
+            .await?;
+        Ok(match asked {
+            // 2026-07-28 clients require `resultType` (see `results::call_result`).
+            Asked::Done(mut result) => {
                 result.result_type.get_or_insert(ResultType::COMPLETE);
                 result.into()
-            })
+            }
+            Asked::InputRequired(input) => GetPromptResponse::InputRequired(input),
+        })
     }
 
     async fn complete(
