@@ -5,7 +5,7 @@
 //! Jinja templates are rendered with `minijinja` set up as transformers sets up Jinja: Python's
 //! string and dict methods (`pycompat`), `tojson` as `json.dumps` writes it (`", "` and `": "`,
 //! non-ASCII kept) and `raise_exception`. DeepSeek V3.2 and V4 ship a Python encoder instead of
-//! a template; it runs under the test Python (`TOOL_CORE_PYTHON`, see `mcp_python`).
+//! a template; its output for this conversation is recorded next to the templates.
 //!
 //! Where a format writes something byte for byte as its template does, the test says so with
 //! `contains`; where it deliberately differs, the test checks the difference it documents
@@ -216,32 +216,41 @@ fn render(template: &str) -> String {
         .unwrap_or_else(|e| panic!("{template}: {e:#}"))
 }
 
-/// The conversation rendered by a DeepSeek encoder, or `None` (said) without a Python.
-fn encode(encoder: &str) -> Option<String> {
-    let python = tool_tests::mcp_python("the DeepSeek encoder comparison")?;
-    let mut messages = openai_messages(true);
-    messages[0]["tools"] = Value::Array(openai_tools());
-    let request = json!({"encoder": encoder, "messages": messages, "thinking_mode": "chat"});
-    let mut child = Command::new(python)
-        .arg(fixture_path("templates/render_encoder.py"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("python starts");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(request.to_string().as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
-    assert!(
-        output.status.success(),
-        "{encoder}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    Some(String::from_utf8(output.stdout).unwrap())
+/// The conversation as a DeepSeek encoder renders it: the encoder's output recorded in
+/// `templates/<encoder>.txt`. With `DEEPSEEK_ENCODERS` naming a folder that holds DeepSeek's
+/// `encoding_dsv32.py` / `encoding_dsv4.py` (see the README there), the encoder runs under the
+/// test Python and its output replaces the recording, as `UPDATE_GOLDEN` does for goldens.
+fn encode(encoder: &str) -> String {
+    let recorded = fixture_path(&format!("templates/{encoder}.txt"));
+    if let Some(folder) = std::env::var_os("DEEPSEEK_ENCODERS") {
+        let python = tool_tests::mcp_python("recording the DeepSeek encoders")
+            .expect("a Python to run the encoders");
+        let mut messages = openai_messages(true);
+        messages[0]["tools"] = Value::Array(openai_tools());
+        let request = json!({"encoder": encoder, "messages": messages, "thinking_mode": "chat"});
+        let mut child = Command::new(python)
+            .arg(fixture_path("templates/render_encoder.py"))
+            .env("DEEPSEEK_ENCODERS", folder)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("python starts");
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(request.to_string().as_bytes())
+            .unwrap();
+        let output = child.wait_with_output().unwrap();
+        assert!(
+            output.status.success(),
+            "{encoder}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        std::fs::write(&recorded, &output.stdout).expect("the recording is written");
+    }
+    std::fs::read_to_string(&recorded).unwrap_or_else(|e| panic!("{}: {e}", recorded.display()))
 }
 
 /// `ours` appears in `rendered` byte for byte.
@@ -291,9 +300,7 @@ fn assert_same_but_compact_json(what: &str, rendered: &str, ours: &str) {
 
 #[test]
 fn deepseek_v32_writes_what_its_encoder_writes() {
-    let Some(rendered) = encode("encoding_dsv32") else {
-        return;
-    };
+    let rendered = encode("encoding_dsv32");
     let ours = ours(ToolFormat::DeepSeekV32);
     assert_rendered("V3.2 tool block", &rendered, &format!("\n\n{}", ours.tools));
     assert_rendered(
@@ -310,9 +317,7 @@ fn deepseek_v32_writes_what_its_encoder_writes() {
 
 #[test]
 fn deepseek_v4_writes_what_its_encoder_writes() {
-    let Some(rendered) = encode("encoding_dsv4") else {
-        return;
-    };
+    let rendered = encode("encoding_dsv4");
     let ours = ours(ToolFormat::DeepSeekV4);
     assert_rendered(
         "V4 tool block",
