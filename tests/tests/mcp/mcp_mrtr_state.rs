@@ -15,7 +15,8 @@ use tool_tests::mcp::asker::{ask, connect, refused, retry, Client, Era};
 use tool_tests::mcp::catalog::UnitChoice;
 use tool_tests::mcp::harness::{bounded, call, text};
 
-/// How many times `ask_twice`'s body started.
+/// How many times `ask_twice`'s body started for the bad-state test's tags ("a", "b"); the
+/// stale-state test runs the same tool at the same time with its own tag.
 static CHECKED_RUNS: AtomicUsize = AtomicUsize::new(0);
 
 /// Asks for a unit (for the request-state checks).
@@ -25,7 +26,9 @@ async fn ask_twice(
     tag: String,
     ctx: ToolContext<'_>,
 ) -> Result<String, PeerError> {
-    CHECKED_RUNS.fetch_add(1, Ordering::SeqCst);
+    if tag == "a" || tag == "b" {
+        CHECKED_RUNS.fetch_add(1, Ordering::SeqCst);
+    }
     let unit = ctx.elicit::<UnitChoice>(format!("Unit for {tag}?")).await?;
     Ok(format!("{unit:?}"))
 }
