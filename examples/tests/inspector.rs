@@ -1,6 +1,11 @@
-//! The MCP Inspector's command-line mode (`@modelcontextprotocol/inspector`, the version
-//! `.ci/run` pins) against the `mcp_server` example on stdio: it lists the example's tools,
-//! resources, resource templates and prompts, and we check the JSON it prints.
+//! The `mcp_server` example as clients written by others see it, on stdio:
+//! - the MCP Inspector's command-line mode (`@modelcontextprotocol/inspector`, the version
+//!   `.ci/run` pins) lists the example's tools, resources, resource templates and prompts, and
+//!   we check the JSON it prints;
+//! - the official Python client (`python_client.py`, Python from `TOOL_CORE_PYTHON`, else
+//!   `<workspace>/.venv/bin/python`, which `.ci/run` makes) answers the example's sampling and
+//!   elicitation (accept, decline, cancel) with its callbacks on a handshake session and on a
+//!   2026-07-28 one, and gets the example's prompt and resource.
 //!
 //! The Inspector comes from `TOOL_CORE_INSPECTOR` (the path of its `mcp-inspector` command),
 //! else `<workspace>/.inspector/node_modules/.bin/mcp-inspector` (what `.ci/run` installs).
@@ -138,4 +143,44 @@ fn the_inspector_lists_the_examples_tools_resources_and_prompts() {
     assert_eq!(field(arguments, "name"), ["city", "days"], "{prompts}");
     assert_eq!(arguments[0]["required"], true, "{prompts}");
     assert_eq!(arguments[1]["required"], false, "{prompts}");
+}
+
+/// A Python with the official MCP SDK: `TOOL_CORE_PYTHON`, else the workspace's `.venv`.
+fn python() -> PathBuf {
+    if let Some(path) = std::env::var_os("TOOL_CORE_PYTHON") {
+        return PathBuf::from(path);
+    }
+    let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join("../.venv/bin/python");
+    assert!(
+        venv.is_file(),
+        "no Python with the official MCP SDK: set TOOL_CORE_PYTHON to one, or run `python3 -m venv .venv && .venv/bin/pip install mcp==2.3.0 fastmcp==4.1.6` at the workspace root (as .ci/run does)"
+    );
+    venv
+}
+
+#[test]
+fn the_official_python_client_answers_the_examples_questions_on_both_eras() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python_client.py");
+    // `legacy`: initialize (2025-11-25); `auto`: server/discover, answered with 2026-07-28.
+    for (mode, checks) in [("legacy", 11), ("auto", 15)] {
+        let output = Command::new(python())
+            .arg(&script)
+            .arg(example())
+            .arg(mode)
+            .output()
+            .expect("python starts");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            output.status.success(),
+            "the Python client failed in mode {mode}\n--- stdout\n{stdout}\n--- stderr\n{stderr}"
+        );
+        assert_eq!(stdout.lines().last(), Some("all checks passed"), "{stdout}");
+        // Every check ran (a skipped check would not print its line).
+        assert_eq!(
+            stdout.lines().filter(|l| l.starts_with("ok ")).count(),
+            checks,
+            "{mode}: {stdout}"
+        );
+    }
 }

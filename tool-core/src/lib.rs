@@ -87,6 +87,7 @@ mod peer;
 mod policy;
 mod principal;
 pub mod prompt;
+mod prompt_message;
 pub mod provider;
 mod raw_json;
 mod registry;

@@ -46,7 +46,7 @@ pub enum LogLevel {
 #[derive(Debug, Clone, PartialEq)]
 pub struct SamplingRequest {
     /// The conversation, `(is_assistant, text)`-free: user and assistant turns in order.
-    pub messages: Vec<crate::catalog::PromptMessage>,
+    pub messages: Vec<crate::prompt_message::PromptMessage>,
     /// A system prompt the client may use.
     pub system_prompt: Option<String>,
     /// The most tokens to generate.
@@ -67,7 +67,7 @@ impl SamplingRequest {
     /// One user message, at most 1000 tokens back.
     pub fn new(prompt: impl Into<String>) -> Self {
         SamplingRequest {
-            messages: vec![crate::catalog::PromptMessage::user(prompt)],
+            messages: vec![crate::prompt_message::PromptMessage::user(prompt)],
             system_prompt: None,
             max_tokens: 1000,
             temperature: None,

@@ -20,5 +20,6 @@ mod http_openai_chat;
 mod http_openai_responses;
 mod http_output;
 mod http_output_limit;
+mod http_output_matrix;
 mod http_reasoning;
 mod http_whole;

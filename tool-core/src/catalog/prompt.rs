@@ -7,6 +7,7 @@ use std::pin::Pin;
 
 use super::CatalogError;
 use crate::metadata::{Icon, Meta};
+pub use crate::prompt_message::{PromptMessage, Role};
 
 /// What rendering a prompt yields.
 pub type PromptFuture<'a> =
@@ -135,42 +136,6 @@ pub struct PromptArgumentInfo {
     pub description: Option<String>,
     /// Whether it must be given (`Option` parameters need not).
     pub required: bool,
-}
-
-/// Who says a prompt message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Role {
-    /// The user.
-    User,
-    /// The assistant (a primed answer).
-    Assistant,
-}
-
-/// One message of a rendered prompt.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PromptMessage {
-    /// Who says it.
-    pub role: Role,
-    /// What is said.
-    pub text: String,
-}
-
-impl PromptMessage {
-    /// A user message.
-    pub fn user(text: impl Into<String>) -> PromptMessage {
-        PromptMessage {
-            role: Role::User,
-            text: text.into(),
-        }
-    }
-
-    /// An assistant message.
-    pub fn assistant(text: impl Into<String>) -> PromptMessage {
-        PromptMessage {
-            role: Role::Assistant,
-            text: text.into(),
-        }
-    }
 }
 
 /// A return type of a `#[prompt]` function: a `String` or `&str` (one user message), a

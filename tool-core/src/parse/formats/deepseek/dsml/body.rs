@@ -2,7 +2,7 @@
 //! character at a time (they hold fullwidth `｜`), so a chunk may end anywhere inside one. The
 //! block is read once, when it closes (`read.rs`).
 
-use super::read::read_block;
+use super::read::{read_block, INVOKE, INVOKE_END, PARAMETER, PARAMETER_END};
 use crate::parse::formats::blocks::Body;
 use crate::parse::formats::core::Parsed;
 use crate::parse::formats::options::FormatOptions;
@@ -13,10 +13,6 @@ pub(super) const FUNCTION_CALLS: &str = "<｜DSML｜function_calls>";
 pub(super) const FUNCTION_CALLS_END: &str = "</｜DSML｜function_calls>";
 pub(super) const TOOL_CALLS: &str = "<｜DSML｜tool_calls>";
 pub(super) const TOOL_CALLS_END: &str = "</｜DSML｜tool_calls>";
-pub(super) const INVOKE: &str = "<｜DSML｜invoke";
-pub(super) const INVOKE_END: &str = "</｜DSML｜invoke>";
-pub(super) const PARAMETER: &str = "<｜DSML｜parameter";
-pub(super) const PARAMETER_END: &str = "</｜DSML｜parameter>";
 
 /// A V3.2 call, for messages.
 pub(super) const EXAMPLE_V32: &str = "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"NAME\">\n<｜DSML｜parameter name=\"KEY\" string=\"true\">VALUE</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>";

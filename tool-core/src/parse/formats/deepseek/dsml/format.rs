@@ -3,11 +3,8 @@
 
 use serde_json::{Map, Value};
 
-use super::body::{
-    DsmlBody, EXAMPLE_V32, EXAMPLE_V4, FUNCTION_CALLS, INVOKE, INVOKE_END, PARAMETER,
-    PARAMETER_END, TOOL_CALLS,
-};
-use super::read::{attribute, attributes};
+use super::body::{DsmlBody, EXAMPLE_V32, EXAMPLE_V4, FUNCTION_CALLS, TOOL_CALLS};
+use super::read::{attribute, attributes, INVOKE, INVOKE_END, PARAMETER, PARAMETER_END};
 use crate::call::ToolCall;
 use crate::definition::ToolDefinition;
 use crate::parse::formats::any_parser::AnyParser;

@@ -8,7 +8,6 @@
 
 use serde_json::Value;
 
-use super::body::{INVOKE, INVOKE_END, PARAMETER, PARAMETER_END};
 use crate::parse::event::DiagnosticKind;
 use crate::parse::formats::blocks::object;
 use crate::parse::formats::convert::{convert_in, Converted};
@@ -17,6 +16,12 @@ use crate::parse::formats::escape::object_json;
 use crate::parse::formats::options::FormatOptions;
 use crate::parse::formats::tagged_values::{find, preview};
 use crate::response::ToolResponse;
+
+/// The markers inside a block (the block markers themselves are the body's, `body.rs`).
+pub(super) const INVOKE: &str = "<｜DSML｜invoke";
+pub(super) const INVOKE_END: &str = "</｜DSML｜invoke>";
+pub(super) const PARAMETER: &str = "<｜DSML｜parameter";
+pub(super) const PARAMETER_END: &str = "</｜DSML｜parameter>";
 
 /// Each call of a block's body, with the end of its span in `raw`.
 pub(super) fn read_block(
