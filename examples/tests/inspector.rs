@@ -153,7 +153,7 @@ fn python() -> PathBuf {
     let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join("../.venv/bin/python");
     assert!(
         venv.is_file(),
-        "no Python with the official MCP SDK: set TOOL_CORE_PYTHON to one, or run `python3 -m venv .venv && .venv/bin/pip install mcp==2.3.0 fastmcp==4.1.6` at the workspace root (as .ci/run does)"
+        "no Python with the official MCP SDK: set TOOL_CORE_PYTHON to one, or run `python3 -m venv .venv && .venv/bin/pip install mcp==2.3.0 fastmcp==4.1.6 openai==3.51.0 anthropic==2.10.0 google-genai==3.3.0` at the workspace root (as .ci/run does)"
     );
     venv
 }

@@ -94,7 +94,8 @@ impl Tool for Scripted {
 #[cfg(feature = "mcp")]
 pub mod mcp;
 
-/// The Python that has the official MCP SDK (and FastMCP), for the tests that run it as a peer:
+/// The Python that has the official MCP SDK (and FastMCP, and the providers' SDKs), for the tests
+/// that run it as a peer or as a judge of requests:
 /// `TOOL_CORE_PYTHON`, else `.venv/bin/python` at the workspace root (`.ci/run` makes it).
 ///
 /// Without one, `cargo test --workspace` on a machine with only a Rust toolchain still passes:
@@ -111,7 +112,7 @@ pub fn mcp_python(test: &str) -> Option<std::path::PathBuf> {
     }
     let how = format!(
         "set TOOL_CORE_PYTHON to a Python with the MCP SDK, or run `python3 -m venv .venv && \
-         .venv/bin/pip install mcp==2.3.0 fastmcp==4.1.6` in {}",
+         .venv/bin/pip install mcp==2.3.0 fastmcp==4.1.6 openai==3.51.0 anthropic==2.10.0 google-genai==3.3.0` in {}",
         workspace.display()
     );
     assert!(

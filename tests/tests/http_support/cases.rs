@@ -88,6 +88,7 @@ pub async fn two_turns(case: &Case) {
 
     let received = requests(&server).await;
     assert_eq!(received.len(), 2);
+    assert_sdk_accepts(case.route, &received);
     assert_body_golden(&received[1], case.golden);
 }
 

@@ -109,6 +109,73 @@ pub async fn requests(server: &MockServer) -> Vec<Request> {
     server.received_requests().await.unwrap_or_default()
 }
 
+/// The official SDK whose request types judge a body sent to `route`.
+fn sdk_api(route: &str) -> &'static str {
+    if route.ends_with("/chat/completions") {
+        "chat"
+    } else if route.ends_with("/responses") {
+        "responses"
+    } else if route.ends_with("/messages") {
+        "anthropic"
+    } else if route.contains("generateContent") || route.contains("GenerateContent") {
+        "gemini"
+    } else {
+        panic!("no SDK request type for the route {route}")
+    }
+}
+
+/// Every body sent to `route` is a valid request by the official SDK's own request types
+/// (openai-python, anthropic-sdk-python, python-genai; `tests/python/sdk_requests.py` walks
+/// them strictly: unknown keys, missing required keys, values outside a `Literal`).
+pub fn assert_sdk_accepts(route: &str, requests: &[Request]) {
+    let bodies: Vec<Value> = requests
+        .iter()
+        .map(|r| serde_json::from_slice(&r.body).expect("the request body is JSON"))
+        .collect();
+    assert_sdk_accepts_bodies(route, &bodies);
+}
+
+/// [`assert_sdk_accepts`] for bodies already parsed.
+pub fn assert_sdk_accepts_bodies(route: &str, bodies: &[Value]) {
+    use std::io::Write;
+    let Some(python) = tool_tests::mcp_python("checking requests against the official SDKs' types")
+    else {
+        return;
+    };
+    let api = sdk_api(route);
+    let mut lines = String::new();
+    for body in bodies {
+        lines.push_str(&serde_json::json!({"api": api, "body": body}).to_string());
+        lines.push('\n');
+    }
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("python/sdk_requests.py");
+    let mut child = std::process::Command::new(python)
+        .arg(script)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("python starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(lines.as_bytes())
+        .expect("the bodies are written");
+    let output = child.wait_with_output().expect("python ends");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "the {api} SDK's request types refuse a body:\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(
+        stdout.lines().filter(|l| l.starts_with("ok ")).count(),
+        bodies.len(),
+        "{stdout}"
+    );
+}
+
 /// Short timeouts and fast retries, so fault tests end quickly.
 pub fn test_endpoint(endpoint: Endpoint, base_url: String) -> Endpoint {
     endpoint

@@ -3,7 +3,8 @@
 //! time, invalid then fixed, and invalid until the retry limit. Whole (non-streamed) responses
 //! follow each API reference's example, as in `http_whole.rs`; ids and texts are this test's.
 //! `http_output.rs` checks each API's request fields in detail; this file checks that every
-//! cell of the matrix behaves the same.
+//! cell of the matrix behaves the same, and that every request fits the official SDK's request
+//! types.
 
 use crate::http_support;
 
@@ -139,8 +140,9 @@ fn gemini(parts: Value) -> Value {
         "modelVersion": "gemini-2.5-flash"})
 }
 
-/// Runs one cell: a weather call first, then the answers the outcome needs.
-async fn cell(api: Api, mode: OutputMode, outcome: Outcome) {
+/// Runs one cell: a weather call first, then the answers the outcome needs. Returns the
+/// request bodies sent.
+async fn cell(api: Api, mode: OutputMode, outcome: Outcome) -> Vec<Value> {
     let answers: &[&str] = match outcome {
         Outcome::ValidFirstTime => &[VALID],
         Outcome::InvalidThenFixed => &[WRONG_TYPE, VALID],
@@ -237,6 +239,7 @@ async fn cell(api: Api, mode: OutputMode, outcome: Outcome) {
             "{case}: the invalid answer is in the history"
         );
     }
+    bodies
 }
 
 async fn run<M: Model>(
@@ -254,14 +257,17 @@ async fn run<M: Model>(
 #[tokio::test]
 async fn every_api_both_ways_each_outcome_with_a_tool_in_the_run() {
     for api in Api::ALL {
+        let mut sent = Vec::new();
         for mode in [OutputMode::Native, OutputMode::Tool] {
             for outcome in [
                 Outcome::ValidFirstTime,
                 Outcome::InvalidThenFixed,
                 Outcome::InvalidUntilTheLimit,
             ] {
-                cell(api, mode, outcome).await;
+                sent.extend(cell(api, mode, outcome).await);
             }
         }
+        // Every request of every cell is one the API's official SDK would send.
+        http_support::assert_sdk_accepts_bodies(api.route(), &sent);
     }
 }

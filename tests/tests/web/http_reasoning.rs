@@ -45,7 +45,9 @@ async fn run_two_turns<M: Model>(
         events.last()
     );
     assert_eq!(weather.runs(), calls, "each recorded call runs once");
-    (events, run, requests(&server).await)
+    let received = requests(&server).await;
+    http_support::assert_sdk_accepts(route, &received);
+    (events, run, received)
 }
 
 fn test_endpoint(e: Endpoint, base: String) -> Endpoint {
