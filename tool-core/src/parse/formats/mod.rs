@@ -37,6 +37,7 @@ mod convert;
 mod core;
 mod escape;
 mod json;
+mod marked;
 mod models;
 mod options;
 mod parser;

@@ -11,11 +11,9 @@ use crate::parse::formats::blocks::{object, Body};
 use crate::parse::formats::convert::{convert_in, Converted};
 use crate::parse::formats::core::Parsed;
 use crate::parse::formats::escape::object_json;
+use crate::parse::formats::marked::{MarkedText, MarkerRules};
 use crate::parse::formats::options::FormatOptions;
 use crate::parse::formats::tagged_values::{find, preview};
-use crate::parse::prose;
-use crate::parse::tag::{Step, TagBuf};
-use crate::parse::text_chunk::push_small;
 
 pub(super) const OPEN: &[u8] = b"<tool_call>";
 pub(super) const EXAMPLE: &str =
@@ -32,18 +30,32 @@ const VALUE_END: &str = "</arg_value>";
 
 #[derive(Debug)]
 pub(crate) struct GlmBody {
-    raw: String,
-    tag: TagBuf,
+    text: MarkedText,
+    marks: GlmMarks,
+}
+
+/// Where the block's stream stands, which decides what its markers mean.
+#[derive(Debug, Default)]
+struct GlmMarks {
     in_value: bool,
 }
 
-impl GlmBody {
+impl MarkerRules for GlmMarks {
     fn markers(&self) -> &'static [&'static [u8]] {
         if self.in_value {
             INSIDE
         } else {
             OUTSIDE
         }
+    }
+
+    fn ends_block(&self, k: usize) -> bool {
+        k == 0 && !self.in_value
+    }
+
+    fn kept(&mut self, k: usize) {
+        // Outside, `<arg_value>` opens a value; inside, both markers end it.
+        self.in_value = !self.in_value && k == 1;
     }
 }
 
@@ -54,52 +66,22 @@ impl Body for GlmBody {
 
     fn new() -> Self {
         GlmBody {
-            raw: String::new(),
-            tag: TagBuf::default(),
-            in_value: false,
+            text: MarkedText::default(),
+            marks: GlmMarks::default(),
         }
     }
 
     fn feed(&mut self, s: &str) -> (usize, bool) {
-        if !self.tag.is_empty() {
-            let b = s.as_bytes().first().copied().unwrap_or_default();
-            match self.tag.push(b, self.markers()) {
-                Step::Partial => return (1, false),
-                Step::Full(0) if !self.in_value => return (1, true),
-                Step::Full(k) => {
-                    let marker = std::mem::take(&mut self.tag);
-                    self.raw.push_str(marker.as_str());
-                    // Outside, `<arg_value>` opens a value; inside, both markers end it.
-                    self.in_value = !self.in_value && k == 1;
-                    return (1, false);
-                }
-                Step::Mismatch => {
-                    let pending = std::mem::take(&mut self.tag);
-                    self.raw.push_str(pending.as_str());
-                }
-            }
-        }
-        let p = self.scan_content(s);
-        if p < s.len() {
-            self.tag.push(b'<', self.markers());
-            return (p + 1, false);
-        }
-        (p, false)
+        self.text.feed(s, &mut self.marks)
     }
 
     #[inline]
     fn scan_content(&mut self, s: &str) -> usize {
-        if !self.tag.is_empty() {
-            return 0;
-        }
-        // Only a `<` can begin a marker, in a value or between pairs.
-        let p = prose::find(s.as_bytes(), b'<');
-        push_small(&mut self.raw, s.get(..p).unwrap_or_default());
-        p
+        self.text.scan_content(s, &mut self.marks)
     }
 
     fn raw(&self) -> &str {
-        &self.raw
+        self.text.raw()
     }
 
     fn complete(&self) -> bool {
@@ -109,8 +91,8 @@ impl Body for GlmBody {
     }
 
     fn close(self, options: &FormatOptions) -> Vec<(Parsed, usize)> {
-        let end = self.raw.len();
-        vec![(read_call(&self.raw, options), end)]
+        let end = self.text.raw().len();
+        vec![(read_call(self.text.raw(), options), end)]
     }
 }
 

@@ -9,11 +9,9 @@ use serde_json::Value;
 use crate::parse::event::DiagnosticKind;
 use crate::parse::formats::blocks::{object, Body};
 use crate::parse::formats::core::Parsed;
+use crate::parse::formats::marked::{MarkedText, MarkerRules};
 use crate::parse::formats::options::FormatOptions;
 use crate::parse::formats::tagged_values::preview;
-use crate::parse::prose;
-use crate::parse::tag::{Step, TagBuf};
-use crate::parse::text_chunk::push_small;
 
 pub(super) const OPEN: &[u8] = b"<|tool_calls_section_begin|>";
 pub(super) const EXAMPLE: &str = "<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{...}<|tool_call_end|><|tool_calls_section_end|>";
@@ -30,20 +28,48 @@ const INSIDE: &[&[u8]] = &[b"<|tool_call_end|>", b"<|tool_calls_section_end|>"];
 
 #[derive(Debug)]
 pub(crate) struct KimiBody {
-    raw: String,
-    tag: TagBuf,
+    text: MarkedText,
+    marks: KimiMarks,
+}
+
+/// Where the block's stream stands, which decides what its markers mean.
+#[derive(Debug, Default)]
+struct KimiMarks {
     in_arguments: bool,
     /// Whether the last call ended and nothing but whitespace followed.
     call_closed: bool,
 }
 
-impl KimiBody {
+impl MarkerRules for KimiMarks {
     fn markers(&self) -> &'static [&'static [u8]] {
         if self.in_arguments {
             INSIDE
         } else {
             OUTSIDE
         }
+    }
+
+    fn ends_block(&self, k: usize) -> bool {
+        // The section ends outside a call, or inside one: the call is then read without
+        // its end marker.
+        (k == 0 && !self.in_arguments) || (k == 1 && self.in_arguments)
+    }
+
+    fn kept(&mut self, _k: usize) {
+        // Either marker flips between a call's arguments and the space between calls.
+        self.call_closed = self.in_arguments;
+        self.in_arguments = !self.in_arguments;
+    }
+
+    #[inline]
+    fn content(&mut self, text: &str) {
+        if self.call_closed && !text.trim().is_empty() {
+            self.call_closed = false;
+        }
+    }
+
+    fn broke_off(&mut self) {
+        self.call_closed = false;
     }
 }
 
@@ -54,73 +80,43 @@ impl Body for KimiBody {
 
     fn new() -> Self {
         KimiBody {
-            raw: String::new(),
-            tag: TagBuf::default(),
-            in_arguments: false,
-            call_closed: false,
+            text: MarkedText::default(),
+            marks: KimiMarks::default(),
         }
     }
 
     fn feed(&mut self, s: &str) -> (usize, bool) {
-        if !self.tag.is_empty() {
-            let b = s.as_bytes().first().copied().unwrap_or_default();
-            match self.tag.push(b, self.markers()) {
-                Step::Partial => return (1, false),
-                Step::Full(0) if !self.in_arguments => return (1, true),
-                // The section ended inside a call: the call is read without its end marker.
-                Step::Full(1) if self.in_arguments => return (1, true),
-                Step::Full(_) => {
-                    let marker = std::mem::take(&mut self.tag);
-                    self.raw.push_str(marker.as_str());
-                    self.call_closed = self.in_arguments;
-                    self.in_arguments = !self.in_arguments;
-                    return (1, false);
-                }
-                Step::Mismatch => {
-                    let pending = std::mem::take(&mut self.tag);
-                    self.raw.push_str(pending.as_str());
-                    self.call_closed = false;
-                }
-            }
-        }
-        let p = self.scan_content(s);
-        if p < s.len() {
-            self.tag.push(b'<', self.markers());
-            return (p + 1, false);
-        }
-        (p, false)
+        self.text.feed(s, &mut self.marks)
     }
 
     #[inline]
     fn scan_content(&mut self, s: &str) -> usize {
-        if !self.tag.is_empty() {
-            return 0;
-        }
-        let p = prose::find(s.as_bytes(), b'<');
-        let text = s.get(..p).unwrap_or_default();
-        if self.call_closed && !text.trim().is_empty() {
-            self.call_closed = false;
-        }
-        push_small(&mut self.raw, text);
-        p
+        self.text.scan_content(s, &mut self.marks)
     }
 
     fn raw(&self) -> &str {
-        &self.raw
+        self.text.raw()
     }
 
     fn complete(&self) -> bool {
-        self.call_closed && !self.in_arguments
+        self.marks.call_closed && !self.marks.in_arguments
     }
 
     fn written_ids(&self) -> Vec<String> {
-        calls(&self.raw).map(|c| c.id.to_string()).collect()
+        calls(self.text.raw()).map(|c| c.id.to_string()).collect()
     }
 
     fn close(self, _options: &FormatOptions) -> Vec<(Parsed, usize)> {
-        let head = self.raw.split(CALL).next().unwrap_or_default().trim();
-        let mut out: Vec<(Parsed, usize)> =
-            calls(&self.raw).map(|c| (read_call(&c), c.end)).collect();
+        let head = self
+            .text
+            .raw()
+            .split(CALL)
+            .next()
+            .unwrap_or_default()
+            .trim();
+        let mut out: Vec<(Parsed, usize)> = calls(self.text.raw())
+            .map(|c| (read_call(&c), c.end))
+            .collect();
         if let Some((first, _)) = out.first_mut() {
             if !head.is_empty() {
                 first.repairs.push((

@@ -11,11 +11,9 @@ use crate::parse::formats::blocks::{object, Body};
 use crate::parse::formats::convert::{convert_in, Converted};
 use crate::parse::formats::core::Parsed;
 use crate::parse::formats::escape::object_json;
+use crate::parse::formats::marked::{MarkedText, MarkerRules};
 use crate::parse::formats::options::FormatOptions;
 use crate::parse::formats::tagged_values::{find, preview, strip_framing};
-use crate::parse::prose;
-use crate::parse::tag::{Step, TagBuf};
-use crate::parse::text_chunk::push_small;
 
 pub(super) const OPEN: &[u8] = b"<minimax:tool_call>";
 pub(super) const EXAMPLE: &str = "<minimax:tool_call>\n<invoke name=\"NAME\">\n<parameter name=\"KEY\">VALUE</parameter>\n</invoke>\n</minimax:tool_call>";
@@ -30,18 +28,41 @@ const INSIDE: &[&[u8]] = &[b"</parameter>", b"<parameter name=", b"</invoke>"];
 
 #[derive(Debug)]
 pub(crate) struct MiniMaxBody {
-    raw: String,
-    tag: TagBuf,
+    text: MarkedText,
+    marks: MiniMaxMarks,
+}
+
+/// Where the block's stream stands, which decides what its markers mean.
+#[derive(Debug, Default)]
+struct MiniMaxMarks {
     in_value: bool,
     invoke_closed: bool,
 }
 
-impl MiniMaxBody {
+impl MarkerRules for MiniMaxMarks {
     fn markers(&self) -> &'static [&'static [u8]] {
         if self.in_value {
             INSIDE
         } else {
             OUTSIDE
+        }
+    }
+
+    fn ends_block(&self, k: usize) -> bool {
+        k == 0 && !self.in_value
+    }
+
+    fn kept(&mut self, k: usize) {
+        // `<parameter name=` opens a value; the others end one (or the invoke).
+        self.in_value = k == 1;
+        self.invoke_closed = k == 2;
+    }
+
+    #[inline]
+    fn content(&mut self, text: &str) {
+        if !self.in_value && !text.trim().is_empty() {
+            // Text after `</invoke>` that is not a marker: the invoke is followed by more.
+            self.invoke_closed = false;
         }
     }
 }
@@ -53,66 +74,31 @@ impl Body for MiniMaxBody {
 
     fn new() -> Self {
         MiniMaxBody {
-            raw: String::new(),
-            tag: TagBuf::default(),
-            in_value: false,
-            invoke_closed: false,
+            text: MarkedText::default(),
+            marks: MiniMaxMarks::default(),
         }
     }
 
     fn feed(&mut self, s: &str) -> (usize, bool) {
-        if !self.tag.is_empty() {
-            let b = s.as_bytes().first().copied().unwrap_or_default();
-            match self.tag.push(b, self.markers()) {
-                Step::Partial => return (1, false),
-                Step::Full(0) if !self.in_value => return (1, true),
-                Step::Full(k) => {
-                    let marker = std::mem::take(&mut self.tag);
-                    self.raw.push_str(marker.as_str());
-                    // `<parameter name=` opens a value; the others end one (or the invoke).
-                    self.in_value = k == 1;
-                    self.invoke_closed = k == 2;
-                    return (1, false);
-                }
-                Step::Mismatch => {
-                    let pending = std::mem::take(&mut self.tag);
-                    self.raw.push_str(pending.as_str());
-                }
-            }
-        }
-        let p = self.scan_content(s);
-        if p < s.len() {
-            self.tag.push(b'<', self.markers());
-            return (p + 1, false);
-        }
-        (p, false)
+        self.text.feed(s, &mut self.marks)
     }
 
     #[inline]
     fn scan_content(&mut self, s: &str) -> usize {
-        if !self.tag.is_empty() {
-            return 0;
-        }
-        let p = prose::find(s.as_bytes(), b'<');
-        if p > 0 && !self.in_value && s.get(..p).is_some_and(|t| !t.trim().is_empty()) {
-            // Text after `</invoke>` that is not a marker: the invoke is followed by more.
-            self.invoke_closed = false;
-        }
-        push_small(&mut self.raw, s.get(..p).unwrap_or_default());
-        p
+        self.text.scan_content(s, &mut self.marks)
     }
 
     fn raw(&self) -> &str {
-        &self.raw
+        self.text.raw()
     }
 
     fn complete(&self) -> bool {
-        self.invoke_closed && !self.in_value
+        self.marks.invoke_closed && !self.marks.in_value
     }
 
     fn close(self, options: &FormatOptions) -> Vec<(Parsed, usize)> {
         let mut calls = Vec::new();
-        let mut rest = self.raw.as_str();
+        let mut rest = self.text.raw();
         let mut consumed = 0;
         while let Some(at) = find(rest, INVOKE) {
             let stray = rest.get(..at).unwrap_or_default().trim();
@@ -139,7 +125,7 @@ impl Body for MiniMaxBody {
             let message = format!(
                 "The <minimax:tool_call> holds no <invoke name=\"NAME\">. Write it as {EXAMPLE}."
             );
-            return vec![(Parsed::invalid(None, message), self.raw.len())];
+            return vec![(Parsed::invalid(None, message), self.text.raw().len())];
         }
         let tail = rest.trim();
         if !tail.is_empty() {

@@ -10,11 +10,9 @@ use crate::parse::formats::blocks::{object, Body};
 use crate::parse::formats::convert::{convert, Converted};
 use crate::parse::formats::core::Parsed;
 use crate::parse::formats::escape::object_json;
+use crate::parse::formats::marked::{MarkedText, MarkerRules};
 use crate::parse::formats::options::FormatOptions;
 use crate::parse::formats::tagged_values::{find, preview, strip_framing};
-use crate::parse::prose;
-use crate::parse::tag::{Step, TagBuf};
-use crate::parse::text_chunk::push_small;
 
 pub(super) const OPEN: &[u8] = b"<tool_call>";
 pub(super) const EXAMPLE: &str =
@@ -26,27 +24,35 @@ const INSIDE: &[&[u8]] = &[b"</parameter>", b"<parameter=", b"</function>"];
 
 #[derive(Debug)]
 pub(crate) struct QwenXmlBody {
-    raw: String,
-    tag: TagBuf,
+    text: MarkedText,
+    marks: QwenXmlMarks,
+}
+
+/// Where the block's stream stands, which decides what its markers mean.
+#[derive(Debug, Default)]
+struct QwenXmlMarks {
     in_value: bool,
     function_closed: bool,
 }
 
-impl QwenXmlBody {
-    fn empty() -> Self {
-        QwenXmlBody {
-            raw: String::new(),
-            tag: TagBuf::default(),
-            in_value: false,
-            function_closed: false,
-        }
-    }
-
+impl MarkerRules for QwenXmlMarks {
     fn markers(&self) -> &'static [&'static [u8]] {
         if self.in_value {
             INSIDE
         } else {
             OUTSIDE
+        }
+    }
+
+    fn ends_block(&self, k: usize) -> bool {
+        k == 0 && !self.in_value
+    }
+
+    fn kept(&mut self, k: usize) {
+        // `<parameter=` opens a value; the others end one (or the function).
+        self.in_value = k == 1;
+        if k == 2 {
+            self.function_closed = true;
         }
     }
 }
@@ -57,61 +63,32 @@ impl Body for QwenXmlBody {
     const CALL_NOUN: &'static str = "a <tool_call> block";
 
     fn new() -> Self {
-        QwenXmlBody::empty()
+        QwenXmlBody {
+            text: MarkedText::default(),
+            marks: QwenXmlMarks::default(),
+        }
     }
 
     fn feed(&mut self, s: &str) -> (usize, bool) {
-        if !self.tag.is_empty() {
-            let b = s.as_bytes().first().copied().unwrap_or_default();
-            match self.tag.push(b, self.markers()) {
-                Step::Partial => return (1, false),
-                Step::Full(0) if !self.in_value => return (1, true),
-                Step::Full(k) => {
-                    let marker = std::mem::take(&mut self.tag);
-                    self.raw.push_str(marker.as_str());
-                    // `<parameter=` opens a value; the others end one (or the function).
-                    self.in_value = k == 1;
-                    if k == 2 {
-                        self.function_closed = true;
-                    }
-                    return (1, false);
-                }
-                Step::Mismatch => {
-                    let pending = std::mem::take(&mut self.tag);
-                    self.raw.push_str(pending.as_str());
-                }
-            }
-        }
-        let p = self.scan_content(s);
-        if p < s.len() {
-            self.tag.push(b'<', self.markers());
-            return (p + 1, false);
-        }
-        (p, false)
+        self.text.feed(s, &mut self.marks)
     }
 
     #[inline]
     fn scan_content(&mut self, s: &str) -> usize {
-        if !self.tag.is_empty() {
-            return 0;
-        }
-        // Only a `<` can begin a marker, in a value or between parameters.
-        let p = prose::find(s.as_bytes(), b'<');
-        push_small(&mut self.raw, s.get(..p).unwrap_or_default());
-        p
+        self.text.scan_content(s, &mut self.marks)
     }
 
     fn raw(&self) -> &str {
-        &self.raw
+        self.text.raw()
     }
 
     fn complete(&self) -> bool {
-        self.function_closed && !self.in_value
+        self.marks.function_closed && !self.marks.in_value
     }
 
     fn close(self, options: &FormatOptions) -> Vec<(Parsed, usize)> {
         let mut calls = Vec::new();
-        let mut rest = self.raw.as_str();
+        let mut rest = self.text.raw();
         let mut consumed = 0;
         while let Some(at) = find(rest, "<function=") {
             let stray = rest.get(..at).unwrap_or_default().trim();
@@ -143,7 +120,7 @@ impl Body for QwenXmlBody {
                     None,
                     format!("The <tool_call> holds no <function=NAME>. Write it as {EXAMPLE}."),
                 ),
-                self.raw.len(),
+                self.text.raw().len(),
             )];
         }
         let tail = rest.trim();
