@@ -69,6 +69,29 @@ fn big_call(format: ToolFormat) -> String {
             "Writing.\n[write(path='/tmp/a', content=\"{}\")]",
             "lorem ipsum, \\\"quoted\\\" 'single' ]) [f(x=1)] text abcdefgh".repeat(n)
         ),
+        // Values are data up to their end marker: the block's end marker inside one is text.
+        ToolFormat::Glm => format!(
+            "Writing.\n<tool_call>write\n<arg_key>path</arg_key>\n<arg_value>/tmp/a</arg_value>\n<arg_key>content</arg_key>\n<arg_value>{}</arg_value>\n</tool_call>",
+            "lorem ipsum dolor sit amet, \"quoted\" </tool_call> text abcdefgh".repeat(n)
+        ),
+        ToolFormat::MiniMax => format!(
+            "Writing.\n<minimax:tool_call>\n<invoke name=\"write\">\n<parameter name=\"path\">/tmp/a</parameter>\n<parameter name=\"content\">{}</parameter>\n</invoke>\n</minimax:tool_call>",
+            "lorem ipsum, \"quoted\" </minimax:tool_call> text abcdefghijklm".repeat(n)
+        ),
+        // The special tokens cannot occur inside the JSON: its string holds tag-like text.
+        ToolFormat::KimiK2 => format!(
+            "Writing.\n<|tool_calls_section_begin|><|tool_call_begin|>functions.write:0<|tool_call_argument_begin|>{{\"path\": \"/tmp/a\", \"content\": \"{}\"}}<|tool_call_end|><|tool_calls_section_end|>",
+            "lorem ipsum dolor sit amet, \\\"quoted\\\" <|tool_ca text abcdefgh".repeat(n)
+        ),
+        // The block's end token ends it even inside a value: the value holds the other tokens.
+        ToolFormat::DeepSeekV32 => format!(
+            "Writing.\n\n<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"write\">\n<｜DSML｜parameter name=\"path\" string=\"true\">/tmp/a</｜DSML｜parameter>\n<｜DSML｜parameter name=\"content\" string=\"true\">{}</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>",
+            "lorem ipsum, \"quoted\" <｜DSML｜invok text abcdefghijk".repeat(n)
+        ),
+        ToolFormat::DeepSeekV4 => format!(
+            "Writing.\n\n<｜DSML｜tool_calls>\n<｜DSML｜invoke name=\"write\">\n<｜DSML｜parameter name=\"path\" string=\"true\">/tmp/a</｜DSML｜parameter>\n<｜DSML｜parameter name=\"content\" string=\"true\">{}</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>",
+            "lorem ipsum, \"quoted\" <｜DSML｜invok text abcdefghijk".repeat(n)
+        ),
         other => unreachable!("no call for {other:?}"),
     }
 }
@@ -191,7 +214,7 @@ fn main() {
         match callgrind_case(arg(1), arg(2), n) {
             Some(summary) => println!("{summary}"),
             None => {
-                eprintln!("usage: parse_formats --callgrind (use_tool|hermes|qwen_xml|mistral|harmony|floor) (prose|call) N");
+                eprintln!("usage: parse_formats --callgrind (FORMAT|floor) (prose|call) N, FORMAT one of the ToolFormat names");
                 std::process::exit(2);
             }
         }
