@@ -37,6 +37,7 @@ impl MarkedText {
     }
 
     /// [`Body::feed`](super::blocks::Body::feed) under `rules`.
+    #[inline]
     pub(crate) fn feed(&mut self, s: &str, rules: &mut impl MarkerRules) -> (usize, bool) {
         if !self.tag.is_empty() {
             let b = s.as_bytes().first().copied().unwrap_or_default();
@@ -65,8 +66,8 @@ impl MarkedText {
     }
 
     /// [`Body::scan_content`](super::blocks::Body::scan_content) under `rules`: only a `<` can
-    /// begin a marker.
-    #[inline]
+    /// begin a marker. Always inlined: it is the parser's loop over a call's bulk.
+    #[inline(always)]
     pub(crate) fn scan_content(&mut self, s: &str, rules: &mut impl MarkerRules) -> usize {
         if !self.tag.is_empty() {
             return 0;
