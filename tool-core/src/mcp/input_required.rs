@@ -324,4 +324,13 @@ impl Replay {
     pub async fn asked(&self) {
         self.asked.notified().await;
     }
+
+    /// [`asked`](Self::asked) for a run that may have no replay (a handshake-era session,
+    /// where questions go to the client directly): then it never resolves.
+    pub async fn asked_in(replay: Option<&Replay>) {
+        match replay {
+            Some(replay) => replay.asked().await,
+            None => std::future::pending().await,
+        }
+    }
 }

@@ -61,12 +61,7 @@ impl McpServer {
         let outcome = {
             let running = run(call_context.clone());
             tokio::pin!(running);
-            let asked = async {
-                match &replay {
-                    Some(replay) => replay.asked().await,
-                    None => std::future::pending().await,
-                }
-            };
+            let asked = Replay::asked_in(replay.as_deref());
             // The run ends as soon as the function asks a question without an answer; it
             // runs again from the start on the client's retry.
             tokio::select! {

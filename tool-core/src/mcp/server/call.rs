@@ -107,12 +107,7 @@ impl McpServer {
                 registry.call_in(&call, &call_context),
             );
             tokio::pin!(running);
-            let asked = async {
-                match &replay {
-                    Some(replay) => replay.asked().await,
-                    None => std::future::pending().await,
-                }
-            };
+            let asked = Replay::asked_in(replay.as_deref());
             tokio::select! {
                 biased;
                 response = &mut running => Some(response),
