@@ -164,59 +164,31 @@ pub trait Model: Send + Sync {
     }
 }
 
-impl<M: Model + ?Sized> Model for &M {
-    fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
-        (**self).stream(request)
-    }
+/// A reference or a smart pointer to a model is that model: every method forwards, so a
+/// method added to [`Model`] is added here once.
+macro_rules! forward_model {
+    ($($pointer:ty),*) => {$(
+        impl<M: Model + ?Sized> Model for $pointer {
+            fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
+                (**self).stream(request)
+            }
 
-    fn native_output(&self, with_tools: bool) -> bool {
-        (**self).native_output(with_tools)
-    }
+            fn native_output(&self, with_tools: bool) -> bool {
+                (**self).native_output(with_tools)
+            }
 
-    fn provider_name(&self) -> &str {
-        (**self).provider_name()
-    }
+            fn provider_name(&self) -> &str {
+                (**self).provider_name()
+            }
 
-    fn model_name(&self) -> &str {
-        (**self).model_name()
-    }
+            fn model_name(&self) -> &str {
+                (**self).model_name()
+            }
+        }
+    )*};
 }
 
-impl<M: Model + ?Sized> Model for Box<M> {
-    fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
-        (**self).stream(request)
-    }
-
-    fn native_output(&self, with_tools: bool) -> bool {
-        (**self).native_output(with_tools)
-    }
-
-    fn provider_name(&self) -> &str {
-        (**self).provider_name()
-    }
-
-    fn model_name(&self) -> &str {
-        (**self).model_name()
-    }
-}
-
-impl<M: Model + ?Sized> Model for Arc<M> {
-    fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
-        (**self).stream(request)
-    }
-
-    fn native_output(&self, with_tools: bool) -> bool {
-        (**self).native_output(with_tools)
-    }
-
-    fn provider_name(&self) -> &str {
-        (**self).provider_name()
-    }
-
-    fn model_name(&self) -> &str {
-        (**self).model_name()
-    }
-}
+forward_model!(&M, Box<M>, Arc<M>);
 
 /// A stream of events that are all ready: for models that compute the whole turn at once
 /// (non-streaming APIs, tests).
