@@ -2,7 +2,7 @@
 //! tool, valid at once, invalid then fixed, invalid until the retry limit, with the run's own
 //! tools in the same run, streamed, and across storage.
 
-use serde::Deserialize;
+use crate::support::forecast::{paris, Forecast, VALID, WRONG_TYPE};
 use tool_core::model::{Message, ModelTurn, ScriptedModel};
 use tool_core::provider::ToolChoice;
 use tool_core::runner::{
@@ -10,32 +10,10 @@ use tool_core::runner::{
 };
 use tool_core::{block_on, tool, tools, ToolCall, ToolErrorCode};
 
-#[derive(Debug, PartialEq, Deserialize, schemars::JsonSchema)]
-struct Forecast {
-    /// The city.
-    city: String,
-    /// Temperature in degrees Celsius.
-    temp_c: f64,
-    /// Whether to take an umbrella.
-    umbrella: bool,
-}
-
-const VALID: &str = r#"{"city":"Paris","temp_c":15.0,"umbrella":true}"#;
-/// `temp_c` is a string: decoding into `Forecast` fails.
-const WRONG_TYPE: &str = r#"{"city":"Paris","temp_c":"fifteen","umbrella":true}"#;
-
 /// Current weather for a city.
 #[tool(read_only)]
 fn get_weather(city: String) -> String {
     format!("15 C and light rain in {city}")
-}
-
-fn paris() -> Forecast {
-    Forecast {
-        city: "Paris".into(),
-        temp_c: 15.0,
-        umbrella: true,
-    }
 }
 
 #[test]

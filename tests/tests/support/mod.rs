@@ -5,4 +5,5 @@
 
 pub mod checkers;
 pub mod fixtures;
+pub mod forecast;
 pub mod golden;

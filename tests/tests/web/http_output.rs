@@ -12,33 +12,13 @@
 
 use crate::http_support;
 
+use crate::support::forecast::{paris, Forecast, VALID, WRONG_TYPE};
 use http_support::{fixture, registry, requests, server, sse, test_endpoint};
 use serde_json::{json, Value};
 use tool_core::model::{Anthropic, Gemini, Model, OpenAiChat, OpenAiResponses};
 use tool_core::runner::{OutputSpec, RunError, RunOptions, Runner};
 use tool_core::ToolRegistry;
 use wiremock::ResponseTemplate;
-
-#[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema)]
-struct Forecast {
-    /// The city.
-    city: String,
-    /// Temperature in degrees Celsius.
-    temp_c: f64,
-    /// Whether to take an umbrella.
-    umbrella: bool,
-}
-
-const VALID: &str = r#"{"city":"Paris","temp_c":15.0,"umbrella":true}"#;
-const WRONG_TYPE: &str = r#"{"city":"Paris","temp_c":"fifteen","umbrella":true}"#;
-
-fn paris() -> Forecast {
-    Forecast {
-        city: "Paris".into(),
-        temp_c: 15.0,
-        umbrella: true,
-    }
-}
 
 /// The recorded Chat text stream with `text` as its content: the first content delta carries
 /// it, the other deltas are emptied.

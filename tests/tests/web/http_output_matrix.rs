@@ -8,25 +8,13 @@
 
 use crate::http_support;
 
+use crate::support::forecast::{paris, Forecast, VALID, WRONG_TYPE};
 use http_support::{registry, requests, server, test_endpoint};
 use serde_json::{json, Value};
 use tool_core::model::{Anthropic, Gemini, Model, OpenAiChat, OpenAiResponses};
 use tool_core::runner::{OutputMode, OutputSpec, RunError, RunOptions, Runner};
 use tool_core::ToolRegistry;
 use wiremock::ResponseTemplate;
-
-#[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema)]
-struct Forecast {
-    /// The city.
-    city: String,
-    /// Temperature in degrees Celsius.
-    temp_c: f64,
-    /// Whether to take an umbrella.
-    umbrella: bool,
-}
-
-const VALID: &str = r#"{"city":"Paris","temp_c":15.0,"umbrella":true}"#;
-const WRONG_TYPE: &str = r#"{"city":"Paris","temp_c":"fifteen","umbrella":true}"#;
 
 #[derive(Debug, Clone, Copy)]
 enum Api {
@@ -190,15 +178,9 @@ async fn cell(api: Api, mode: OutputMode, outcome: Outcome) -> Vec<Value> {
     };
     let case = format!("{api:?} {mode:?} {outcome:?}");
     match (&outcome_seen, outcome) {
-        (Ok(forecast), Outcome::ValidFirstTime | Outcome::InvalidThenFixed) => assert_eq!(
-            forecast,
-            &Forecast {
-                city: "Paris".into(),
-                temp_c: 15.0,
-                umbrella: true
-            },
-            "{case}"
-        ),
+        (Ok(forecast), Outcome::ValidFirstTime | Outcome::InvalidThenFixed) => {
+            assert_eq!(forecast, &paris(), "{case}")
+        }
         (Err(RunError::OutputInvalid { attempts: 2, .. }), Outcome::InvalidUntilTheLimit) => {}
         (other, _) => panic!("{case}: {other:?}"),
     }
