@@ -194,6 +194,27 @@ fn the_registry_entry_point_is_the_built_in_ranking() {
 }
 
 #[test]
+fn a_change_of_the_tools_is_searched_at_once() {
+    let mut registry = catalogue();
+    let query = "transcribe the podcast audio";
+    let before = registry.search_tools(query, 1).unwrap();
+    assert_ne!(
+        before.first().map(ToolMatch::name),
+        Some("transcribe_audio")
+    );
+    let definition = ToolDefinition::new(
+        "transcribe_audio",
+        "Transcribes an audio file, such as a podcast, to text.",
+        serde_json::json!({"type": "object", "properties": {"path": {"type": "string"}}}),
+    );
+    registry.register(Listed(definition)).unwrap();
+    let after = registry.search_tools(query, 1).unwrap();
+    assert_eq!(after[0].name(), "transcribe_audio", "{after:?}");
+    registry.remove("transcribe_audio");
+    assert_eq!(registry.search_tools(query, 1).unwrap(), before);
+}
+
+#[test]
 fn no_query_makes_a_search_panic() {
     let registry = catalogue();
     assert_eq!(registry.search_tools("", 5), Err(SearchError::EmptyQuery));

@@ -2,9 +2,9 @@
 //! changes while the old set keeps serving the calls already running on it.
 
 use std::collections::HashMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
-use super::{lists, ToolRegistry};
+use super::ToolRegistry;
 use crate::tool::Tool;
 
 impl ToolRegistry {
@@ -37,8 +37,7 @@ impl ToolRegistry {
             .enumerate()
             .map(|(i, d)| (d.name.clone(), i))
             .collect::<HashMap<_, _>>();
-        self.prompt_cache = OnceLock::new();
-        self.lists = lists::ListCache::default();
+        self.definitions_changed();
         Some(entry.tool)
     }
 
@@ -63,8 +62,9 @@ impl ToolRegistry {
             index: self.index.clone(),
             extensions: self.extensions.clone(),
             policy: self.policy.clone(),
-            prompt_cache: OnceLock::new(),
-            lists: lists::ListCache::default(),
+            prompt_cache: std::sync::OnceLock::new(),
+            lists: super::lists::ListCache::default(),
+            search_index: std::sync::OnceLock::new(),
         }
     }
 }

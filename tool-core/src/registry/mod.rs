@@ -80,6 +80,9 @@ pub struct ToolRegistry {
     pub(crate) prompt_cache: OnceLock<Arc<str>>,
     /// Provider tool lists, one per format, built on first use (see [`ToolRegistry::tool_list`]).
     lists: lists::ListCache,
+    /// The built-in search's index of the tools, built on first search (see
+    /// [`ToolRegistry::search_tools`]).
+    search_index: OnceLock<crate::search::KeywordIndex>,
 }
 
 impl fmt::Debug for ToolRegistry {
@@ -98,6 +101,14 @@ impl ToolRegistry {
     /// ```
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Drops everything built from the definitions (the prompt, the tool lists, the search
+    /// index): they are built again from the new ones on first use.
+    pub(crate) fn definitions_changed(&mut self) {
+        self.prompt_cache = OnceLock::new();
+        self.lists = lists::ListCache::default();
+        self.search_index = OnceLock::new();
     }
 
     /// Adds a tool, checking that its name is valid and unused. Builds and caches its
@@ -157,8 +168,7 @@ impl ToolRegistry {
             scopes: Vec::new(),
         });
         self.definitions.push(definition);
-        self.prompt_cache = OnceLock::new();
-        self.lists = lists::ListCache::default();
+        self.definitions_changed();
         Ok(())
     }
 

@@ -26,7 +26,11 @@ impl ToolRegistry {
     /// assert!(registry.search_tools("  ", 5).is_err());
     /// ```
     pub fn search_tools(&self, query: &str, limit: usize) -> Result<Vec<ToolMatch>, SearchError> {
-        KeywordSearch::new().search(self.definitions(), query, limit)
+        // The index is read from the tools once, not on every search; a change of the tools
+        // drops it.
+        self.search_index
+            .get_or_init(|| KeywordSearch::new().index(self.definitions()))
+            .search(query, limit)
     }
 
     /// [`ToolRegistry::search_tools`] with another search: plain BM25, a regex, or your own
@@ -95,8 +99,6 @@ impl ToolRegistry {
         for definition in &mut self.definitions {
             definition.defer_loading = deferred;
         }
-        // The cached prompt and tool lists were built from the definitions.
-        self.prompt_cache = std::sync::OnceLock::new();
-        self.lists = super::lists::ListCache::default();
+        self.definitions_changed();
     }
 }
