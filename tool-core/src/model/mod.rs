@@ -140,6 +140,19 @@ pub trait Model: Send + Sync {
         false
     }
 
+    /// Whether this model finds deferred tools with the provider's own tool search (Anthropic's
+    /// tool search tool, OpenAI Responses' `tool_search`). The runner then offers every tool,
+    /// the deferred ones marked as such, and leaves the search to the provider; a model that
+    /// says no gets a `search_tools` tool run by the runner instead. Default: no.
+    ///
+    /// ```
+    /// use tool_core::model::{Model, ScriptedModel};
+    /// assert!(!ScriptedModel::new([]).native_tool_search());
+    /// ```
+    fn native_tool_search(&self) -> bool {
+        false
+    }
+
     /// The provider as OpenTelemetry's GenAI conventions name it (`gen_ai.provider.name`:
     /// `"openai"`, `"anthropic"`, `"gcp.gemini"`), shown on the runner's spans. Default: empty
     /// (not reported).
@@ -175,6 +188,10 @@ macro_rules! forward_model {
 
             fn native_output(&self, with_tools: bool) -> bool {
                 (**self).native_output(with_tools)
+            }
+
+            fn native_tool_search(&self) -> bool {
+                (**self).native_tool_search()
             }
 
             fn provider_name(&self) -> &str {
