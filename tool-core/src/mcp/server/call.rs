@@ -67,11 +67,7 @@ impl McpServer {
             Some(arguments) => serde_json::to_string(arguments).unwrap_or_else(|_| "{}".into()),
             None => "{}".to_owned(),
         };
-        let call = ToolCall {
-            id: context.id.to_string(),
-            name: request.name.into_owned(),
-            arguments,
-        };
+        let call = ToolCall::new(context.id.to_string(), request.name.into_owned(), arguments);
 
         let cancel = CancelFlag::new();
         // The tool's way to the client (log, sample, elicit, roots); its log messages go

@@ -221,11 +221,7 @@ impl Core {
         match parsed.result {
             Ok(args) => out.push(Event::CallComplete {
                 index,
-                call: ToolCall {
-                    id: id.clone(),
-                    name,
-                    arguments: args.json,
-                },
+                call: ToolCall::new(id.clone(), name, args.json),
                 raw_arguments: args.raw,
                 span: span.clone(),
             }),

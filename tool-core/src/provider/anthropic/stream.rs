@@ -184,11 +184,11 @@ impl Assembler for AnthropicStream {
                     let arguments = call.get("input")?.value.to_string();
                     self.calls.push((
                         index,
-                        ToolCall {
-                            id: call.get("id")?.str()?.to_owned(),
-                            name: call.get("name")?.str()?.to_owned(),
+                        ToolCall::new(
+                            call.get("id")?.str()?.to_owned(),
+                            call.get("name")?.str()?.to_owned(),
                             arguments,
-                        },
+                        ),
                     ));
                 }
             }
@@ -322,11 +322,11 @@ pub(crate) fn read_blocks(blocks: &[Value]) -> Result<(String, Vec<ToolCall>), P
                 if !input.value.is_object() {
                     return Err(input.expected("an object"));
                 }
-                calls.push(ToolCall {
-                    id: block.get("id")?.str()?.to_owned(),
-                    name: block.get("name")?.str()?.to_owned(),
-                    arguments: input.value.to_string(),
-                });
+                calls.push(ToolCall::new(
+                    block.get("id")?.str()?.to_owned(),
+                    block.get("name")?.str()?.to_owned(),
+                    input.value.to_string(),
+                ));
             }
             _ => {}
         }

@@ -178,11 +178,7 @@ pub(crate) fn read_parts<'a>(
                 None => synthetic_id(out.calls.len(), &name),
             };
             out.issued_ids.push(call.opt("id").is_some());
-            out.calls.push(ToolCall {
-                id,
-                name,
-                arguments,
-            });
+            out.calls.push(ToolCall::new(id, name, arguments));
             out.signatures.push(signature);
         }
     }

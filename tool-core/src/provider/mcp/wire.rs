@@ -72,11 +72,11 @@ pub fn read_call(request: &Value) -> Result<ToolCall, ProviderError> {
         Some(args) => return Err(args.expected("an object")),
         None => "{}".to_string(),
     };
-    Ok(ToolCall {
+    Ok(ToolCall::new(
         id,
-        name: params.get("name")?.str()?.to_owned(),
+        params.get("name")?.str()?.to_owned(),
         arguments,
-    })
+    ))
 }
 
 /// The `tools/call` result: the model text as one text block, `isError` for an `ERROR`, and

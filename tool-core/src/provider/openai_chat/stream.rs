@@ -188,11 +188,7 @@ impl Assembler for OpenAiChatStream {
                     "a streamed tool call never received its id or name",
                 ));
             }
-            calls.push(ToolCall {
-                id: call.id,
-                name: call.name,
-                arguments: call.arguments,
-            });
+            calls.push(ToolCall::new(call.id, call.name, call.arguments));
         }
         Ok(AssistantTurn {
             text: self.text,

@@ -54,11 +54,11 @@ fn read_message(message: &At<'_>) -> Result<AssistantTurn, ProviderError> {
                 Value::Object(_) => arguments.value.to_string(),
                 _ => return Err(arguments.expected("a JSON string")),
             };
-            calls.push(ToolCall {
-                id: call.get("id")?.str()?.to_owned(),
-                name: function.get("name")?.str()?.to_owned(),
+            calls.push(ToolCall::new(
+                call.get("id")?.str()?.to_owned(),
+                function.get("name")?.str()?.to_owned(),
                 arguments,
-            });
+            ));
         }
     }
     Ok(AssistantTurn {

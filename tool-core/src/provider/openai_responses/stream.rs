@@ -238,11 +238,11 @@ pub(crate) fn read_items(items: &[Value]) -> Result<Items, ProviderError> {
                         ));
                     }
                 }
-                out.calls.push(ToolCall {
-                    id: item.get("call_id")?.str()?.to_owned(),
-                    name: item.get("name")?.str()?.to_owned(),
-                    arguments: item.get("arguments")?.str()?.to_owned(),
-                });
+                out.calls.push(ToolCall::new(
+                    item.get("call_id")?.str()?.to_owned(),
+                    item.get("name")?.str()?.to_owned(),
+                    item.get("arguments")?.str()?.to_owned(),
+                ));
                 out.item_ids.push(
                     item.opt("id")
                         .and_then(|i| i.value.as_str().map(str::to_owned)),

@@ -198,11 +198,7 @@ impl OpenCall {
         match outcome.result {
             Ok(args) => out.push(Event::CallComplete {
                 index,
-                call: ToolCall {
-                    id,
-                    name,
-                    arguments: args.json,
-                },
+                call: ToolCall::new(id, name, args.json),
                 raw_arguments: args.raw,
                 span,
             }),
