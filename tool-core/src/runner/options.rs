@@ -305,6 +305,11 @@ impl RunOptions {
     /// needs no approval starts as soon as its arguments are complete, while the model is
     /// still streaming the rest of the turn).
     ///
+    /// When a turn fails after some of its calls started early (a broken stream, a reply cut
+    /// at the output limit), running calls are cancelled and finished ones keep their effects,
+    /// but their results are not added to the history. Turn early start off for tools whose
+    /// effects must not come from a turn that fails.
+    ///
     /// ```
     /// let options = tool_core::runner::RunOptions::new().start_calls_early(false);
     /// assert!(!options.start_calls_early);
