@@ -18,8 +18,8 @@ use openai_protocol::common::Tool;
 use serde_json::Value;
 use tool_core::parse::{EndReason, Event, FormatOptions, FormatParser, ToolFormat};
 use tool_parser::{
-    DeepSeek31Parser, DeepSeekDsmlParser, DeepSeekParser, Glm4MoeParser, KimiK2Parser,
-    LlamaParser, MinimaxM2Parser, MistralParser, PythonicParser, QwenParser, ToolParser,
+    DeepSeek31Parser, DeepSeekDsmlParser, DeepSeekParser, Glm4MoeParser, KimiK2Parser, LlamaParser,
+    MinimaxM2Parser, MistralParser, PythonicParser, QwenParser, ToolParser,
 };
 
 mod inputs;
@@ -139,7 +139,12 @@ fn workload() -> Vec<(ToolFormat, &'static str, String, Vec<(String, Value)>)> {
                     (name.to_string(), Value::Object(args.collect()))
                 })
                 .collect();
-            out.push((format, what, inputs::reply(format, &prose, &calls), expected));
+            out.push((
+                format,
+                what,
+                inputs::reply(format, &prose, &calls),
+                expected,
+            ));
         }
     }
     out
@@ -176,13 +181,17 @@ fn compare(c: &mut Criterion) {
     for (format, what, input, expected) in &workload {
         let whole = their_whole_calls(*format, &tools, input);
         if &whole != expected {
-            wrong.push(format!("{format:?} {what} whole: tool-parser read {whole:.200?}"));
+            wrong.push(format!(
+                "{format:?} {what} whole: tool-parser read {whole:.200?}"
+            ));
         }
         for (chunk, size) in CHUNKS {
             let pieces = inputs::pieces(input, size);
             let ours_read = our_calls(*format, &options, &pieces);
             if &ours_read != expected {
-                wrong.push(format!("{format:?} {what} {chunk}: tool-core read {ours_read:.200?}"));
+                wrong.push(format!(
+                    "{format:?} {what} {chunk}: tool-core read {ours_read:.200?}"
+                ));
             }
             let theirs_read = their_calls(*format, &tools, &pieces) == *expected;
             let name = format!("{}_{what}_{chunk}", format.name());
@@ -190,7 +199,11 @@ fn compare(c: &mut Criterion) {
             stream_reads.insert(name, Value::Bool(theirs_read));
         }
     }
-    assert!(wrong.is_empty(), "not the written calls:\n{}", wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "not the written calls:\n{}",
+        wrong.join("\n")
+    );
     let record = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/criterion");
     std::fs::create_dir_all(&record).expect("target/criterion is writable");
     std::fs::write(

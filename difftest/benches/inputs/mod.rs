@@ -186,10 +186,12 @@ pub fn reply(format: ToolFormat, prose: &str, calls: &[Call]) -> String {
         ToolFormat::DeepSeekV3 => format!(
             "<｜tool▁calls▁begin｜>{}<｜tool▁calls▁end｜>",
             each(
-                &|(name, args)| format!(
+                &|(name, args)| {
+                    format!(
                     "<｜tool▁call▁begin｜>function<｜tool▁sep｜>{name}\n```json\n{}\n```<｜tool▁call▁end｜>",
                     json_object(args)
-                ),
+                )
+                },
                 "\n"
             )
         ),
@@ -204,12 +206,16 @@ pub fn reply(format: ToolFormat, prose: &str, calls: &[Call]) -> String {
             )
         ),
         ToolFormat::DeepSeekV32 | ToolFormat::DeepSeekV4 => {
-            let tag = if format == ToolFormat::DeepSeekV4 { "tool_calls" } else { "function_calls" };
+            let tag = if format == ToolFormat::DeepSeekV4 {
+                "tool_calls"
+            } else {
+                "function_calls"
+            };
             format!(
-            "<｜DSML｜{tag}>\n{}</｜DSML｜{tag}>",
-            each(
-                &|(name, args)| {
-                    let params: String = args
+                "<｜DSML｜{tag}>\n{}</｜DSML｜{tag}>",
+                each(
+                    &|(name, args)| {
+                        let params: String = args
                         .iter()
                         .map(|(k, v)| {
                             format!(
@@ -219,17 +225,21 @@ pub fn reply(format: ToolFormat, prose: &str, calls: &[Call]) -> String {
                             )
                         })
                         .collect();
-                    format!("<｜DSML｜invoke name=\"{name}\">\n{params}</｜DSML｜invoke>\n")
-                },
-                ""
-            ))
+                        format!("<｜DSML｜invoke name=\"{name}\">\n{params}</｜DSML｜invoke>\n")
+                    },
+                    ""
+                )
+            )
         }
         ToolFormat::Glm => each(
             &|(name, args)| {
                 let params: String = args
                     .iter()
                     .map(|(k, v)| {
-                        format!("<arg_key>{k}</arg_key>\n<arg_value>{}</arg_value>\n", raw(v))
+                        format!(
+                            "<arg_key>{k}</arg_key>\n<arg_value>{}</arg_value>\n",
+                            raw(v)
+                        )
                     })
                     .collect();
                 format!("<tool_call>{name}\n{params}</tool_call>")
