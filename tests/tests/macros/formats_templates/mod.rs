@@ -69,7 +69,12 @@ const RESULTS: [&str; 2] = ["Paris: sunny for 3 days", "4.5"];
 /// The conversation in the OpenAI shape the templates are given (arguments as objects, as vLLM
 /// and llama.cpp pass them to templates; the encoders take the JSON text).
 fn openai_messages(arguments_as_text: bool) -> Vec<Value> {
-    let tool_calls: Vec<Value> = calls()
+    openai_messages_with(&calls(), arguments_as_text)
+}
+
+/// The conversation with `calls` as the assistant's turn.
+fn openai_messages_with(calls: &[ToolCall], arguments_as_text: bool) -> Vec<Value> {
+    let tool_calls: Vec<Value> = calls
         .iter()
         .map(|c| {
             let args: Value = serde_json::from_str(&c.arguments).unwrap();
@@ -86,7 +91,7 @@ fn openai_messages(arguments_as_text: bool) -> Vec<Value> {
         json!({"role": "user", "content": "Weather in Paris, and 1 + 2 scaled by 1.5?"}),
         json!({"role": "assistant", "content": "", "tool_calls": tool_calls}),
     ];
-    for (call, result) in calls().iter().zip(RESULTS) {
+    for (call, result) in calls.iter().zip(RESULTS) {
         messages.push(
             json!({"role": "tool", "tool_call_id": call.id, "name": call.name, "content": result}),
         );
@@ -128,19 +133,24 @@ struct Ours {
 }
 
 fn ours(format: ToolFormat) -> Ours {
+    ours_with(format, calls())
+}
+
+/// What this crate writes in `format` with `calls` as the assistant's turn.
+fn ours_with(format: ToolFormat, calls: Vec<ToolCall>) -> Ours {
     let definitions = definitions();
     let tools = FormatTools::new(format, &definitions).prompt();
     // The history as a text model reads it: what the text mode sends for the conversation.
     let model = ScriptedModel::new([ModelTurn::text("first"), ModelTurn::text("second")]);
     let mode = TextMode::new(model.clone(), format);
-    let results: Vec<ToolResult> = calls()
+    let results: Vec<ToolResult> = calls
         .iter()
         .zip(RESULTS)
         .map(|(c, r)| ToolResult::new(c.id.clone(), c.name.clone(), ToolResponse::success(r)))
         .collect();
     let messages = [
         Message::user("Weather in Paris, and 1 + 2 scaled by 1.5?"),
-        Message::Assistant(ModelTurn::with_calls("", calls())),
+        Message::Assistant(ModelTurn::with_calls("", calls)),
         Message::Tool { results },
     ];
     let registry = tools![get_weather, add];

@@ -2,7 +2,13 @@
 
 use tool_core::parse::ToolFormat;
 
-use super::{assert_rendered, assert_same_but_compact_json, ours, render};
+use serde_json::json;
+use tool_core::ToolCall;
+
+use super::{
+    assert_rendered, assert_same_but_compact_json, environment, openai_messages_with, ours,
+    ours_with, render, render_with,
+};
 
 #[test]
 fn qwen3_coder_writes_what_its_template_writes() {
@@ -52,4 +58,52 @@ fn kimi_k2_writes_what_its_template_writes() {
     let rendered = render("moonshotai-Kimi-K2.jinja");
     let ours = ours(ToolFormat::KimiK2);
     assert_same_but_compact_json("tool block", &rendered, &ours.tools);
+}
+
+#[test]
+fn kimi_k2_writes_calls_and_results_as_its_thinking_template_does() {
+    // This template writes the call ids as given, so the conversation has Kimi's own ids.
+    let calls = vec![
+        ToolCall::new(
+            "functions.get_weather:0",
+            "get_weather",
+            r#"{"city": "Paris", "days": 3}"#,
+        ),
+        ToolCall::new(
+            "functions.add:1",
+            "add",
+            r#"{"values": [1, 2], "scale": 1.5}"#,
+        ),
+    ];
+    let rendered = render_with(
+        "moonshotai-Kimi-K2-Thinking.jinja",
+        environment(),
+        json!({"messages": openai_messages_with(&calls, false)}),
+    );
+    let ours = ours_with(ToolFormat::KimiK2, calls);
+    assert_same_but_compact_json("tool block", &rendered, &ours.tools);
+    assert_rendered(
+        "calls",
+        &rendered,
+        &format!("<think></think>{}<|im_end|>", ours.calls),
+    );
+    // The template writes each result as a tool message of its own; ours puts a turn's
+    // results in one message, one after the other on a new line.
+    let results: Vec<String> = ours
+        .results
+        .split("\n## Return of ")
+        .enumerate()
+        .map(|(k, part)| match k {
+            0 => part.to_string(),
+            _ => format!("## Return of {part}"),
+        })
+        .collect();
+    assert_eq!(results.len(), 2);
+    for result in results {
+        assert_rendered(
+            "result",
+            &rendered,
+            &format!("<|im_middle|>{result}<|im_end|>"),
+        );
+    }
 }
