@@ -28,6 +28,7 @@ use crate::formats_support::fixture_path;
 mod dsml;
 mod json;
 mod pythonic_harmony;
+mod read_back;
 mod xml;
 
 /// Current weather for a city.
