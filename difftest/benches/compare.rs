@@ -127,8 +127,11 @@ fn their_calls(format: ToolFormat, tools: &[Tool], pieces: &[&str]) -> Vec<(Stri
         .collect()
 }
 
+/// Calls as (name, arguments).
+type Calls = Vec<(String, Value)>;
+
 /// Each reply as (format, input name, text, the calls written in it).
-fn workload() -> Vec<(ToolFormat, &'static str, String, Vec<(String, Value)>)> {
+fn workload() -> Vec<(ToolFormat, &'static str, String, Calls)> {
     let mut out = Vec::new();
     for format in inputs::SHARED {
         for (what, (prose, calls)) in [("mixed", inputs::mixed()), ("large", inputs::large())] {
