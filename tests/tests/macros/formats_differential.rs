@@ -173,12 +173,12 @@ const DELIBERATE: &[(&str, &str, Why)] = &[
     ("pythonic", "fence_then_real", Why::FencedExample),
 ];
 
-fn recorded(stem: &str) -> Vec<Value> {
+pub(crate) fn recorded(stem: &str) -> Vec<Value> {
     let path = fixture_path(&format!("{stem}.tool_parser.json"));
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
-fn theirs(record: &Value) -> Vec<(String, Value)> {
+pub(crate) fn theirs(record: &Value) -> Vec<(String, Value)> {
     record["calls"]
         .as_array()
         .unwrap()

@@ -26,6 +26,7 @@ mod error_types;
 mod formats_corpus;
 mod formats_deepseek;
 mod formats_differential;
+mod formats_differential_open;
 mod formats_misreads;
 mod formats_prompt;
 mod formats_templates;

@@ -98,7 +98,7 @@ impl FormatParser {
         }
         let think = (spec.thinks() || options.start_in_reasoning).then(|| {
             Box::new(Thinking {
-                split: Think::new(options.start_in_reasoning),
+                split: Think::new(options.start_in_reasoning, spec.reasoning_ends_at()),
                 utf8: Carry::default(),
             })
         });

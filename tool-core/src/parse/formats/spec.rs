@@ -38,6 +38,11 @@ pub(crate) trait TextFormat: Sync {
     fn thinks(&self) -> bool {
         false
     }
+    /// A special token that ends the `<think>` section on its own, when the format's models
+    /// may open their calls without closing it (empty: none).
+    fn reasoning_ends_at(&self) -> &'static [u8] {
+        &[]
+    }
     /// Whether the tool block is the `<use_tool>` TOOLS section, which a registry caches.
     fn prompt_is_tools_section(&self) -> bool {
         false

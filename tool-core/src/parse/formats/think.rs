@@ -9,6 +9,11 @@
 //! prompt ([`FormatOptions::start_in_reasoning`](super::FormatOptions::start_in_reasoning)),
 //! the reply starts inside it and runs to `</think>`.
 //!
+//! A format may name a special token that ends the reasoning on its own
+//! ([`FormatSpec::reasoning_ends_at`](super::spec::FormatSpec::reasoning_ends_at)): Kimi K2
+//! Thinking opens its tool section inside `<think>` without closing it, and a special token
+//! cannot be part of a thought; the token and all after it are then the format's.
+//!
 //! Each byte is looked at once (prose is skipped with `memchr` for `<`); a tag cut across
 //! chunks is held back until it is known, so a reply can be cut anywhere.
 
@@ -19,8 +24,6 @@ use crate::parse::text_chunk::TextChunk;
 
 const OPEN: &[u8] = b"<think>";
 const CLOSE: &[u8] = b"</think>";
-/// While reasoning: the end tag, and (before any reasoning) a repeated opening tag.
-const IN_REASONING: &[&[u8]] = &[CLOSE, OPEN];
 /// Whitespace before `<think>` is held back (as text) up to this many bytes; a reply that
 /// opens with more is not a thinking reply.
 const MAX_LEADING_SPACE: usize = 256;
@@ -50,6 +53,8 @@ pub(crate) enum Handoff<'a> {
 #[derive(Debug, Clone)]
 pub(crate) struct Think {
     start_in_reasoning: bool,
+    /// `CLOSE`, `OPEN` and the format's token that ends the reasoning (handed on, not markup).
+    in_reasoning: [&'static [u8]; 3],
     state: State,
     tag: TagBuf,
     /// Whitespace held back at the start, before `<think>` is known or ruled out.
@@ -61,9 +66,11 @@ pub(crate) struct Think {
 }
 
 impl Think {
-    pub(crate) fn new(start_in_reasoning: bool) -> Self {
+    /// `ends_at`: a token that ends the reasoning and starts the format's input (`&[]`: none).
+    pub(crate) fn new(start_in_reasoning: bool, ends_at: &'static [u8]) -> Self {
         Think {
             start_in_reasoning,
+            in_reasoning: [CLOSE, OPEN, ends_at],
             state: if start_in_reasoning {
                 State::Reasoning
             } else {
@@ -126,7 +133,7 @@ impl Think {
                 (!held.is_empty()).then_some(held)
             }
         };
-        *self = Think::new(self.start_in_reasoning);
+        *self = Think::new(self.start_in_reasoning, self.in_reasoning[2]);
         held
     }
 
@@ -186,16 +193,22 @@ impl Think {
             if p == rest.len() {
                 return p;
             }
-            self.tag.push(b'<', IN_REASONING);
+            self.tag.push(b'<', &self.in_reasoning);
             return p + 1;
         }
         let b = rest.as_bytes().first().copied().unwrap_or_default();
-        match self.tag.push(b, IN_REASONING) {
+        match self.tag.push(b, &self.in_reasoning) {
             Step::Partial => 1,
             Step::Full(0) => {
                 push(out, out_start, Stream::Markup, CLOSE_STR);
                 self.taken += CLOSE.len();
                 self.tag.clear();
+                self.state = State::Done;
+                1
+            }
+            Step::Full(2) => {
+                // The format's own token: the reasoning ends without `</think>`, and the
+                // held token is the first input of the format's parser.
                 self.state = State::Done;
                 1
             }
@@ -260,7 +273,7 @@ mod tests {
     /// Splits `reply` fed in `size`-byte pieces (on char boundaries): the events of the
     /// splitter and what it handed on, in order.
     fn run(reply: &str, size: usize, start_in_reasoning: bool) -> (String, String, String) {
-        let mut think = Think::new(start_in_reasoning);
+        let mut think = Think::new(start_in_reasoning, &[]);
         let mut out = Vec::new();
         let mut handed = String::new();
         let mut at = 0;
@@ -351,7 +364,7 @@ mod tests {
 
     #[test]
     fn the_shift_is_the_length_of_the_section() {
-        let mut think = Think::new(false);
+        let mut think = Think::new(false, &[]);
         let mut out = Vec::new();
         let reply = " <think>ab</think>tail";
         assert_eq!(think.split(reply, &mut out), Handoff::Rest("tail"));
@@ -424,6 +437,42 @@ mod tests {
                     assert_eq!(spans, [(Some(call), "get_weather")], "cut at {a}, {b}");
                 }
             }
+        }
+    }
+
+    /// Kimi K2 Thinking opens its tool section inside `<think>`: the section's token ends the
+    /// reasoning and is the format's, cut anywhere.
+    #[test]
+    fn a_token_that_ends_the_reasoning_is_handed_on() {
+        const TOKEN: &[u8] = b"<|tool_calls_section_begin|>";
+        let reply = "<think>Let me read it <|tool_calls| a<b<|tool_calls_section_begin|>X";
+        for size in [1, 2, 3, 5, 64] {
+            let mut think = Think::new(false, TOKEN);
+            let mut out = Vec::new();
+            let mut handed = String::new();
+            let mut at = 0;
+            while at < reply.len() {
+                let end = (at + size).min(reply.len());
+                match think.split(reply.get(at..end).unwrap_or_default(), &mut out) {
+                    Handoff::Nothing => {}
+                    Handoff::Rest(r) => handed.push_str(r),
+                    Handoff::Held(h) => handed.push_str(&h),
+                }
+                at = end;
+            }
+            let reasoning: String = out
+                .iter()
+                .filter_map(|e| match e {
+                    Event::Reasoning(t) => Some(t.as_str()),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(reasoning, "Let me read it <|tool_calls| a<b", "size {size}");
+            assert_eq!(handed, "<|tool_calls_section_begin|>X", "size {size}");
+            assert_eq!(
+                think.shift(),
+                "<think>Let me read it <|tool_calls| a<b".len()
+            );
         }
     }
 }

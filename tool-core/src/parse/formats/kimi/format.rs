@@ -35,6 +35,12 @@ impl TextFormat for Kimi {
         true
     }
 
+    /// Kimi K2 Thinking may open its tool section while thinking, without `</think>` (sglang's
+    /// and llama.cpp's Kimi tests hold such replies): the section's token ends the reasoning.
+    fn reasoning_ends_at(&self) -> &'static [u8] {
+        b"<|tool_calls_section_begin|>"
+    }
+
     /// The JSON list the template puts in its `tool_declare` system message.
     fn tools_prompt(&self, definitions: &[ToolDefinition]) -> String {
         let list: Vec<String> = definitions.iter().map(signature).collect();

@@ -5,6 +5,10 @@
 //! tagged formats have). `string="true"` keeps it a string unless the tool's schema allows no
 //! string, when it is converted as the schema says; `string="false"` (or no attribute) reads it
 //! as JSON typed by the schema, and as plain JSON for a parameter the schema does not type.
+//!
+//! Text in an invoke outside its parameters is never dropped silently: a JSON object in an
+//! invoke without parameters is its arguments (a form tool-parser reads too), other text there
+//! is not a call, and next to parameters it is a `TrailingJunk` diagnostic.
 
 use serde_json::Value;
 
@@ -143,7 +147,11 @@ fn read_invoke(text: &str, options: &FormatOptions, example: &str) -> Parsed {
     let schema = options.schema(&name);
     let mut args: Vec<(String, Converted<'_>)> = Vec::new();
     let mut repairs = Vec::new();
+    // Text outside the parameters: whitespace in the encoder's layout, else something the
+    // model meant (a JSON object for arguments, or junk), which is never dropped silently.
+    let mut outside = String::new();
     while let Some(at) = find(rest, PARAMETER) {
+        outside.push_str(rest.get(..at).unwrap_or_default().trim());
         let after = rest.get(at + PARAMETER.len()..).unwrap_or_default();
         let Some((key, string, body)) = attributes(after).and_then(|(attrs, body)| {
             Some((
@@ -190,6 +198,30 @@ fn read_invoke(text: &str, options: &FormatOptions, example: &str) -> Parsed {
             }
         }
         rest = body.get(next..).unwrap_or_default();
+    }
+    outside.push_str(rest.trim());
+    if !outside.is_empty() {
+        if args.is_empty() {
+            // Arguments written as one JSON object instead of parameters (tool-parser reads
+            // this form too): the object is the arguments; anything else is not a call.
+            if serde_json::from_str::<serde_json::Map<String, Value>>(&outside).is_err() {
+                let message = format!(
+                    "The <｜DSML｜invoke name=\"{name}\"> holds {:?} instead of parameters. \
+                     Write it as {example}.",
+                    preview(&outside)
+                );
+                return Parsed::invalid(Some(name), message);
+            }
+            return Parsed {
+                name: Some(name),
+                result: Ok(object(outside)),
+                repairs,
+            };
+        }
+        repairs.push((
+            DiagnosticKind::TrailingJunk,
+            format!("ignored {:?} between the parameters", preview(&outside)),
+        ));
     }
     Parsed {
         name: Some(name),
@@ -308,5 +340,31 @@ mod tests {
             t("other", " keep  space ", Some("true")).unwrap(),
             json!(" keep  space ")
         );
+    }
+
+    /// Text inside an invoke but outside its parameters is never dropped silently: a JSON
+    /// object with no parameters is the arguments (tool-parser's tests write this form), other
+    /// text with no parameters is not a call, and next to parameters it is a diagnostic.
+    #[test]
+    fn text_outside_the_parameters() {
+        let options = FormatOptions::default();
+        let read = |body: &str| read_invoke(body, &options, "EX");
+        let direct = read(" name=\"w\">\n{\"city\": \"Oslo\"}\n");
+        assert_eq!(
+            direct.result.map(|a| a.json).ok().as_deref(),
+            Some("{\"city\": \"Oslo\"}")
+        );
+        let junk = read(" name=\"w\">\nnot valid at all\n");
+        assert!(junk.result.is_err());
+        assert_eq!(junk.name.as_deref(), Some("w"));
+        let mixed = read(
+            " name=\"w\">x<｜DSML｜parameter name=\"q\" string=\"true\">a</｜DSML｜parameter>y",
+        );
+        assert_eq!(
+            mixed.result.map(|a| a.json).ok().as_deref(),
+            Some("{\"q\":\"a\"}")
+        );
+        assert_eq!(mixed.repairs.len(), 1);
+        assert_eq!(mixed.repairs[0].0, DiagnosticKind::TrailingJunk);
     }
 }
