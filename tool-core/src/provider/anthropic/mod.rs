@@ -9,10 +9,13 @@
 //! reference.
 
 mod schema;
+mod search;
 mod stream;
 mod wire;
 
 pub use schema::input_schema;
+pub(crate) use search::has_tool_search;
+pub use search::{tools_with_search, SearchTool};
 pub use stream::AnthropicStream;
 pub use wire::{results_message, tool_result, tools_strict, ResultContent};
 

@@ -14,13 +14,20 @@ use crate::provider::{
 };
 use crate::response::ToolResponse;
 
-/// One tool: `{"name", "description", "input_schema"}`.
-fn tool(def: &ToolDefinition) -> Value {
-    json!({
-        "name": def.name,
-        "description": def.description,
-        "input_schema": input_schema(&def.input_schema).schema,
-    })
+/// One tool: `{"name", "description", "input_schema"}`, and `defer_loading: true` when
+/// `deferred` and the tool is (only with a search tool in the same request).
+pub(super) fn tool(def: &ToolDefinition, deferred: bool) -> Value {
+    let mut out = Map::new();
+    out.insert("name".into(), json!(def.name));
+    out.insert("description".into(), json!(def.description));
+    out.insert(
+        "input_schema".into(),
+        input_schema(&def.input_schema).schema,
+    );
+    if deferred && def.defer_loading() {
+        out.insert("defer_loading".into(), Value::Bool(true));
+    }
+    Value::Object(out)
 }
 
 /// The `tools` array for strict tool use: `strict: true` on every tool whose schema allows
@@ -39,7 +46,7 @@ pub fn tools_strict(defs: &[ToolDefinition]) -> Value {
     Value::Array(
         defs.iter()
             .map(|def| {
-                let mut t = tool(def);
+                let mut t = tool(def, false);
                 if input_schema(&def.input_schema).strict {
                     if let Value::Object(map) = &mut t {
                         map.insert("strict".into(), Value::Bool(true));
@@ -132,7 +139,7 @@ impl ChatApi for Anthropic {
     type Stream = AnthropicStream;
 
     fn tools(defs: &[ToolDefinition]) -> Value {
-        Value::Array(defs.iter().map(tool).collect())
+        Value::Array(defs.iter().map(|def| tool(def, false)).collect())
     }
 
     /// `{"type": "auto" | "any" | "none"}` or `{"type": "tool", "name"}`; `parallel: false`

@@ -14,16 +14,21 @@ use crate::provider::{
 };
 use crate::response::ToolResponse;
 
-/// One flat function tool with an explicit `strict` (this API defaults it to true).
-fn tool(def: &ToolDefinition) -> Value {
+/// One flat function tool with an explicit `strict` (this API defaults it to true), and
+/// `defer_loading: true` when `deferred` and the tool is (only with `tool_search` in the
+/// same request).
+pub(super) fn tool(def: &ToolDefinition, deferred: bool) -> Value {
     let dialect = strict_schema(&def.input_schema);
-    json!({
-        "type": "function",
-        "name": def.name,
-        "description": def.description,
-        "parameters": dialect.schema,
-        "strict": dialect.strict,
-    })
+    let mut out = Map::new();
+    out.insert("type".into(), json!("function"));
+    out.insert("name".into(), json!(def.name));
+    out.insert("description".into(), json!(def.description));
+    out.insert("parameters".into(), dialect.schema);
+    out.insert("strict".into(), json!(dialect.strict));
+    if deferred && def.defer_loading() {
+        out.insert("defer_loading".into(), Value::Bool(true));
+    }
+    Value::Object(out)
 }
 
 fn native_agrees(turn: &AssistantTurn) -> bool {
@@ -43,7 +48,7 @@ impl ChatApi for OpenAiResponses {
     type Stream = OpenAiResponsesStream;
 
     fn tools(defs: &[ToolDefinition]) -> Value {
-        Value::Array(defs.iter().map(tool).collect())
+        Value::Array(defs.iter().map(|def| tool(def, false)).collect())
     }
 
     /// `"auto"`, `"required"`, `"none"` or `{"type": "function", "name": …}`; the parallel
