@@ -161,6 +161,7 @@ async fn anthropic_streamed_search_then_the_found_tool() {
     // Turn two: the search result, then a call of the deferred tool it found.
     assert_eq!(names(&turns[1]), ["executeEditorOperation"]);
     assert!(turns[1].calls[0].arguments.contains("bulletedListItem"));
+    assert_eq!(turns[1].calls[0].caller, Some(tool_core::Caller::Direct));
     assert!(turns[2].calls.is_empty());
     let counts: Vec<usize> = runs.iter().map(|r| r.load(Ordering::SeqCst)).collect();
     assert_eq!(counts, [1, 1, 0, 0]);

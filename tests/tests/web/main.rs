@@ -15,6 +15,7 @@ mod agent_sse;
 mod http_anthropic;
 mod http_behaviour;
 mod http_broken_connection;
+mod http_callers;
 mod http_gemini;
 mod http_openai_chat;
 mod http_openai_responses;

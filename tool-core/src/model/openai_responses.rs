@@ -334,9 +334,12 @@ impl Decoder for ResponsesDecoder {
                         .and_then(Value::as_str)
                         .unwrap_or_default()
                 };
+                let mut call =
+                    crate::ToolCall::new(field("call_id"), field("name"), field("arguments"));
+                call.caller = item.and_then(crate::provider::openai_responses::caller_of);
                 out.push_back(ModelEvent::CallReady {
                     index: self.ready,
-                    call: crate::ToolCall::new(field("call_id"), field("name"), field("arguments")),
+                    call,
                 });
                 self.ready += 1;
             }

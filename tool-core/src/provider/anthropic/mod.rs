@@ -17,7 +17,7 @@ pub use schema::input_schema;
 pub(crate) use search::has_tool_search;
 pub use search::{tools_with_search, SearchTool};
 pub use stream::AnthropicStream;
-pub use wire::{results_message, tool_result, tools_strict, ResultContent};
+pub use wire::{results_message, tool_result, tools_strict, ResultContent, CODE_EXECUTION_CALLER};
 
 /// The Messages API, as a [`ChatApi`](super::ChatApi).
 ///

@@ -13,6 +13,7 @@ mod wire;
 
 pub(crate) use search::has_tool_search;
 pub use search::tools_with_search;
+pub(crate) use stream::caller_of;
 pub use stream::OpenAiResponsesStream;
 
 /// The Responses API, as a [`ChatApi`](super::ChatApi).

@@ -4,7 +4,7 @@ use serde_json::{json, Map, Value};
 
 use super::stream::{read_items, OpenAiResponsesStream};
 use super::OpenAiResponses;
-use crate::call::ToolCall;
+use crate::call::{AllowedCallers, Caller, ToolCall};
 use crate::definition::ToolDefinition;
 use crate::provider::error::At;
 use crate::provider::openai_chat::strict_schema;
@@ -27,6 +27,15 @@ pub(super) fn tool(def: &ToolDefinition, deferred: bool) -> Value {
     out.insert("strict".into(), json!(dialect.strict));
     if deferred && def.defer_loading() {
         out.insert("defer_loading".into(), Value::Bool(true));
+    }
+    // The API's default is direct calls only, so the default is not sent.
+    let allowed = match def.allowed_callers() {
+        AllowedCallers::Program => Some(json!(["programmatic"])),
+        AllowedCallers::Any => Some(json!(["direct", "programmatic"])),
+        _ => None,
+    };
+    if let Some(allowed) = allowed {
+        out.insert("allowed_callers".into(), allowed);
     }
     Value::Object(out)
 }
@@ -126,6 +135,15 @@ impl ChatApi for OpenAiResponses {
             item.insert("call_id".into(), json!(call.id));
             item.insert("name".into(), json!(call.name));
             item.insert("arguments".into(), json!(call.arguments));
+            match &call.caller {
+                Some(Caller::Program { id, .. }) => {
+                    item.insert("caller".into(), json!({"type": "program", "caller_id": id}));
+                }
+                Some(_) => {
+                    item.insert("caller".into(), json!({"type": "direct"}));
+                }
+                None => {}
+            }
             out.push(Value::Object(item));
         }
         Value::Array(out)
