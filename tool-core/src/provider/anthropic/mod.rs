@@ -14,6 +14,7 @@ mod stream;
 mod wire;
 
 pub use schema::input_schema;
+#[cfg(feature = "http")]
 pub(crate) use search::has_tool_search;
 pub use search::{tools_with_search, SearchTool};
 pub use stream::AnthropicStream;

@@ -102,6 +102,8 @@ pub fn tools_with_search(defs: &[ToolDefinition], search: Option<SearchTool>) ->
 /// Whether a Claude model has the tool search tool, by its name: Claude Opus and Sonnet 4.5
 /// and later (Anthropic's "Tool search tool" page lists Opus 4.5 and Sonnet 4.5); not Haiku,
 /// not Claude 4.1 and earlier, and not a name this crate cannot read a version from.
+// Used by the HTTP adapter (and its tests).
+#[cfg(any(feature = "http", test))]
 pub(crate) fn has_tool_search(model: &str) -> bool {
     let mut family = None;
     let mut version: Vec<u32> = Vec::new();

@@ -11,8 +11,10 @@ mod search;
 mod stream;
 mod wire;
 
+#[cfg(feature = "http")]
 pub(crate) use search::has_tool_search;
 pub use search::tools_with_search;
+#[cfg(feature = "http")]
 pub(crate) use stream::caller_of;
 pub use stream::OpenAiResponsesStream;
 

@@ -41,6 +41,8 @@ pub fn tools_with_search(defs: &[ToolDefinition], search: bool) -> Value {
 
 /// Whether a model has `tool_search`, by its name: GPT-5.4 and later (OpenAI's "Tool search"
 /// guide: "only gpt-5.4 and later models support tool_search"); no other name.
+// Used by the HTTP adapter (and its tests).
+#[cfg(any(feature = "http", test))]
 pub(crate) fn has_tool_search(model: &str) -> bool {
     let Some(rest) = model.strip_prefix("gpt-") else {
         return false;
