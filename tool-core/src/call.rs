@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::response::{ToolErrorCode, ToolResponse};
+
 /// One call of a tool by a model: an id (synthesized where a provider has none), the tool's
 /// name, and the arguments exactly as the model wrote them (JSON text).
 ///
@@ -20,6 +22,144 @@ pub struct ToolCall {
     pub name: String,
     /// The raw JSON text of the arguments, byte-exact.
     pub arguments: String,
+    /// Who made the call, when the provider said: the model itself, or code the model wrote
+    /// (Anthropic's `caller` on a `tool_use` block, OpenAI Responses' `caller` on a
+    /// `function_call`). `None` when the provider did not say, which is a direct call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub caller: Option<Caller>,
+}
+
+/// Who made a [`ToolCall`]: the model directly, or a program the model wrote and a
+/// provider's code-execution tool runs (Anthropic's programmatic tool calling, OpenAI's
+/// programmatic calls). A tool that allows only direct calls
+/// ([`AllowedCallers::Direct`], the default) never runs on a call made from a program.
+///
+/// ```
+/// use tool_core::{Caller, ToolCall};
+/// let call = ToolCall::new("toolu_1", "roll_die", "{}")
+///     .with_caller(Caller::program("code_execution_20250825", "srvtoolu_1"));
+/// assert!(!call.caller.as_ref().unwrap().is_direct());
+/// assert_eq!(call.caller.unwrap().program_id(), Some("srvtoolu_1"));
+/// ```
+// Non-exhaustive: providers may add ways to call a tool.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Caller {
+    /// The model called the tool itself.
+    Direct,
+    /// A program called it: `kind` is the provider's caller type as sent
+    /// (`code_execution_20250825`, `program`), `id` the id of the code-execution call or
+    /// program item that made the call.
+    #[non_exhaustive]
+    Program {
+        /// The provider's caller type, as sent.
+        kind: String,
+        /// The id of the program (code-execution call) that made the call.
+        id: String,
+    },
+}
+
+impl Caller {
+    /// A call made by a program: the provider's caller type and the program's id.
+    ///
+    /// ```
+    /// let caller = tool_core::Caller::program("program", "call_O2Iv");
+    /// assert_eq!(caller.program_id(), Some("call_O2Iv"));
+    /// ```
+    pub fn program(kind: impl Into<String>, id: impl Into<String>) -> Self {
+        Caller::Program {
+            kind: kind.into(),
+            id: id.into(),
+        }
+    }
+
+    /// Whether the model made the call itself.
+    ///
+    /// ```
+    /// assert!(tool_core::Caller::Direct.is_direct());
+    /// ```
+    pub fn is_direct(&self) -> bool {
+        matches!(self, Caller::Direct)
+    }
+
+    /// The id of the program that made the call, if a program did.
+    ///
+    /// ```
+    /// assert_eq!(tool_core::Caller::Direct.program_id(), None);
+    /// ```
+    pub fn program_id(&self) -> Option<&str> {
+        match self {
+            Caller::Program { id, .. } => Some(id),
+            Caller::Direct => None,
+        }
+    }
+}
+
+/// Who may call a tool ([`ToolDefinition::with_allowed_callers`]): by default only the model
+/// directly, as Anthropic and OpenAI assume for a tool that says nothing. A call from a
+/// program to a tool that does not allow it is refused with `PERMISSION_DENIED`, never run.
+/// Anthropic gets the setting as `allowed_callers` (`"direct"`, `"code_execution_20250825"`),
+/// OpenAI Responses as `allowed_callers` (`"direct"`, `"programmatic"`); the default is not
+/// sent.
+///
+/// [`ToolDefinition::with_allowed_callers`]: crate::ToolDefinition::with_allowed_callers
+///
+/// ```
+/// use tool_core::AllowedCallers;
+/// assert_eq!(AllowedCallers::default(), AllowedCallers::Direct);
+/// assert!(AllowedCallers::Any.allows(&tool_core::Caller::program("program", "call_1")));
+/// assert!(!AllowedCallers::Direct.allows(&tool_core::Caller::program("program", "call_1")));
+/// ```
+// Non-exhaustive: providers may add callers (another code-execution tool).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum AllowedCallers {
+    /// Only the model, directly (the default).
+    #[default]
+    Direct,
+    /// Only programs the model writes (code execution), never the model directly.
+    Program,
+    /// Both.
+    Any,
+}
+
+impl AllowedCallers {
+    /// Whether a call made by `caller` may run.
+    ///
+    /// ```
+    /// use tool_core::{AllowedCallers, Caller};
+    /// assert!(!AllowedCallers::Program.allows(&Caller::Direct));
+    /// ```
+    pub fn allows(self, caller: &Caller) -> bool {
+        match (self, caller.is_direct()) {
+            (AllowedCallers::Any, _) => true,
+            (AllowedCallers::Direct, direct) => direct,
+            (AllowedCallers::Program, direct) => !direct,
+        }
+    }
+
+    /// `Ok` when `caller` may call the tool `name`; otherwise the refusal the model gets.
+    pub(crate) fn admit(self, name: &str, caller: &Caller) -> Result<(), ToolResponse> {
+        if self.allows(caller) {
+            return Ok(());
+        }
+        let message = match caller {
+            Caller::Direct => format!(
+                "'{name}' may only be called from code you run (code execution), not directly. \
+                 Call it from your program instead."
+            ),
+            Caller::Program { .. } => format!(
+                "'{name}' may only be called by you directly, not from code. Call it as a tool \
+                 yourself, outside the program."
+            ),
+        };
+        Err(ToolResponse::error(
+            ToolErrorCode::PermissionDenied,
+            message,
+        ))
+    }
 }
 
 impl ToolCall {
@@ -38,7 +178,20 @@ impl ToolCall {
             id: id.into(),
             name: name.into(),
             arguments: arguments.into(),
+            caller: None,
         }
+    }
+
+    /// Sets who made the call.
+    ///
+    /// ```
+    /// use tool_core::{Caller, ToolCall};
+    /// let call = ToolCall::new("toolu_1", "f", "{}").with_caller(Caller::Direct);
+    /// assert_eq!(call.caller, Some(Caller::Direct));
+    /// ```
+    pub fn with_caller(mut self, caller: Caller) -> Self {
+        self.caller = Some(caller);
+        self
     }
 }
 
@@ -55,6 +208,7 @@ impl ToolCall {
             id: &self.id,
             name: &self.name,
             arguments: &self.arguments,
+            caller: self.caller.as_ref(),
         }
     }
 }
@@ -83,6 +237,8 @@ pub struct ToolCallRef<'a> {
     pub name: &'a str,
     /// The raw JSON text of the arguments, byte-exact.
     pub arguments: &'a str,
+    /// Who made the call ([`ToolCall::caller`]); `None` is a direct call.
+    pub caller: Option<&'a Caller>,
 }
 
 impl<'a> ToolCallRef<'a> {
@@ -98,7 +254,21 @@ impl<'a> ToolCallRef<'a> {
             id,
             name,
             arguments,
+            caller: None,
         }
+    }
+
+    /// Sets who made the call.
+    ///
+    /// ```
+    /// use tool_core::{Caller, ToolCallRef};
+    /// let caller = Caller::program("program", "call_1");
+    /// let call = ToolCallRef::new("call_2", "f", "{}").with_caller(&caller);
+    /// assert_eq!(call.to_owned_call().caller, Some(caller.clone()));
+    /// ```
+    pub fn with_caller(mut self, caller: &'a Caller) -> Self {
+        self.caller = Some(caller);
+        self
     }
 
     /// An owned copy, e.g. to keep in a conversation history.
@@ -108,7 +278,11 @@ impl<'a> ToolCallRef<'a> {
     /// assert_eq!(call, tool_core::ToolCall::new("1", "f", "{}"));
     /// ```
     pub fn to_owned_call(&self) -> ToolCall {
-        ToolCall::new(self.id, self.name, self.arguments)
+        let call = ToolCall::new(self.id, self.name, self.arguments);
+        match self.caller {
+            Some(caller) => call.with_caller(caller.clone()),
+            None => call,
+        }
     }
 }
 

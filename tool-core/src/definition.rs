@@ -5,6 +5,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::call::AllowedCallers;
 use crate::metadata::{Icon, Meta};
 
 /// Behaviour hints that travel with a definition (MCP's `readOnlyHint`, `destructiveHint`,
@@ -155,6 +156,13 @@ pub struct ToolDefinition {
     /// [`ToolDefinition::defer_loading`].
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub(crate) defer_loading: bool,
+    /// Who may call the tool; see [`ToolDefinition::allowed_callers`].
+    #[serde(default, skip_serializing_if = "is_direct_only")]
+    pub(crate) allowed_callers: AllowedCallers,
+}
+
+fn is_direct_only(allowed: &AllowedCallers) -> bool {
+    *allowed == AllowedCallers::Direct
 }
 
 impl ToolDefinition {
@@ -180,6 +188,7 @@ impl ToolDefinition {
             icons: Vec::new(),
             meta: None,
             defer_loading: false,
+            allowed_callers: AllowedCallers::Direct,
         }
     }
 
@@ -282,5 +291,31 @@ impl ToolDefinition {
     /// ```
     pub fn defer_loading(&self) -> bool {
         self.defer_loading
+    }
+
+    /// Sets who may call the tool: the model directly (the default), programs the model
+    /// writes (a provider's code execution), or both.
+    ///
+    /// ```
+    /// use tool_core::{AllowedCallers, ToolDefinition};
+    /// let def = ToolDefinition::new("roll_die", "Rolls a die.", serde_json::json!({"type": "object"}))
+    ///     .with_allowed_callers(AllowedCallers::Any);
+    /// assert_eq!(def.allowed_callers(), AllowedCallers::Any);
+    /// ```
+    pub fn with_allowed_callers(mut self, allowed_callers: AllowedCallers) -> Self {
+        self.allowed_callers = allowed_callers;
+        self
+    }
+
+    /// Who may call the tool. A call from a program to a tool that allows only direct calls
+    /// is refused (`PERMISSION_DENIED`), never run. Set by
+    /// [`ToolDefinition::with_allowed_callers`] or [`Tool::allowed_callers`](crate::Tool::allowed_callers).
+    ///
+    /// ```
+    /// let def = tool_core::ToolDefinition::new("f", "F.", serde_json::json!({"type": "object"}));
+    /// assert_eq!(def.allowed_callers(), tool_core::AllowedCallers::Direct);
+    /// ```
+    pub fn allowed_callers(&self) -> AllowedCallers {
+        self.allowed_callers
     }
 }

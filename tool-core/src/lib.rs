@@ -102,7 +102,7 @@ mod timer;
 mod tool;
 mod type_checks;
 
-pub use call::{ToolCall, ToolCallRef};
+pub use call::{AllowedCallers, Caller, ToolCall, ToolCallRef};
 pub use context::{
     CallContext, CallId, CancelFlag, Extension, Extensions, FromToolContext, ToolContext,
 };

@@ -125,6 +125,22 @@ pub trait Tool: Send + Sync + 'static {
         false
     }
 
+    /// Who may call the tool: by default only the model directly; a tool that code the model
+    /// writes may call (a provider's code execution) says so here. The registry copies it
+    /// into the tool's [`ToolDefinition::allowed_callers`](crate::ToolDefinition::allowed_callers),
+    /// and refuses a program's call to a tool that allows only direct calls.
+    ///
+    /// ```
+    /// use tool_core::{tool, AllowedCallers, Tool};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// assert_eq!(hi {}.allowed_callers(), AllowedCallers::Direct);
+    /// ```
+    fn allowed_callers(&self) -> crate::AllowedCallers {
+        crate::AllowedCallers::Direct
+    }
+
     /// The canonical JSON Schema of the arguments.
     fn input_schema(&self) -> Value;
 

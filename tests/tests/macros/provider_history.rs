@@ -116,7 +116,12 @@ fn anthropic_next_messages(turn: &AssistantTurn) -> Value {
 fn anthropic_thinking_server_tool_and_caller_come_back_unchanged() {
     let response = anthropic_response();
     let turn = Anthropic::read_response(&response).unwrap();
-    // Only the client tool_use blocks are calls; the server tool ran on Anthropic's side.
+    // Only the client tool_use blocks are calls; the server tool ran on Anthropic's side,
+    // and its program made them.
+    let program = tool_core::Caller::program(
+        "code_execution_20250825",
+        "srvtoolu_01CberhXc9TgYXrCZU8bQoks",
+    );
     assert_eq!(
         turn.calls,
         [
@@ -124,12 +129,14 @@ fn anthropic_thinking_server_tool_and_caller_come_back_unchanged() {
                 "toolu_01PMcE1JBKCeLjn83cgUCvR5",
                 "rollDie",
                 r#"{"player":"player2"}"#
-            ),
+            )
+            .with_caller(program.clone()),
             ToolCall::new(
                 "toolu_01MZf5QJ1EQyd2yGyeLzBxAS",
                 "rollDie",
                 r#"{"player":"player1"}"#
-            ),
+            )
+            .with_caller(program.clone()),
         ]
     );
     assert_eq!(
@@ -176,7 +183,8 @@ fn anthropic_edited_turn_is_rebuilt_from_text_and_calls() {
         Anthropic::history_entry(&turn),
         json!({"role": "assistant", "content": [
             {"type": "text", "text": "I'll help you simulate this dice game between two players!"},
-            {"type": "tool_use", "id": "toolu_01PMcE1JBKCeLjn83cgUCvR5", "name": "rollDie", "input": {"player": "player2"}}]})
+            {"type": "tool_use", "id": "toolu_01PMcE1JBKCeLjn83cgUCvR5", "name": "rollDie", "input": {"player": "player2"},
+             "caller": {"type": "code_execution_20250825", "tool_id": "srvtoolu_01CberhXc9TgYXrCZU8bQoks"}}]})
     );
 }
 

@@ -309,6 +309,9 @@ impl ToolRegistry {
                 return Err(scope::not_offered(call.name, names));
             }
         }
+        if let Some(caller) = call.caller {
+            definition.allowed_callers().admit(call.name, caller)?;
+        }
         self.policy
             .limits
             .check_arguments(call.name, call.arguments)?;

@@ -14,6 +14,7 @@ use super::{
     NativeContent, Reasoning, Usage,
 };
 use crate::http::{provider_message, Endpoint, Transport};
+use crate::provider::anthropic::{has_tool_search, tools_with_search, SearchTool};
 use crate::provider::{Anthropic as Wire, AnthropicStream, Api, Assembler, ChatApi};
 
 /// The tag of this adapter's [`NativeContent`].
@@ -50,6 +51,8 @@ pub struct Anthropic {
     reasoning: Option<Reasoning>,
     /// Whether to ask for typed answers through `output_config.format`; `None`: by model name.
     native_output: Option<bool>,
+    /// The tool search tool for deferred tools: `None` by model name, `Some(None)` off.
+    tool_search: Option<Option<SearchTool>>,
 }
 
 impl Anthropic {
@@ -73,6 +76,7 @@ impl Anthropic {
             max_tokens: 4096,
             reasoning: None,
             native_output: None,
+            tool_search: None,
         }
     }
 
@@ -114,6 +118,46 @@ impl Anthropic {
     pub fn with_native_output(mut self, native: bool) -> Self {
         self.native_output = Some(native);
         self
+    }
+
+    /// Which tool search Claude runs over deferred tools ([`ToolDefinition::defer_loading`]),
+    /// or `None` for none. With a search tool, every offered tool is sent, the deferred ones
+    /// with `defer_loading: true` (their schemas stay out of Claude's context until a search
+    /// loads them), and the search tool is added to `tools` whenever one offered tool is
+    /// deferred; Claude's searches and their results come back as `server_tool_use` and
+    /// `tool_search_tool_result` blocks, which later requests send back unchanged. Without
+    /// one, deferred tools are sent as ordinary tools.
+    ///
+    /// By default BM25 ([`SearchTool::Bm25`]) on the models that have tool search (Claude
+    /// Opus and Sonnet 4.5 and later) and none elsewhere; [`Model::native_tool_search`] says
+    /// which applies, so a run uses its own `search_tools` tool where Claude has none.
+    ///
+    /// [`ToolDefinition::defer_loading`]: crate::ToolDefinition::defer_loading
+    ///
+    /// ```
+    /// use tool_core::model::{Anthropic, Model};
+    /// use tool_core::provider::anthropic::SearchTool;
+    /// assert!(Anthropic::new("claude-sonnet-4-5").native_tool_search());
+    /// assert!(!Anthropic::new("claude-3-5-haiku-latest").native_tool_search());
+    /// let regex = Anthropic::new("claude-opus-4-5").with_tool_search(SearchTool::Regex);
+    /// assert_eq!(regex.tool_search(), Some(SearchTool::Regex));
+    /// assert!(!Anthropic::new("claude-opus-4-5").with_tool_search(None).native_tool_search());
+    /// ```
+    pub fn with_tool_search(mut self, search: impl Into<Option<SearchTool>>) -> Self {
+        self.tool_search = Some(search.into());
+        self
+    }
+
+    /// The tool search sent with deferred tools (see [`Anthropic::with_tool_search`]).
+    ///
+    /// ```
+    /// use tool_core::provider::anthropic::SearchTool;
+    /// let model = tool_core::model::Anthropic::new("claude-sonnet-4-5");
+    /// assert_eq!(model.tool_search(), Some(SearchTool::Bm25));
+    /// ```
+    pub fn tool_search(&self) -> Option<SearchTool> {
+        self.tool_search
+            .unwrap_or_else(|| has_tool_search(&self.model).then_some(SearchTool::Bm25))
     }
 
     /// The model name sent in every request.
@@ -174,11 +218,12 @@ impl Anthropic {
         }
         body.insert("messages".into(), Value::Array(messages));
         if !request.tools.is_empty() {
-            body.extend(Wire::tool_fields(
-                request.tools.definitions(),
-                request.tool_choice,
-                request.parallel_tool_calls,
-            ));
+            let defs = request.tools.definitions();
+            body.insert("tools".into(), tools_with_search(defs, self.tool_search()));
+            body.insert(
+                "tool_choice".into(),
+                Wire::tool_choice(request.tool_choice, request.parallel_tool_calls),
+            );
         }
         if let Some(output) = request.output {
             body.insert(
@@ -211,6 +256,10 @@ impl Model for Anthropic {
     fn native_output(&self, _with_tools: bool) -> bool {
         self.native_output
             .unwrap_or_else(|| has_structured_outputs(&self.model))
+    }
+
+    fn native_tool_search(&self) -> bool {
+        self.tool_search().is_some()
     }
 }
 

@@ -14,6 +14,7 @@ use super::{
     NativeContent, Reasoning, Usage,
 };
 use crate::http::{provider_message, Endpoint, Transport};
+use crate::provider::openai_responses::{has_tool_search, tools_with_search};
 use crate::provider::{Api, Assembler, ChatApi, OpenAiResponses as Wire, OpenAiResponsesStream};
 
 /// The tag of this adapter's [`NativeContent`].
@@ -45,6 +46,8 @@ pub struct OpenAiResponses {
     transport: Transport,
     model: String,
     reasoning: Option<Reasoning>,
+    /// Whether deferred tools go with `tool_search`; `None`: by model name.
+    tool_search: Option<bool>,
 }
 
 impl OpenAiResponses {
@@ -61,6 +64,7 @@ impl OpenAiResponses {
             transport: Transport::new(Endpoint::new(Self::DEFAULT_BASE_URL)),
             model: model.into(),
             reasoning: None,
+            tool_search: None,
         }
     }
 
@@ -73,6 +77,30 @@ impl OpenAiResponses {
     pub fn with_api_key(self, key: impl AsRef<str>) -> Self {
         let bearer = format!("Bearer {}", key.as_ref());
         self.with_endpoint(|e| e.with_header("authorization", bearer))
+    }
+
+    /// Whether the model searches deferred tools ([`ToolDefinition::defer_loading`]) with
+    /// OpenAI's hosted `tool_search`. When on, every offered tool is sent, the deferred ones
+    /// with `defer_loading: true`, and `{"type": "tool_search"}` is added to `tools` whenever
+    /// one offered tool is deferred; the model's searches come back as `tool_search_call` and
+    /// `tool_search_output` items, which later requests send back unchanged. When off,
+    /// deferred tools are sent as ordinary tools.
+    ///
+    /// By default on for the models that have it (GPT-5.4 and later) and off elsewhere;
+    /// [`Model::native_tool_search`] says which applies, so a run uses its own
+    /// `search_tools` tool where the model has none.
+    ///
+    /// [`ToolDefinition::defer_loading`]: crate::ToolDefinition::defer_loading
+    ///
+    /// ```
+    /// use tool_core::model::{Model, OpenAiResponses};
+    /// assert!(OpenAiResponses::new("gpt-5.4").native_tool_search());
+    /// assert!(!OpenAiResponses::new("gpt-4.1-mini").native_tool_search());
+    /// assert!(OpenAiResponses::new("my-gateway-model").with_tool_search(true).native_tool_search());
+    /// ```
+    pub fn with_tool_search(mut self, on: bool) -> Self {
+        self.tool_search = Some(on);
+        self
     }
 
     /// The model name sent in every request.
@@ -125,11 +153,20 @@ impl OpenAiResponses {
         }
         body.insert("input".into(), Value::Array(input));
         if !request.tools.is_empty() {
-            body.extend(Wire::tool_fields(
-                request.tools.definitions(),
-                request.tool_choice,
-                request.parallel_tool_calls,
-            ));
+            // What `tool_fields` writes, with the deferred tools marked and `tool_search`.
+            let defs = request.tools.definitions();
+            body.insert(
+                "tools".into(),
+                tools_with_search(defs, self.native_tool_search()),
+            );
+            let parallel = request.parallel_tool_calls;
+            body.insert(
+                "tool_choice".into(),
+                Wire::tool_choice(request.tool_choice, parallel),
+            );
+            if !parallel {
+                body.insert("parallel_tool_calls".into(), Value::Bool(false));
+            }
         }
         if let Some(reasoning) = request.reasoning.or(self.reasoning.as_ref()) {
             let mut fields = Map::new();
@@ -182,6 +219,11 @@ impl Model for OpenAiResponses {
 
     fn native_output(&self, _with_tools: bool) -> bool {
         true
+    }
+
+    fn native_tool_search(&self) -> bool {
+        self.tool_search
+            .unwrap_or_else(|| has_tool_search(&self.model))
     }
 }
 
@@ -292,9 +334,12 @@ impl Decoder for ResponsesDecoder {
                         .and_then(Value::as_str)
                         .unwrap_or_default()
                 };
+                let mut call =
+                    crate::ToolCall::new(field("call_id"), field("name"), field("arguments"));
+                call.caller = item.and_then(crate::provider::openai_responses::caller_of);
                 out.push_back(ModelEvent::CallReady {
                     index: self.ready,
-                    call: crate::ToolCall::new(field("call_id"), field("name"), field("arguments")),
+                    call,
                 });
                 self.ready += 1;
             }

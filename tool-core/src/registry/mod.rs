@@ -157,6 +157,7 @@ impl ToolRegistry {
             icons: tool.icons(),
             meta: tool.meta(),
             defer_loading: tool.defer_loading(),
+            allowed_callers: tool.allowed_callers(),
         };
         clock::anchor();
         self.keys.push(NameKey::of(&name));

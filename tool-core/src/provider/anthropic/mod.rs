@@ -9,12 +9,16 @@
 //! reference.
 
 mod schema;
+mod search;
 mod stream;
 mod wire;
 
 pub use schema::input_schema;
+#[cfg(feature = "http")]
+pub(crate) use search::has_tool_search;
+pub use search::{tools_with_search, SearchTool};
 pub use stream::AnthropicStream;
-pub use wire::{results_message, tool_result, tools_strict, ResultContent};
+pub use wire::{results_message, tool_result, tools_strict, ResultContent, CODE_EXECUTION_CALLER};
 
 /// The Messages API, as a [`ChatApi`](super::ChatApi).
 ///

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::call::ToolCall;
+use crate::call::{Caller, ToolCall};
 use crate::provider::error::At;
 use crate::provider::turn::id_at;
 use crate::provider::{Assembler, AssistantTurn, ProviderError};
@@ -182,14 +182,13 @@ impl Assembler for AnthropicStream {
                     // The parsed input, written as a whole response's is: a streamed call and
                     // the same call read whole have the same argument text.
                     let arguments = call.get("input")?.value.to_string();
-                    self.calls.push((
-                        index,
-                        ToolCall::new(
-                            call.get("id")?.str()?.to_owned(),
-                            call.get("name")?.str()?.to_owned(),
-                            arguments,
-                        ),
-                    ));
+                    let mut read = ToolCall::new(
+                        call.get("id")?.str()?.to_owned(),
+                        call.get("name")?.str()?.to_owned(),
+                        arguments,
+                    );
+                    read.caller = caller_of(&block.native);
+                    self.calls.push((index, read));
                 }
             }
             "message_delta" => {
@@ -208,6 +207,32 @@ impl Assembler for AnthropicStream {
             }
             "message_start" => {
                 self.response_id = event.opt("message").and_then(|m| id_at(m.value, "id"));
+                // A message may start with its content already in it: the calls a program
+                // makes through programmatic tool calling come that way, complete (vercel/ai's
+                // recorded `anthropic-programmatic-tool-calling` stream).
+                if let Some(content) = event.opt("message").and_then(|m| m.opt("content")) {
+                    for block in content.array()? {
+                        block.get("type")?.str()?;
+                        let index = self.blocks.len();
+                        let mut block = Block {
+                            native: block.value.clone(),
+                            json: String::new(),
+                            open: false,
+                        };
+                        close_input(index, &mut block)?;
+                        if block.kind() == "tool_use" {
+                            let call = At::root(&block.native);
+                            let mut read = ToolCall::new(
+                                call.get("id")?.str()?.to_owned(),
+                                call.get("name")?.str()?.to_owned(),
+                                call.get("input")?.value.to_string(),
+                            );
+                            read.caller = caller_of(&block.native);
+                            self.calls.push((index, read));
+                        }
+                        self.blocks.push(block);
+                    }
+                }
             }
             // ping and future event types carry nothing we assemble.
             _ => {}
@@ -322,14 +347,30 @@ pub(crate) fn read_blocks(blocks: &[Value]) -> Result<(String, Vec<ToolCall>), P
                 if !input.value.is_object() {
                     return Err(input.expected("an object"));
                 }
-                calls.push(ToolCall::new(
+                let mut call = ToolCall::new(
                     block.get("id")?.str()?.to_owned(),
                     block.get("name")?.str()?.to_owned(),
                     input.value.to_string(),
-                ));
+                );
+                call.caller = caller_of(value);
+                calls.push(call);
             }
             _ => {}
         }
     }
     Ok((text, calls))
+}
+
+/// The `caller` of a `tool_use` block: `{"type": "direct"}`, or a code-execution tool's
+/// `{"type": "code_execution_20250825", "tool_id"}` (anthropic-sdk-python's `ToolUseCaller`).
+/// A caller of another type counts as a program, so a tool that allows only direct calls
+/// is not run on it.
+pub(crate) fn caller_of(block: &Value) -> Option<Caller> {
+    let caller = block.get("caller")?;
+    let kind = caller.get("type").and_then(Value::as_str).unwrap_or("");
+    if kind == "direct" {
+        return Some(Caller::Direct);
+    }
+    let id = caller.get("tool_id").and_then(Value::as_str).unwrap_or("");
+    Some(Caller::program(kind, id))
 }

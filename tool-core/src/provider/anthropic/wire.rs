@@ -5,7 +5,7 @@ use serde_json::{json, Map, Value};
 use super::schema::input_schema;
 use super::stream::{read_blocks, AnthropicStream};
 use super::Anthropic;
-use crate::call::ToolCall;
+use crate::call::{AllowedCallers, Caller, ToolCall};
 use crate::definition::ToolDefinition;
 use crate::provider::error::At;
 use crate::provider::{
@@ -14,14 +14,34 @@ use crate::provider::{
 };
 use crate::response::ToolResponse;
 
-/// One tool: `{"name", "description", "input_schema"}`.
-fn tool(def: &ToolDefinition) -> Value {
-    json!({
-        "name": def.name,
-        "description": def.description,
-        "input_schema": input_schema(&def.input_schema).schema,
-    })
+/// One tool: `{"name", "description", "input_schema"}`, and `defer_loading: true` when
+/// `deferred` and the tool is (only with a search tool in the same request).
+pub(super) fn tool(def: &ToolDefinition, deferred: bool) -> Value {
+    let mut out = Map::new();
+    out.insert("name".into(), json!(def.name));
+    out.insert("description".into(), json!(def.description));
+    out.insert(
+        "input_schema".into(),
+        input_schema(&def.input_schema).schema,
+    );
+    if deferred && def.defer_loading() {
+        out.insert("defer_loading".into(), Value::Bool(true));
+    }
+    // The API's default is direct calls only, so the default is not sent.
+    let allowed = match def.allowed_callers() {
+        AllowedCallers::Program => Some(json!([CODE_EXECUTION_CALLER])),
+        AllowedCallers::Any => Some(json!(["direct", CODE_EXECUTION_CALLER])),
+        _ => None,
+    };
+    if let Some(allowed) = allowed {
+        out.insert("allowed_callers".into(), allowed);
+    }
+    Value::Object(out)
 }
+
+/// The caller type `allowed_callers` names for code execution: the version of Anthropic's
+/// code execution tool that calls tools from its programs (programmatic tool calling).
+pub const CODE_EXECUTION_CALLER: &str = "code_execution_20250825";
 
 /// The `tools` array for strict tool use: `strict: true` on every tool whose schema allows
 /// it (closed objects, no recursion); the others are sent without `strict` (see
@@ -39,7 +59,7 @@ pub fn tools_strict(defs: &[ToolDefinition]) -> Value {
     Value::Array(
         defs.iter()
             .map(|def| {
-                let mut t = tool(def);
+                let mut t = tool(def, false);
                 if input_schema(&def.input_schema).strict {
                     if let Value::Object(map) = &mut t {
                         map.insert("strict".into(), Value::Bool(true));
@@ -132,7 +152,7 @@ impl ChatApi for Anthropic {
     type Stream = AnthropicStream;
 
     fn tools(defs: &[ToolDefinition]) -> Value {
-        Value::Array(defs.iter().map(tool).collect())
+        Value::Array(defs.iter().map(|def| tool(def, false)).collect())
     }
 
     /// `{"type": "auto" | "any" | "none"}` or `{"type": "tool", "name"}`; `parallel: false`
@@ -206,7 +226,11 @@ impl ChatApi for Anthropic {
             content.push(json!({"type": "text", "text": turn.text}));
         }
         for call in &turn.calls {
-            content.push(json!({"type": "tool_use", "id": call.id, "name": call.name, "input": arguments_value(&call.arguments)}));
+            let mut block = json!({"type": "tool_use", "id": call.id, "name": call.name, "input": arguments_value(&call.arguments)});
+            if let (Some(caller), Value::Object(map)) = (&call.caller, &mut block) {
+                map.insert("caller".into(), caller_json(caller));
+            }
+            content.push(block);
         }
         json!({"role": "assistant", "content": content})
     }
@@ -219,5 +243,13 @@ impl ChatApi for Anthropic {
 
     fn stream() -> AnthropicStream {
         AnthropicStream::default()
+    }
+}
+
+/// A call's `caller` as Anthropic writes it.
+fn caller_json(caller: &Caller) -> Value {
+    match caller {
+        Caller::Program { kind, id } => json!({"type": kind, "tool_id": id}),
+        _ => json!({"type": "direct"}),
     }
 }

@@ -7,9 +7,15 @@
 //! `{"type": "function_call", "id": "fc_…", "call_id": "call_…", "name", "arguments"}` and is
 //! answered by an input item `{"type": "function_call_output", "call_id", "output"}`.
 
+mod search;
 mod stream;
 mod wire;
 
+#[cfg(feature = "http")]
+pub(crate) use search::has_tool_search;
+pub use search::tools_with_search;
+#[cfg(feature = "http")]
+pub(crate) use stream::caller_of;
 pub use stream::OpenAiResponsesStream;
 
 /// The Responses API, as a [`ChatApi`](super::ChatApi).

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::call::ToolCall;
+use crate::call::{Caller, ToolCall};
 use crate::provider::error::At;
 use crate::provider::turn::id_at;
 use crate::provider::{Assembler, AssistantTurn, ProviderError};
@@ -229,20 +229,28 @@ pub(crate) fn read_items(items: &[Value]) -> Result<Items, ProviderError> {
                 }
             }
             "function_call" => {
+                let caller = caller_of(value);
+                // A program's call waits, `in_progress`, for its result (openai-python's
+                // `ResponseFunctionToolCall` with a `program` caller); it is complete.
+                let waits = |status: &str| {
+                    status == "in_progress" && caller.as_ref().is_some_and(|c| !c.is_direct())
+                };
                 if let Some(status) = item.opt("status") {
                     let status = status.str()?;
-                    if status != "completed" {
+                    if status != "completed" && !waits(status) {
                         return Err(ProviderError::new(
                             item.path.clone(),
                             format!("function call is '{status}', not completed; not dispatched"),
                         ));
                     }
                 }
-                out.calls.push(ToolCall::new(
+                let mut call = ToolCall::new(
                     item.get("call_id")?.str()?.to_owned(),
                     item.get("name")?.str()?.to_owned(),
                     item.get("arguments")?.str()?.to_owned(),
-                ));
+                );
+                call.caller = caller;
+                out.calls.push(call);
                 out.item_ids.push(
                     item.opt("id")
                         .and_then(|i| i.value.as_str().map(str::to_owned)),
@@ -252,4 +260,21 @@ pub(crate) fn read_items(items: &[Value]) -> Result<Items, ProviderError> {
         }
     }
     Ok(out)
+}
+
+/// The `caller` of a `function_call` item: `{"type": "direct"}` or a program's
+/// `{"type": "program", "caller_id"}` (openai-python's `ResponseFunctionToolCall.caller`). A
+/// caller of another type counts as a program, so a tool that allows only direct calls is
+/// not run on it.
+pub(crate) fn caller_of(item: &Value) -> Option<Caller> {
+    let caller = item.get("caller").filter(|c| !c.is_null())?;
+    let kind = caller.get("type").and_then(Value::as_str).unwrap_or("");
+    if kind == "direct" {
+        return Some(Caller::Direct);
+    }
+    let id = caller
+        .get("caller_id")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    Some(Caller::program(kind, id))
 }

@@ -4,7 +4,7 @@ use serde_json::{json, Map, Value};
 
 use super::stream::{read_items, OpenAiResponsesStream};
 use super::OpenAiResponses;
-use crate::call::ToolCall;
+use crate::call::{AllowedCallers, Caller, ToolCall};
 use crate::definition::ToolDefinition;
 use crate::provider::error::At;
 use crate::provider::openai_chat::strict_schema;
@@ -14,16 +14,30 @@ use crate::provider::{
 };
 use crate::response::ToolResponse;
 
-/// One flat function tool with an explicit `strict` (this API defaults it to true).
-fn tool(def: &ToolDefinition) -> Value {
+/// One flat function tool with an explicit `strict` (this API defaults it to true), and
+/// `defer_loading: true` when `deferred` and the tool is (only with `tool_search` in the
+/// same request).
+pub(super) fn tool(def: &ToolDefinition, deferred: bool) -> Value {
     let dialect = strict_schema(&def.input_schema);
-    json!({
-        "type": "function",
-        "name": def.name,
-        "description": def.description,
-        "parameters": dialect.schema,
-        "strict": dialect.strict,
-    })
+    let mut out = Map::new();
+    out.insert("type".into(), json!("function"));
+    out.insert("name".into(), json!(def.name));
+    out.insert("description".into(), json!(def.description));
+    out.insert("parameters".into(), dialect.schema);
+    out.insert("strict".into(), json!(dialect.strict));
+    if deferred && def.defer_loading() {
+        out.insert("defer_loading".into(), Value::Bool(true));
+    }
+    // The API's default is direct calls only, so the default is not sent.
+    let allowed = match def.allowed_callers() {
+        AllowedCallers::Program => Some(json!(["programmatic"])),
+        AllowedCallers::Any => Some(json!(["direct", "programmatic"])),
+        _ => None,
+    };
+    if let Some(allowed) = allowed {
+        out.insert("allowed_callers".into(), allowed);
+    }
+    Value::Object(out)
 }
 
 fn native_agrees(turn: &AssistantTurn) -> bool {
@@ -43,7 +57,7 @@ impl ChatApi for OpenAiResponses {
     type Stream = OpenAiResponsesStream;
 
     fn tools(defs: &[ToolDefinition]) -> Value {
-        Value::Array(defs.iter().map(tool).collect())
+        Value::Array(defs.iter().map(|def| tool(def, false)).collect())
     }
 
     /// `"auto"`, `"required"`, `"none"` or `{"type": "function", "name": …}`; the parallel
@@ -121,6 +135,15 @@ impl ChatApi for OpenAiResponses {
             item.insert("call_id".into(), json!(call.id));
             item.insert("name".into(), json!(call.name));
             item.insert("arguments".into(), json!(call.arguments));
+            match &call.caller {
+                Some(Caller::Program { id, .. }) => {
+                    item.insert("caller".into(), json!({"type": "program", "caller_id": id}));
+                }
+                Some(_) => {
+                    item.insert("caller".into(), json!({"type": "direct"}));
+                }
+                None => {}
+            }
             out.push(Value::Object(item));
         }
         Value::Array(out)

@@ -1,0 +1,266 @@
+//! Who made a call, over loopback HTTP: Anthropic's `caller` on `tool_use` blocks and OpenAI
+//! Responses' `caller` on `function_call` items reach the call a tool sees; a tool declares
+//! who may call it (`allowed_callers` on the wire); a tool that allows only direct calls never
+//! runs on a call made from a program, and the model gets a `PERMISSION_DENIED` result
+//! instead; the provider's items go back in the history as they came.
+//!
+//! Recorded traffic (each file names its source in its header): vercel/ai's recorded
+//! programmatic tool calling sessions, `tests/fixtures/http/callers_anthropic_turn{1,2,3}.sse`
+//! (claude-sonnet-4-5, `rollDie` called from the code execution tool) and
+//! `callers_openai_responses_turn{1,2,3}.sse` (gpt-5.6-sol, `getInventory` and `getDemand`
+//! called from a program item).
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+use tool_core::model::{Anthropic, Message, ModelEvent, OpenAiResponses, ToolResult};
+use tool_core::{
+    AllowedCallers, CallFuture, Caller, Tool, ToolContext, ToolErrorCode, ToolRegistry,
+    ToolResponse,
+};
+use wiremock::Request;
+
+use crate::http_support::{self, fixture, one_turn, requests, server, sse};
+
+/// A tool that says who may call it and counts its runs.
+struct Counted {
+    name: &'static str,
+    allowed: AllowedCallers,
+    runs: Arc<AtomicUsize>,
+}
+
+impl Tool for Counted {
+    fn name(&self) -> &str {
+        self.name
+    }
+    fn description(&self) -> &str {
+        "A tool of the recorded session."
+    }
+    fn input_schema(&self) -> Value {
+        json!({"type": "object", "properties": {"player": {"type": "string"}, "sku": {"type": "string"}}})
+    }
+    fn allowed_callers(&self) -> AllowedCallers {
+        self.allowed
+    }
+    fn call<'a>(&'a self, _arguments: &'a str, _ctx: ToolContext<'a>) -> CallFuture<'a> {
+        self.runs.fetch_add(1, Ordering::SeqCst);
+        CallFuture::ready(ToolResponse::success(json!({"value": 6}).to_string()))
+    }
+}
+
+fn registry(names: &[&'static str], allowed: AllowedCallers) -> (ToolRegistry, Arc<AtomicUsize>) {
+    let runs = Arc::new(AtomicUsize::new(0));
+    let mut registry = ToolRegistry::new();
+    for name in names {
+        registry = registry.with(Counted {
+            name,
+            allowed,
+            runs: runs.clone(),
+        });
+    }
+    (registry, runs)
+}
+
+fn body(request: &Request) -> Value {
+    serde_json::from_slice(&request.body).expect("the request body is JSON")
+}
+
+/// What a conversation did: per turn, the calls handed out early (`CallReady`), the calls of
+/// the finished turn, and the responses given back.
+struct Story {
+    early: Vec<Vec<tool_core::ToolCall>>,
+    calls: Vec<Vec<tool_core::ToolCall>>,
+    responses: Vec<Vec<ToolResponse>>,
+}
+
+async fn converse(model: &dyn tool_core::model::Model, registry: &ToolRegistry) -> Story {
+    let mut messages = vec![Message::user("Play the game.")];
+    let mut story = Story {
+        early: Vec::new(),
+        calls: Vec::new(),
+        responses: Vec::new(),
+    };
+    for _ in 0..4 {
+        let (events, turn) = one_turn(model, &messages, registry).await;
+        let turn = turn.expect("the turn is read");
+        story.early.push(
+            events
+                .iter()
+                .filter_map(|e| match e {
+                    ModelEvent::CallReady { call, .. } => Some(call.clone()),
+                    _ => None,
+                })
+                .collect(),
+        );
+        let calls = turn.calls.clone();
+        story.calls.push(calls.clone());
+        messages.push(Message::Assistant(turn));
+        if calls.is_empty() {
+            return story;
+        }
+        let responses = registry.call_all(&calls).await;
+        story.responses.push(responses.clone());
+        let results = calls
+            .iter()
+            .zip(responses)
+            .map(|(call, response)| ToolResult::new(call.id.clone(), call.name.clone(), response))
+            .collect();
+        messages.push(Message::Tool { results });
+    }
+    panic!("the conversation did not end within four turns");
+}
+
+async fn anthropic(allowed: AllowedCallers) -> (Story, Vec<Request>, usize) {
+    let route = "/v1/messages";
+    let server = server(
+        route,
+        (1..=3)
+            .map(|i| sse(fixture(&format!("callers_anthropic_turn{i}.sse"))))
+            .collect(),
+    )
+    .await;
+    let (registry, runs) = registry(&["rollDie"], allowed);
+    let model = Anthropic::new("claude-sonnet-4-5-20250929")
+        .with_api_key("sk-ant-test")
+        .with_endpoint(|e| http_support::test_endpoint(e, format!("{}/v1", server.uri())));
+    let story = converse(&model, &registry).await;
+    let sent = requests(&server).await;
+    http_support::assert_sdk_accepts(route, &sent);
+    let runs = runs.load(Ordering::SeqCst);
+    (story, sent, runs)
+}
+
+const ANTHROPIC_PROGRAM: &str = "srvtoolu_01MzSrFWsmzBdcoQkGWLyRjK";
+
+#[tokio::test]
+async fn anthropic_program_calls_run_when_the_tool_allows_them() {
+    let (story, sent, runs) = anthropic(AllowedCallers::Any).await;
+    assert_eq!(story.calls.len(), 3);
+    let program = Caller::program("code_execution_20250825", ANTHROPIC_PROGRAM);
+    // Turn one streams the call in a content block; turn two's comes whole in
+    // `message_start`; both carry the program as caller, early and in the finished turn.
+    for turn in 0..2 {
+        assert_eq!(story.calls[turn].len(), 1, "turn {turn}");
+        assert_eq!(story.calls[turn][0].caller.as_ref(), Some(&program));
+        assert_eq!(story.early[turn], story.calls[turn]);
+    }
+    assert_eq!(runs, 2);
+    assert!(story.responses.iter().flatten().all(|r| !r.is_error()));
+    // The setting on the wire, on every request.
+    for request in &sent {
+        assert_eq!(
+            body(request)["tools"][0]["allowed_callers"],
+            json!(["direct", "code_execution_20250825"])
+        );
+    }
+    // The history keeps each `caller` as sent.
+    let last = body(&sent[2]);
+    let turn_two = &last["messages"][3]["content"][0];
+    assert_eq!(
+        turn_two["caller"],
+        json!({"type": "code_execution_20250825", "tool_id": ANTHROPIC_PROGRAM})
+    );
+    assert_eq!(
+        last["messages"][1]["content"][1]["caller"],
+        json!({"type": "direct"})
+    );
+}
+
+#[tokio::test]
+async fn anthropic_program_calls_never_run_a_direct_only_tool() {
+    let (story, sent, runs) = anthropic(AllowedCallers::Direct).await;
+    assert_eq!(runs, 0, "a direct-only tool never runs on a program's call");
+    let refusals: Vec<&ToolResponse> = story.responses.iter().flatten().collect();
+    assert_eq!(refusals.len(), 2);
+    for refusal in refusals {
+        assert_eq!(refusal.error_code(), Some(ToolErrorCode::PermissionDenied));
+        assert!(refusal
+            .error_message()
+            .unwrap()
+            .contains("only be called by you directly"));
+    }
+    // The default is the API's own, so nothing is sent for it.
+    assert!(body(&sent[0])["tools"][0].get("allowed_callers").is_none());
+    // The refusal reaches the model as an error result.
+    let answer = &body(&sent[1])["messages"][2]["content"][0];
+    assert_eq!(answer["is_error"], true);
+}
+
+async fn openai(allowed: AllowedCallers) -> (Story, Vec<Request>, usize) {
+    let route = "/v1/responses";
+    let server = server(
+        route,
+        (1..=3)
+            .map(|i| sse(fixture(&format!("callers_openai_responses_turn{i}.sse"))))
+            .collect(),
+    )
+    .await;
+    let (registry, runs) = registry(&["getInventory", "getDemand"], allowed);
+    let model = OpenAiResponses::new("gpt-5.6-sol")
+        .with_api_key("sk-test")
+        .with_endpoint(|e| http_support::test_endpoint(e, format!("{}/v1", server.uri())));
+    let story = converse(&model, &registry).await;
+    let sent = requests(&server).await;
+    http_support::assert_sdk_accepts(route, &sent);
+    let runs = runs.load(Ordering::SeqCst);
+    (story, sent, runs)
+}
+
+const OPENAI_PROGRAM: &str = "call_voPdoCqf8APY4DMpam3bdmxq";
+
+#[tokio::test]
+async fn openai_program_calls_run_when_the_tool_allows_them() {
+    let (story, sent, runs) = openai(AllowedCallers::Program).await;
+    let names: Vec<Vec<&str>> = story
+        .calls
+        .iter()
+        .map(|t| t.iter().map(|c| c.name.as_str()).collect())
+        .collect();
+    assert_eq!(names, [vec!["getInventory"], vec!["getDemand"], vec![]]);
+    let program = Caller::program("program", OPENAI_PROGRAM);
+    for turn in 0..2 {
+        // A program's call is `in_progress` until answered; it is still a call.
+        assert_eq!(story.calls[turn][0].caller.as_ref(), Some(&program));
+        assert_eq!(story.early[turn], story.calls[turn]);
+    }
+    assert_eq!(runs, 2);
+    for request in &sent {
+        let tools = body(request)["tools"].clone();
+        assert_eq!(tools[0]["allowed_callers"], json!(["programmatic"]));
+        assert_eq!(tools[1]["allowed_callers"], json!(["programmatic"]));
+    }
+    // The program item and the call with its caller go back as they came.
+    let second = body(&sent[1]);
+    let input = second["input"].as_array().unwrap();
+    let types: Vec<&str> = input
+        .iter()
+        .map(|i| i["type"].as_str().unwrap_or("message"))
+        .collect();
+    assert_eq!(
+        types,
+        [
+            "message",
+            "reasoning",
+            "program",
+            "function_call",
+            "function_call_output"
+        ]
+    );
+    assert_eq!(
+        input[3]["caller"],
+        json!({"type": "program", "caller_id": OPENAI_PROGRAM})
+    );
+    assert_eq!(input[3]["status"], "in_progress");
+}
+
+#[tokio::test]
+async fn openai_program_calls_never_run_a_direct_only_tool() {
+    let (story, _sent, runs) = openai(AllowedCallers::Direct).await;
+    assert_eq!(runs, 0);
+    let refusals: Vec<&ToolResponse> = story.responses.iter().flatten().collect();
+    assert_eq!(refusals.len(), 2);
+    assert!(refusals
+        .iter()
+        .all(|r| r.error_code() == Some(ToolErrorCode::PermissionDenied)));
+}
