@@ -48,10 +48,12 @@ mod join;
 mod limits;
 mod options;
 mod output;
+mod prepare;
 mod result;
 mod run;
 mod stream;
 mod telemetry;
+mod tool_search;
 mod typed;
 
 pub use driver::Runner;

@@ -9,6 +9,8 @@ use super::limits::UsageLimits;
 use crate::provider::ToolChoice;
 
 use super::output::OutputSpec;
+use super::prepare::PrepareTools;
+use super::tool_search::SearchChoice;
 
 /// How many model turns a run may take unless told otherwise.
 pub(crate) const DEFAULT_MAX_TURNS: u32 = 10;
@@ -77,6 +79,15 @@ pub struct RunOptions {
     /// Caps on requests, tokens and tool calls (none by default).
     #[serde(default)]
     pub usage_limits: UsageLimits,
+    /// The most tools one `search_tools` call returns (see [`RunOptions::tool_search_limit`]).
+    #[serde(default = "super::tool_search::default_limit")]
+    pub tool_search_limit: usize,
+    /// The search behind `search_tools` (`None`: the built-in ranking); not stored.
+    #[serde(skip)]
+    pub(crate) tool_search: Option<SearchChoice>,
+    /// The per-turn hook of [`RunOptions::prepare_tools`]; not stored.
+    #[serde(skip)]
+    pub(crate) prepare_tools: Option<PrepareTools>,
 }
 
 impl Default for RunOptions {
@@ -95,6 +106,9 @@ impl Default for RunOptions {
             start_calls_early: true,
             output: None,
             usage_limits: UsageLimits::default(),
+            tool_search_limit: super::tool_search::DEFAULT_SEARCH_LIMIT,
+            tool_search: None,
+            prepare_tools: None,
         }
     }
 }
