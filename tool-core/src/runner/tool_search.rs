@@ -149,14 +149,12 @@ pub(crate) fn found(query: &str, tools: &[&ToolDefinition]) -> ToolResponse {
         return ToolResponse::success(format!(
             "No tool matched \"{query}\". Try other keywords: a verb and an object \
              (\"read file\", \"list issues\") or the service's name."
-        ))
-        .with_data(&json!({ "tools": [] }));
+        ));
     }
     let mut text = format!(
         "Found {} tool(s) for \"{query}\". They can be called from your next turn on:",
         tools.len()
     );
-    let mut listed = Vec::with_capacity(tools.len());
     for tool in tools {
         let line = first_line(&tool.description);
         text.push_str("\n- ");
@@ -165,9 +163,9 @@ pub(crate) fn found(query: &str, tools: &[&ToolDefinition]) -> ToolResponse {
             text.push_str(": ");
             text.push_str(line);
         }
-        listed.push(json!({ "name": tool.name, "description": line }));
     }
-    ToolResponse::success(text).with_data(&json!({ "tools": listed }))
+    // Text only: the model reads the list, and a stored run keeps it as written.
+    ToolResponse::success(text)
 }
 
 /// The answer to a search the search could not run (an empty query, a bad pattern).
