@@ -39,6 +39,9 @@ fn send_email(
     format!("sent to {to}")
 }
 
+/// A turn number and the names of the tools the hook was given.
+type Seen = (u32, Vec<String>);
+
 fn call(id: &str, name: &str, arguments: &str) -> ToolCall {
     ToolCall::new(id, name, arguments)
 }
@@ -98,7 +101,7 @@ fn a_tool_left_out_is_not_offered_and_its_call_is_refused() {
 
 #[test]
 fn the_hook_sees_each_turn_and_the_tools_the_run_would_send() {
-    let seen: Arc<Mutex<Vec<(u32, Vec<String>)>>> = Arc::default();
+    let seen: Arc<Mutex<Vec<Seen>>> = Arc::default();
     let record = Arc::clone(&seen);
     let options = RunOptions::new().prepare_tools(move |turn, tools| {
         let names = tools.iter().map(|t| t.name.clone()).collect();
