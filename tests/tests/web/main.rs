@@ -22,4 +22,5 @@ mod http_output;
 mod http_output_limit;
 mod http_output_matrix;
 mod http_reasoning;
+mod http_tool_search;
 mod http_whole;
