@@ -44,6 +44,7 @@ mod driver;
 mod early;
 mod error;
 mod event;
+mod hooks;
 mod join;
 mod limits;
 mod options;

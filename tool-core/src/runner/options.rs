@@ -8,9 +8,8 @@ use crate::model::Reasoning;
 use super::limits::UsageLimits;
 use crate::provider::ToolChoice;
 
+use super::hooks::{PrepareTools, SearchChoice, DEFAULT_SEARCH_LIMIT};
 use super::output::OutputSpec;
-use super::prepare::PrepareTools;
-use super::tool_search::SearchChoice;
 
 /// How many model turns a run may take unless told otherwise.
 pub(crate) const DEFAULT_MAX_TURNS: u32 = 10;
@@ -80,7 +79,7 @@ pub struct RunOptions {
     #[serde(default)]
     pub usage_limits: UsageLimits,
     /// The most tools one `search_tools` call returns (see [`RunOptions::tool_search_limit`]).
-    #[serde(default = "super::tool_search::default_limit")]
+    #[serde(default = "super::hooks::default_limit")]
     pub tool_search_limit: usize,
     /// The search behind `search_tools` (`None`: the built-in ranking); not stored.
     #[serde(skip)]
@@ -106,7 +105,7 @@ impl Default for RunOptions {
             start_calls_early: true,
             output: None,
             usage_limits: UsageLimits::default(),
-            tool_search_limit: super::tool_search::DEFAULT_SEARCH_LIMIT,
+            tool_search_limit: DEFAULT_SEARCH_LIMIT,
             tool_search: None,
             prepare_tools: None,
         }

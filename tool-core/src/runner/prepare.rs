@@ -1,37 +1,12 @@
 //! The per-turn hook that decides which tools each request offers
 //! ([`RunOptions::prepare_tools`]).
 
-use std::fmt;
 use std::sync::Arc;
 
 use crate::definition::ToolDefinition;
 
+use super::hooks::PrepareTools;
 use super::options::RunOptions;
-
-type Hook = dyn Fn(u32, Vec<ToolDefinition>) -> Vec<ToolDefinition> + Send + Sync;
-
-/// A user's per-turn hook, shared by the clones of the options.
-#[derive(Clone)]
-pub(crate) struct PrepareTools(Arc<Hook>);
-
-impl PrepareTools {
-    pub(crate) fn apply(&self, turn: u32, tools: Vec<ToolDefinition>) -> Vec<ToolDefinition> {
-        (self.0)(turn, tools)
-    }
-}
-
-impl fmt::Debug for PrepareTools {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("PrepareTools")
-    }
-}
-
-impl PartialEq for PrepareTools {
-    // Two settings are the same hook only when they share it.
-    fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
-}
 
 impl RunOptions {
     /// Decides, before each model request, which tools it offers: `hook(turn, tools)` gets

@@ -2,7 +2,6 @@
 //! its definition, reading its arguments, writing its answer, and the settings that choose
 //! how it ranks and how many tools it returns.
 
-use std::fmt;
 use std::sync::Arc;
 
 use serde::Deserialize;
@@ -12,35 +11,16 @@ use crate::definition::ToolDefinition;
 use crate::response::{ToolErrorCode, ToolResponse};
 use crate::search::ToolSearch;
 
+use super::hooks::SearchChoice;
 use super::options::RunOptions;
 
 /// The name of the run's tool search. A registry that has a tool of this name cannot defer
 /// tools to it ([`RunError::ReservedToolName`](super::RunError::ReservedToolName)).
 pub(crate) const SEARCH_TOOL: &str = "search_tools";
 
-/// How many tools one search returns unless set otherwise.
-pub(crate) const DEFAULT_SEARCH_LIMIT: usize = 5;
-
 /// The longest description line quoted for a found tool, in bytes: enough to choose, little
 /// enough that a search answer stays short.
 const DESCRIPTION_BYTES: usize = 200;
-
-/// A user's [`ToolSearch`], shared by the clones of the options.
-#[derive(Clone)]
-pub(crate) struct SearchChoice(pub(crate) Arc<dyn ToolSearch>);
-
-impl fmt::Debug for SearchChoice {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("ToolSearch")
-    }
-}
-
-impl PartialEq for SearchChoice {
-    // Two settings are the same search only when they share it.
-    fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
-}
 
 impl RunOptions {
     /// Ranks deferred tools with this search when the run answers the model's `search_tools`
@@ -72,11 +52,6 @@ impl RunOptions {
         self.tool_search_limit = limit.max(1);
         self
     }
-}
-
-/// The serde default of [`RunOptions::tool_search_limit`].
-pub(crate) fn default_limit() -> usize {
-    DEFAULT_SEARCH_LIMIT
 }
 
 /// The definition of `search_tools`, as every request of the run sends it (the same bytes on
