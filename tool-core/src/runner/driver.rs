@@ -341,9 +341,11 @@ async fn drive_steps<M: Model>(
     run.choose_output(registry, |with_tools| {
         runner.model.native_output(with_tools)
     });
+    run.use_native_tool_search(runner.model.native_tool_search());
+    run.restore_hooks(&runner.options);
     // Calls that start while the model still streams: the same dispatch options as the
     // turn's batch (see `run_batch`), held across turns.
-    let gate = run.early_gate();
+    let gate = run.early_gate(registry);
     let early_offered: Option<Vec<&str>> = gate
         .as_ref()
         .and_then(|gate| gate.offered())

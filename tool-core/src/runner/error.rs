@@ -61,6 +61,13 @@ pub enum RunError {
         /// The name.
         name: String,
     },
+    /// The registry has a tool whose name the run needs for a tool of its own: `search_tools`,
+    /// which the run offers when some tools are deferred and the model has no tool search
+    /// of its own. Rename the registry's tool.
+    ReservedToolName {
+        /// The name.
+        name: String,
+    },
     /// An approval decision named a call that is not waiting for one.
     NotPending {
         /// The call id given.
@@ -91,6 +98,7 @@ impl RunError {
             RunError::UsageLimit { .. } => "usage_limit",
             RunError::AwaitingApproval { .. } => "awaiting_approval",
             RunError::UnknownOfferedTool { .. } => "unknown_offered_tool",
+            RunError::ReservedToolName { .. } => "reserved_tool_name",
             RunError::NotPending { .. } => "not_pending",
             RunError::OutOfOrder { .. } => "out_of_order",
         }
@@ -175,6 +183,11 @@ impl fmt::Display for RunError {
             RunError::UnknownOfferedTool { name } => write!(
                 f,
                 "RunOptions::offered names '{name}', which is not in the registry"
+            ),
+            RunError::ReservedToolName { name } => write!(
+                f,
+                "the registry has a tool named '{name}', the name of the tool the run offers to \
+                 search deferred tools; rename that tool (or defer no tool)"
             ),
             RunError::NotPending { call_id } => {
                 write!(f, "no call with id '{call_id}' is waiting for approval")

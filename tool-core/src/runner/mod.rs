@@ -44,14 +44,17 @@ mod driver;
 mod early;
 mod error;
 mod event;
+mod hooks;
 mod join;
 mod limits;
 mod options;
 mod output;
+mod prepare;
 mod result;
 mod run;
 mod stream;
 mod telemetry;
+mod tool_search;
 mod typed;
 
 pub use driver::Runner;

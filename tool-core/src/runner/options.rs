@@ -8,6 +8,7 @@ use crate::model::Reasoning;
 use super::limits::UsageLimits;
 use crate::provider::ToolChoice;
 
+use super::hooks::{PrepareTools, SearchChoice, DEFAULT_SEARCH_LIMIT};
 use super::output::OutputSpec;
 
 /// How many model turns a run may take unless told otherwise.
@@ -77,6 +78,15 @@ pub struct RunOptions {
     /// Caps on requests, tokens and tool calls (none by default).
     #[serde(default)]
     pub usage_limits: UsageLimits,
+    /// The most tools one `search_tools` call returns (see [`RunOptions::tool_search_limit`]).
+    #[serde(default = "super::hooks::default_limit")]
+    pub tool_search_limit: usize,
+    /// The search behind `search_tools` (`None`: the built-in ranking); not stored.
+    #[serde(skip)]
+    pub(crate) tool_search: Option<SearchChoice>,
+    /// The per-turn hook of [`RunOptions::prepare_tools`]; not stored.
+    #[serde(skip)]
+    pub(crate) prepare_tools: Option<PrepareTools>,
 }
 
 impl Default for RunOptions {
@@ -95,6 +105,9 @@ impl Default for RunOptions {
             start_calls_early: true,
             output: None,
             usage_limits: UsageLimits::default(),
+            tool_search_limit: DEFAULT_SEARCH_LIMIT,
+            tool_search: None,
+            prepare_tools: None,
         }
     }
 }

@@ -52,7 +52,7 @@ impl Run {
     /// ```
     pub fn options_mut(&mut self) -> &mut RunOptions {
         // The offered definitions are looked up again at the next step.
-        self.offered = None;
+        self.forget_tools();
         &mut self.options
     }
 

@@ -45,19 +45,35 @@ impl EarlyGate {
 
 impl Run {
     /// The gate for calls that start early, or `None` when the run's options turn it off.
-    pub(crate) fn early_gate(&self) -> Option<EarlyGate> {
+    pub(crate) fn early_gate(&self, registry: &ToolRegistry) -> Option<EarlyGate> {
         // A limit on tool calls or tokens is checked against the whole turn (its calls, its
         // usage) before any of them runs, which only the finished turn can tell.
         let limits = &self.options.usage_limits;
         if !self.options.start_calls_early
             || limits.tool_calls.is_some()
             || limits.total_tokens.is_some()
+            // The hook's tools change from turn to turn; only the finished turn is checked
+            // against the tools it was offered.
+            || self.options.prepare_tools.is_some()
         {
             return None;
         }
         let mut never: Vec<String> = self.options.stop_at_tool.iter().cloned().collect();
         if let Some(spec) = &self.options.output {
             never.push(spec.format.name.clone());
+        }
+        if !self.native_tool_search {
+            // The run answers `search_tools` itself, and whether a deferred tool may run
+            // depends on the searches of the turns before: both wait for the whole turn.
+            let offered = self.options.offered.as_deref();
+            let deferred = registry.definitions().iter().filter(|d| {
+                d.defer_loading() && offered.is_none_or(|names| names.contains(&d.name))
+            });
+            let before = never.len();
+            never.extend(deferred.map(|d| d.name.clone()));
+            if never.len() > before {
+                never.push(super::super::tool_search::SEARCH_TOOL.to_string());
+            }
         }
         Some(EarlyGate {
             approval: self.options.approval.clone(),

@@ -13,6 +13,7 @@ use super::options::{choice_serde, RunOptions};
 
 mod access;
 mod approval;
+mod deferred;
 mod early;
 mod output;
 mod phase;
@@ -79,6 +80,19 @@ pub struct Run {
     /// The offered tools plus the final-answer tool, when typed output uses one.
     #[serde(skip)]
     output_tools: Option<Vec<ToolDefinition>>,
+    /// Deferred tools found by the run's `search_tools`, in the order found.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    loaded_tools: Vec<String>,
+    /// The model searches deferred tools itself (see [`Run::use_native_tool_search`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    native_tool_search: bool,
+    /// The next request's tools when the run shapes them (its tool search, the per-turn
+    /// hook); built once per turn.
+    #[serde(skip)]
+    shaped: Option<Vec<ToolDefinition>>,
+    /// The deferred tools, read once per process.
+    #[serde(skip)]
+    catalogue: Option<std::sync::Arc<deferred::Catalogue>>,
 }
 
 /// Where the loop stands.
@@ -125,6 +139,10 @@ impl Run {
             offered: None,
             output: output::OutputState::default(),
             output_tools: None,
+            loaded_tools: Vec::new(),
+            native_tool_search: false,
+            shaped: None,
+            catalogue: None,
         }
     }
 
@@ -156,6 +174,7 @@ impl Run {
         }
         if self.phase == Phase::CallModel {
             self.prepare_output_tools(registry);
+            self.shape_tools(registry)?;
         }
         match &self.phase {
             Phase::CallModel => {
@@ -170,11 +189,13 @@ impl Run {
                 self.options
                     .usage_limits
                     .check_request(self.requests, self.usage)?;
-                let tools = match (&self.output_tools, &self.offered) {
-                    (Some(definitions), _) | (None, Some(definitions)) => {
+                let tools = match (&self.shaped, &self.output_tools, &self.offered) {
+                    (Some(definitions), _, _)
+                    | (None, Some(definitions), _)
+                    | (None, None, Some(definitions)) => {
                         OfferedTools::from_definitions(definitions)
                     }
-                    (None, None) => OfferedTools::all(registry),
+                    (None, None, None) => OfferedTools::all(registry),
                 };
                 let mut request = ModelRequest::new(&self.messages, tools)
                     .with_tool_choice(self.request_tool_choice())
@@ -244,6 +265,8 @@ impl Run {
         if self.phase != Phase::CallModel {
             return Err(self.out_of_order("a model turn"));
         }
+        // The tools this turn was offered; the next turn's are built again.
+        let offered = self.shaped.take();
         self.turns += 1;
         self.requests = self.requests.saturating_add(1);
         if let Some(usage) = turn.usage {
@@ -272,6 +295,7 @@ impl Run {
                 invalid_call = Some((position, message));
             }
         }
+        let mut answered = self.answer_calls(&turn.calls, offered.as_deref(), registry);
         let stop_call = self
             .options
             .stop_at_tool
@@ -294,6 +318,9 @@ impl Run {
                         invalid_call.as_ref().filter(|(at, _)| *at == position)
                     {
                         Verdict::Invalid(message.clone())
+                    } else if let Some(response) = answered.get_mut(position).and_then(Option::take)
+                    {
+                        Verdict::Ran(response)
                     } else if self.needs_approval(call, registry) {
                         Verdict::Pending
                     } else {

@@ -107,7 +107,7 @@ impl Run {
         }
     }
 
-    fn output_tool(&self) -> Option<&OutputSpec> {
+    pub(super) fn output_tool(&self) -> Option<&OutputSpec> {
         self.options
             .output
             .as_ref()
