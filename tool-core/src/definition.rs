@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::metadata::{Icon, Meta};
+use crate::namespace::ToolNamespace;
 
 /// Behaviour hints that travel with a definition (MCP's `readOnlyHint`, `destructiveHint`,
 /// `idempotentHint`, `openWorldHint`). `None` means "not stated".
@@ -155,6 +156,9 @@ pub struct ToolDefinition {
     /// [`ToolDefinition::defer_loading`].
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub(crate) defer_loading: bool,
+    /// The namespace the tool belongs to, if any; see [`ToolDefinition::namespace`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) namespace: Option<Arc<ToolNamespace>>,
 }
 
 impl ToolDefinition {
@@ -180,6 +184,7 @@ impl ToolDefinition {
             icons: Vec::new(),
             meta: None,
             defer_loading: false,
+            namespace: None,
         }
     }
 
@@ -282,5 +287,52 @@ impl ToolDefinition {
     /// ```
     pub fn defer_loading(&self) -> bool {
         self.defer_loading
+    }
+}
+
+impl ToolDefinition {
+    /// Puts the tool in `namespace`: its name becomes `namespace__name` (unless it already
+    /// is), the name the registry and the APIs without namespaces use; OpenAI Responses
+    /// groups it under the namespace with its own name. See [`ToolNamespace`].
+    ///
+    /// ```
+    /// use tool_core::{ToolDefinition, ToolNamespace};
+    /// let def = ToolDefinition::new("find_account", "Finds an account.", serde_json::json!({"type": "object"}))
+    ///     .with_namespace(ToolNamespace::new("crm", "Customer records."));
+    /// assert_eq!(def.name, "crm__find_account");
+    /// assert_eq!(def.namespace().map(|ns| ns.name.as_str()), Some("crm"));
+    /// ```
+    pub fn with_namespace(mut self, namespace: ToolNamespace) -> Self {
+        if namespace.unqualify(&self.name).is_none() {
+            self.name = namespace.qualify(&self.name);
+        }
+        self.namespace = Some(Arc::new(namespace));
+        self
+    }
+
+    /// The namespace the tool belongs to, if any (its name is then `namespace__tool`).
+    ///
+    /// ```
+    /// let def = tool_core::ToolDefinition::new("f", "Does f.", serde_json::json!({"type": "object"}));
+    /// assert!(def.namespace().is_none());
+    /// ```
+    pub fn namespace(&self) -> Option<&ToolNamespace> {
+        self.namespace.as_deref()
+    }
+
+    /// The name the model sees inside the tool's namespace (the name itself when it has
+    /// none).
+    ///
+    /// ```
+    /// use tool_core::{ToolDefinition, ToolNamespace};
+    /// let def = ToolDefinition::new("find", "Finds.", serde_json::json!({"type": "object"}))
+    ///     .with_namespace(ToolNamespace::new("crm", "Customer records."));
+    /// assert_eq!(def.local_name(), "find");
+    /// ```
+    pub fn local_name(&self) -> &str {
+        self.namespace
+            .as_ref()
+            .and_then(|ns| ns.unqualify(&self.name))
+            .unwrap_or(&self.name)
     }
 }

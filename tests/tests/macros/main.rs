@@ -41,4 +41,5 @@ mod provider_openai;
 mod response_protocol;
 mod testing_helpers;
 mod tool_search;
+mod toolset_shaping;
 mod user_path;
