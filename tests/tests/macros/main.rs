@@ -37,6 +37,7 @@ mod provider_anthropic;
 mod provider_gemini;
 mod provider_history;
 mod provider_mcp_errors;
+mod provider_namespaces;
 mod provider_openai;
 mod response_protocol;
 mod testing_helpers;

@@ -238,11 +238,12 @@ pub(crate) fn read_items(items: &[Value]) -> Result<Items, ProviderError> {
                         ));
                     }
                 }
-                out.calls.push(ToolCall::new(
+                let call = ToolCall::new(
                     item.get("call_id")?.str()?.to_owned(),
                     item.get("name")?.str()?.to_owned(),
                     item.get("arguments")?.str()?.to_owned(),
-                ));
+                );
+                out.calls.push(super::namespace::read_call(value, call));
                 out.item_ids.push(
                     item.opt("id")
                         .and_then(|i| i.value.as_str().map(str::to_owned)),

@@ -19,7 +19,7 @@ fn tool(def: &ToolDefinition) -> Value {
     let dialect = strict_schema(&def.input_schema);
     json!({
         "type": "function",
-        "name": def.name,
+        "name": def.local_name(),
         "description": def.description,
         "parameters": dialect.schema,
         "strict": dialect.strict,
@@ -42,11 +42,15 @@ impl ChatApi for OpenAiResponses {
     const API: Api = Api::OpenAiResponses;
     type Stream = OpenAiResponsesStream;
 
+    /// One function tool per definition; tools in a namespace grouped in one `namespace`
+    /// entry where the first of them stands, under their own names.
     fn tools(defs: &[ToolDefinition]) -> Value {
-        Value::Array(defs.iter().map(tool).collect())
+        super::namespace::tools(defs, tool)
     }
 
-    /// `"auto"`, `"required"`, `"none"` or `{"type": "function", "name": …}`; the parallel
+    /// `"auto"`, `"required"`, `"none"`, `{"type": "function", "name": …}` or
+    /// `{"type": "allowed_tools", "mode", "tools"}` (through `tool_fields`, a tool in a
+    /// namespace is named with its `namespace`); the parallel
     /// switch is a field of its own (see `tool_fields`).
     fn tool_choice(choice: &ToolChoice, _parallel: bool) -> Value {
         match choice {
@@ -54,6 +58,7 @@ impl ChatApi for OpenAiResponses {
             ToolChoice::Required => json!("required"),
             ToolChoice::None => json!("none"),
             ToolChoice::Tool(name) => json!({"type": "function", "name": name}),
+            ToolChoice::Allowed { tools, mode } => super::namespace::allowed(&[], tools, *mode),
         }
     }
 
@@ -65,7 +70,9 @@ impl ChatApi for OpenAiResponses {
     ) -> Map<String, Value> {
         let mut out = Map::new();
         out.insert("tools".into(), Self::tools(defs));
-        out.insert("tool_choice".into(), Self::tool_choice(choice, parallel));
+        let tool_choice = super::namespace::choice(defs, choice)
+            .unwrap_or_else(|| Self::tool_choice(choice, parallel));
+        out.insert("tool_choice".into(), tool_choice);
         if !parallel {
             out.insert("parallel_tool_calls".into(), Value::Bool(false));
         }
@@ -119,7 +126,7 @@ impl ChatApi for OpenAiResponses {
                 item.insert("id".into(), json!(id));
             }
             item.insert("call_id".into(), json!(call.id));
-            item.insert("name".into(), json!(call.name));
+            super::namespace::write_call_name(&mut item, call);
             item.insert("arguments".into(), json!(call.arguments));
             out.push(Value::Object(item));
         }
