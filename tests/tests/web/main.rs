@@ -16,6 +16,7 @@ mod http_anthropic;
 mod http_behaviour;
 mod http_broken_connection;
 mod http_gemini;
+mod http_namespaces;
 mod http_openai_chat;
 mod http_openai_responses;
 mod http_output;
