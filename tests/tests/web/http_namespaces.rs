@@ -24,6 +24,9 @@ fn find_account(name: String) -> String {
     format!("account of {name}")
 }
 
+/// Builds one API's model against a loopback base URL.
+type MakeModel = fn(String) -> Box<dyn Model>;
+
 fn body(request: &Request) -> Value {
     serde_json::from_slice(&request.body).expect("the request body is JSON")
 }
@@ -152,7 +155,7 @@ async fn responses_offers_a_namespace_runs_its_calls_and_keeps_them_in_the_histo
 /// request carries the API's own restriction, the tools part is unchanged, the calls run.
 #[tokio::test]
 async fn an_allowed_set_goes_out_in_each_apis_shape_and_its_calls_run() {
-    let cases: [(&str, fn(String) -> Box<dyn Model>, &str, &str, &str); 4] = [
+    let cases: [(&str, MakeModel, &str, &str, &str); 4] = [
         (
             "/v1/chat/completions",
             chat,
