@@ -18,7 +18,9 @@ use crate::response::{ToolErrorCode, ToolResponse};
 pub struct ToolCall {
     /// The provider's call id, used to pair the result with the call.
     pub id: String,
-    /// The tool's name as the model wrote it.
+    /// The tool's name as the model wrote it; for a call within a namespace on an API that
+    /// has them (OpenAI Responses), the name the registry knows the tool by:
+    /// `namespace__tool` (see [`ToolNamespace`](crate::ToolNamespace)).
     pub name: String,
     /// The raw JSON text of the arguments, byte-exact.
     pub arguments: String,
@@ -27,6 +29,10 @@ pub struct ToolCall {
     /// `function_call`). `None` when the provider did not say, which is a direct call.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub caller: Option<Caller>,
+    /// The namespace the provider named with the call (OpenAI Responses `namespace`);
+    /// `None` elsewhere, where a namespaced tool is called by its qualified name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
 }
 
 /// Who made a [`ToolCall`]: the model directly, or a program the model wrote and a
@@ -179,6 +185,7 @@ impl ToolCall {
             name: name.into(),
             arguments: arguments.into(),
             caller: None,
+            namespace: None,
         }
     }
 
@@ -191,6 +198,20 @@ impl ToolCall {
     /// ```
     pub fn with_caller(mut self, caller: Caller) -> Self {
         self.caller = Some(caller);
+        self
+    }
+}
+
+impl ToolCall {
+    /// Sets the namespace the provider named with the call (the name stays as given: the
+    /// qualified `namespace__tool` the registry knows).
+    ///
+    /// ```
+    /// let call = tool_core::ToolCall::new("call_1", "crm__find_account", "{}").with_namespace("crm");
+    /// assert_eq!(call.namespace.as_deref(), Some("crm"));
+    /// ```
+    pub fn with_namespace(mut self, namespace: impl Into<String>) -> Self {
+        self.namespace = Some(namespace.into());
         self
     }
 }

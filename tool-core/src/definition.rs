@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use crate::call::AllowedCallers;
 use crate::metadata::{Icon, Meta};
+use crate::namespace::ToolNamespace;
 
 /// Behaviour hints that travel with a definition (MCP's `readOnlyHint`, `destructiveHint`,
 /// `idempotentHint`, `openWorldHint`). `None` means "not stated".
@@ -159,6 +160,9 @@ pub struct ToolDefinition {
     /// Who may call the tool; see [`ToolDefinition::allowed_callers`].
     #[serde(default, skip_serializing_if = "is_direct_only")]
     pub(crate) allowed_callers: AllowedCallers,
+    /// The namespace the tool belongs to, if any; see [`ToolDefinition::namespace`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) namespace: Option<Arc<ToolNamespace>>,
 }
 
 fn is_direct_only(allowed: &AllowedCallers) -> bool {
@@ -189,6 +193,7 @@ impl ToolDefinition {
             meta: None,
             defer_loading: false,
             allowed_callers: AllowedCallers::Direct,
+            namespace: None,
         }
     }
 
@@ -317,5 +322,52 @@ impl ToolDefinition {
     /// ```
     pub fn allowed_callers(&self) -> AllowedCallers {
         self.allowed_callers
+    }
+}
+
+impl ToolDefinition {
+    /// Puts the tool in `namespace`: its name becomes `namespace__name` (unless it already
+    /// is), the name the registry and the APIs without namespaces use; OpenAI Responses
+    /// groups it under the namespace with its own name. See [`ToolNamespace`].
+    ///
+    /// ```
+    /// use tool_core::{ToolDefinition, ToolNamespace};
+    /// let def = ToolDefinition::new("find_account", "Finds an account.", serde_json::json!({"type": "object"}))
+    ///     .with_namespace(ToolNamespace::new("crm", "Customer records."));
+    /// assert_eq!(def.name, "crm__find_account");
+    /// assert_eq!(def.namespace().map(|ns| ns.name.as_str()), Some("crm"));
+    /// ```
+    pub fn with_namespace(mut self, namespace: ToolNamespace) -> Self {
+        if namespace.unqualify(&self.name).is_none() {
+            self.name = namespace.qualify(&self.name);
+        }
+        self.namespace = Some(Arc::new(namespace));
+        self
+    }
+
+    /// The namespace the tool belongs to, if any (its name is then `namespace__tool`).
+    ///
+    /// ```
+    /// let def = tool_core::ToolDefinition::new("f", "Does f.", serde_json::json!({"type": "object"}));
+    /// assert!(def.namespace().is_none());
+    /// ```
+    pub fn namespace(&self) -> Option<&ToolNamespace> {
+        self.namespace.as_deref()
+    }
+
+    /// The name the model sees inside the tool's namespace (the name itself when it has
+    /// none).
+    ///
+    /// ```
+    /// use tool_core::{ToolDefinition, ToolNamespace};
+    /// let def = ToolDefinition::new("find", "Finds.", serde_json::json!({"type": "object"}))
+    ///     .with_namespace(ToolNamespace::new("crm", "Customer records."));
+    /// assert_eq!(def.local_name(), "find");
+    /// ```
+    pub fn local_name(&self) -> &str {
+        self.namespace
+            .as_ref()
+            .and_then(|ns| ns.unqualify(&self.name))
+            .unwrap_or(&self.name)
     }
 }

@@ -81,6 +81,7 @@ mod into_response;
 pub mod mcp;
 mod metadata;
 pub mod model;
+mod namespace;
 mod output_schema;
 pub mod parse;
 mod peer;
@@ -112,6 +113,7 @@ pub use dispatch::CallOptions;
 pub use executor::block_on;
 pub use into_response::{IntoToolResponse, Json, ToolError};
 pub use metadata::{Icon, IconTheme, Meta};
+pub use namespace::ToolNamespace;
 pub use output_schema::{output_schema_of, StructuredOutput};
 pub use peer::{
     ClientPeer, Elicited, LogLevel, PeerError, PeerFuture, Root, SamplingReply, SamplingRequest,
@@ -119,6 +121,7 @@ pub use peer::{
 pub use policy::{Approval, ApprovalHook, BreakerConfig, CircuitState, Limits, RetryPolicy};
 pub use principal::Principal;
 pub use raw_json::RawJson;
+pub use registry::Shape;
 pub use registry::{
     is_valid_tool_name, RegistryError, ToolKey, ToolList, ToolListFormat, ToolRegistry,
 };

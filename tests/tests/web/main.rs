@@ -17,6 +17,7 @@ mod http_behaviour;
 mod http_broken_connection;
 mod http_callers;
 mod http_gemini;
+mod http_namespaces;
 mod http_openai_chat;
 mod http_openai_responses;
 mod http_output;

@@ -61,6 +61,14 @@ impl Extensions {
         self.map.is_empty()
     }
 
+    /// Adds `other`'s values of the types this set has none of (a composed registry keeps
+    /// its own values and gains the added registry's others).
+    pub(crate) fn fill_from(&mut self, other: &Extensions) {
+        for (type_id, value) in &other.map {
+            self.map.entry(*type_id).or_insert_with(|| value.clone());
+        }
+    }
+
     /// The shared empty set, so a call without extensions allocates nothing.
     pub(crate) fn empty() -> &'static Extensions {
         static EMPTY: OnceLock<Extensions> = OnceLock::new();

@@ -60,7 +60,7 @@ pub use error::ProviderError;
 pub use gemini::{Gemini, GeminiStream};
 pub use openai_chat::{OpenAiChat, OpenAiChatStream};
 pub use openai_responses::{OpenAiResponses, OpenAiResponsesStream};
-pub use turn::{AssistantTurn, ToolChoice};
+pub use turn::{AllowedMode, AssistantTurn, ToolChoice};
 
 pub(crate) use api::Sealed;
 pub(crate) use shared::{arguments_value, pairs, same_calls};

@@ -27,6 +27,53 @@ pub enum ToolChoice {
     None,
     /// The model must call this tool: the way to get structured output through a tool.
     Tool(String),
+    /// The model may call only these tools, though every tool is still sent: the tools part
+    /// of the request does not change, so the provider's prompt cache holds. Build it with
+    /// [`ToolChoice::allowed`].
+    ///
+    /// OpenAI (Chat and Responses) get `allowed_tools`, Gemini `allowedFunctionNames` (mode
+    /// `ANY` when a call is required, else `VALIDATED`). Anthropic has no such field: it gets
+    /// `auto` or `any` (or the one tool, when one is allowed and a call is required), and
+    /// the runner answers a call outside the set with a `PERMISSION_DENIED` error result the
+    /// model can act on, on every API.
+    Allowed {
+        /// The names of the tools that may be called.
+        tools: Vec<String>,
+        /// Whether the model may answer without a call.
+        mode: AllowedMode,
+    },
+}
+
+/// Whether a model restricted to some tools ([`ToolChoice::Allowed`]) must call one.
+///
+/// ```
+/// use tool_core::provider::{AllowedMode, ToolChoice};
+/// let choice = ToolChoice::allowed(["search"], AllowedMode::Required);
+/// assert!(matches!(choice, ToolChoice::Allowed { mode: AllowedMode::Required, .. }));
+/// ```
+// Non-exhaustive: providers may add modes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum AllowedMode {
+    /// The model picks among the allowed tools or answers with text.
+    #[default]
+    Auto,
+    /// The model must call at least one of the allowed tools.
+    Required,
+}
+
+impl AllowedMode {
+    /// OpenAI's spelling: `"auto"` or `"required"`.
+    ///
+    /// ```
+    /// assert_eq!(tool_core::provider::AllowedMode::Required.as_str(), "required");
+    /// ```
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            AllowedMode::Auto => "auto",
+            AllowedMode::Required => "required",
+        }
+    }
 }
 
 impl ToolChoice {
@@ -37,6 +84,45 @@ impl ToolChoice {
     /// ```
     pub fn tool(name: impl Into<String>) -> Self {
         ToolChoice::Tool(name.into())
+    }
+
+    /// Lets the model call only `tools` (names as the registry has them, a namespaced tool
+    /// by its `namespace__tool` name), with every tool still sent; see
+    /// [`ToolChoice::Allowed`].
+    ///
+    /// ```
+    /// use tool_core::provider::{AllowedMode, ChatApi, OpenAiChat, ToolChoice};
+    /// let choice = ToolChoice::allowed(["get_weather"], AllowedMode::Auto);
+    /// assert_eq!(
+    ///     OpenAiChat::tool_choice(&choice, true),
+    ///     serde_json::json!({"type": "allowed_tools", "allowed_tools": {"mode": "auto",
+    ///         "tools": [{"type": "function", "function": {"name": "get_weather"}}]}})
+    /// );
+    /// ```
+    pub fn allowed<I, S>(tools: I, mode: AllowedMode) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        ToolChoice::Allowed {
+            tools: tools.into_iter().map(Into::into).collect(),
+            mode,
+        }
+    }
+
+    /// The tools a call may name under [`ToolChoice::Allowed`]; `None` for the other
+    /// choices.
+    ///
+    /// ```
+    /// use tool_core::provider::{AllowedMode, ToolChoice};
+    /// assert_eq!(ToolChoice::Auto.allowed_tools(), None);
+    /// assert_eq!(ToolChoice::allowed(["a", "b"], AllowedMode::Auto).allowed_tools().unwrap(), ["a", "b"]);
+    /// ```
+    pub fn allowed_tools(&self) -> Option<&[String]> {
+        match self {
+            ToolChoice::Allowed { tools, .. } => Some(tools),
+            _ => None,
+        }
     }
 }
 

@@ -55,6 +55,7 @@ impl ToolRegistry {
                     retry: e.retry,
                     breaker: e.breaker.clone(),
                     scopes: e.scopes.clone(),
+                    origin: e.origin.clone(),
                 })
                 .collect(),
             definitions: self.definitions.clone(),

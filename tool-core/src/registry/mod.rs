@@ -3,11 +3,13 @@
 //! `dispatch`, which reads this state; nothing here calls into it.
 
 mod change;
+mod compose;
 mod lists;
 mod name_key;
 mod names;
 mod search;
 mod settings;
+mod shape;
 mod text;
 mod tool_key;
 
@@ -19,6 +21,7 @@ pub use lists::{ToolList, ToolListFormat};
 use name_key::NameKey;
 pub(crate) use names::unknown_name;
 pub use names::{is_valid_tool_name, RegistryError};
+pub use shape::Shape;
 pub use tool_key::ToolKey;
 
 use crate::clock;
@@ -42,6 +45,9 @@ pub(crate) struct Entry {
     /// Scopes a caller's [`Principal`](crate::Principal) must hold to see and call the tool
     /// over an authorizing transport (empty: none).
     pub(crate) scopes: Vec<String>,
+    /// Where the tool came from when it joined by composing (see `compose`): named in
+    /// collision errors.
+    pub(crate) origin: Option<compose::Origin>,
 }
 
 /// An ordered set of tools with unique names: the dispatcher and the source of definitions.
@@ -158,6 +164,7 @@ impl ToolRegistry {
             meta: tool.meta(),
             defer_loading: tool.defer_loading(),
             allowed_callers: tool.allowed_callers(),
+            namespace: None,
         };
         clock::anchor();
         self.keys.push(NameKey::of(&name));
@@ -167,6 +174,7 @@ impl ToolRegistry {
             retry: None,
             breaker: self.policy.breaker.map(|c| Arc::new(Breaker::new(c))),
             scopes: Vec::new(),
+            origin: None,
         });
         self.definitions.push(definition);
         self.definitions_changed();

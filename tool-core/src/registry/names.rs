@@ -43,6 +43,25 @@ pub enum RegistryError {
     DuplicateName(String),
     /// The name does not match `^[A-Za-z_][A-Za-z0-9_-]{0,63}$`.
     InvalidName(String),
+    /// Composing two tool sets would give two tools the same name
+    /// ([`ToolRegistry::extend_from`](crate::ToolRegistry::extend_from)); nothing was added.
+    Collision {
+        /// The name both tools would have.
+        name: String,
+        /// The tool already there, and where it came from.
+        existing: String,
+        /// The tool being added, and where it came from.
+        incoming: String,
+    },
+    /// A [`Shape`](crate::Shape) cannot be applied: it renames a tool the source does not
+    /// have, or its prefix, rename or namespace makes a name no provider accepts (too long,
+    /// a character outside letters, digits, `_` and `-`); nothing was added.
+    Shape {
+        /// The name concerned (the shaped name, or the missing tool's).
+        name: String,
+        /// What is wrong and what to change.
+        reason: String,
+    },
 }
 
 impl RegistryError {
@@ -53,7 +72,10 @@ impl RegistryError {
     /// ```
     pub fn name(&self) -> &str {
         match self {
-            RegistryError::DuplicateName(name) | RegistryError::InvalidName(name) => name,
+            RegistryError::DuplicateName(name)
+            | RegistryError::InvalidName(name)
+            | RegistryError::Collision { name, .. }
+            | RegistryError::Shape { name, .. } => name,
         }
     }
 }
@@ -71,6 +93,16 @@ impl fmt::Display for RegistryError {
                 "'{name}' is not a valid tool name: use 1 to 64 ASCII letters, digits, '_' or '-', \
                  not starting with a digit or '-'"
             ),
+            RegistryError::Collision {
+                name,
+                existing,
+                incoming,
+            } => write!(
+                f,
+                "two tools would be named '{name}': {existing} and {incoming}; give one \
+                 toolset a prefix or a namespace, rename one tool, or filter one out"
+            ),
+            RegistryError::Shape { reason, .. } => f.write_str(reason),
         }
     }
 }

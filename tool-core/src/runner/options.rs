@@ -167,6 +167,46 @@ impl RunOptions {
         self
     }
 
+    /// Lets the model call only `tools` while every tool is still sent, so the tools part
+    /// of each request stays the same and the provider's prompt cache holds
+    /// ([`ToolChoice::Allowed`]). The restriction lasts the whole run; with
+    /// [`AllowedMode::Required`](crate::provider::AllowedMode) the first turn must call one
+    /// of them (later turns too with [`keep_tool_choice`](Self::keep_tool_choice)). A call
+    /// of another tool is answered with a `PERMISSION_DENIED` error and does not run, on
+    /// every API (Anthropic and text-mode models have no field that enforces it).
+    ///
+    /// ```
+    /// use tool_core::model::{Message, ModelTurn, ScriptedModel};
+    /// use tool_core::provider::AllowedMode;
+    /// use tool_core::runner::{RunOptions, Runner};
+    /// use tool_core::{tool, tools, ToolCall, ToolErrorCode};
+    /// /// Reads a file.
+    /// #[tool]
+    /// fn read_file(path: String) -> String { path }
+    /// /// Deletes a file.
+    /// #[tool]
+    /// fn delete_file(path: String) -> String { path }
+    /// let model = ScriptedModel::new([
+    ///     ModelTurn::with_calls("", vec![ToolCall::new("c1", "delete_file", r#"{"path":"a"}"#)]),
+    ///     ModelTurn::text("I may not delete it."),
+    /// ]);
+    /// let runner = Runner::new(model, tools![read_file, delete_file])
+    ///     .with_options(RunOptions::new().allowed_tools(["read_file"], AllowedMode::Auto));
+    /// let result = tool_core::block_on(runner.run("Delete a")).unwrap();
+    /// let Message::Tool { results } = &result.messages()[2] else { panic!() };
+    /// assert_eq!(results[0].response.error_code(), Some(ToolErrorCode::PermissionDenied));
+    /// // Both tools were still sent.
+    /// assert_eq!(runner.model().requests()[0].tools, ["read_file", "delete_file"]);
+    /// ```
+    pub fn allowed_tools<I, S>(mut self, tools: I, mode: crate::provider::AllowedMode) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.tool_choice = ToolChoice::allowed(tools, mode);
+        self
+    }
+
     /// Keeps a forced `tool_choice` for every turn instead of resetting it to auto.
     ///
     /// ```
@@ -421,11 +461,11 @@ impl ApprovalPolicy {
 }
 
 /// `ToolChoice` lives in the provider layer without serde; the run state spells it
-/// `"auto" | "required" | "none" | {"tool": name}`.
+/// `"auto" | "required" | "none" | {"tool": name} | {"allowed": {"tools": [..], "mode": ..}}`.
 pub(crate) mod choice_serde {
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-    use crate::provider::ToolChoice;
+    use crate::provider::{AllowedMode, ToolChoice};
 
     #[derive(Serialize, Deserialize)]
     #[serde(rename_all = "snake_case")]
@@ -434,6 +474,11 @@ pub(crate) mod choice_serde {
         Required,
         None,
         Tool(std::borrow::Cow<'a, str>),
+        Allowed {
+            tools: std::borrow::Cow<'a, [String]>,
+            #[serde(default)]
+            required: bool,
+        },
     }
 
     pub(crate) fn serialize<S: Serializer>(choice: &ToolChoice, s: S) -> Result<S::Ok, S::Error> {
@@ -442,6 +487,10 @@ pub(crate) mod choice_serde {
             ToolChoice::Required => Repr::Required,
             ToolChoice::None => Repr::None,
             ToolChoice::Tool(name) => Repr::Tool(name.as_str().into()),
+            ToolChoice::Allowed { tools, mode } => Repr::Allowed {
+                tools: tools.as_slice().into(),
+                required: *mode == AllowedMode::Required,
+            },
         }
         .serialize(s)
     }
@@ -452,6 +501,14 @@ pub(crate) mod choice_serde {
             Repr::Required => ToolChoice::Required,
             Repr::None => ToolChoice::None,
             Repr::Tool(name) => ToolChoice::Tool(name.into_owned()),
+            Repr::Allowed { tools, required } => ToolChoice::Allowed {
+                tools: tools.into_owned(),
+                mode: if required {
+                    AllowedMode::Required
+                } else {
+                    AllowedMode::Auto
+                },
+            },
         })
     }
 }

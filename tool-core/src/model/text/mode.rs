@@ -280,6 +280,25 @@ fn instructions(format: ToolFormat, request: &ModelRequest<'_>) -> String {
             escape_text(name, &mut out);
             out.push_str("'.\n");
         }
+        ToolChoice::Allowed { tools, mode } => {
+            // Text mode has no field for it: the prompt says so, and the runner refuses a
+            // call outside the set.
+            out.push_str(match mode {
+                crate::provider::AllowedMode::Required => {
+                    "\nIn this reply you must use at least one of these tools, and no other: "
+                }
+                _ => "\nIn this reply you may use only these tools: ",
+            });
+            for (i, name) in tools.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push('\'');
+                escape_text(name, &mut out);
+                out.push('\'');
+            }
+            out.push_str(".\n");
+        }
         ToolChoice::Auto | ToolChoice::None => {}
     }
     out

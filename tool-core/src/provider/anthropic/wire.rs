@@ -167,6 +167,8 @@ impl ChatApi for Anthropic {
                 out.insert("type".into(), json!("tool"));
                 out.insert("name".into(), json!(name))
             }
+            // No `allowed_tools` here: see `allowed_choice`.
+            ToolChoice::Allowed { tools, mode } => allowed_choice(&mut out, tools, *mode),
         };
         if !parallel && *choice != ToolChoice::None {
             out.insert("disable_parallel_tool_use".into(), Value::Bool(true));
@@ -251,5 +253,23 @@ fn caller_json(caller: &Caller) -> Value {
     match caller {
         Caller::Program { kind, id } => json!({"type": kind, "tool_id": id}),
         _ => json!({"type": "direct"}),
+    }
+}
+
+/// Anthropic has no way to restrict calls to some tools while sending all of them: a
+/// restriction is `auto`, or `any` when a call is required (the one tool itself when only
+/// one is allowed), and the runner refuses calls outside the set.
+fn allowed_choice(
+    out: &mut Map<String, Value>,
+    tools: &[String],
+    mode: crate::provider::AllowedMode,
+) -> Option<Value> {
+    match (mode, tools) {
+        (crate::provider::AllowedMode::Required, [only]) => {
+            out.insert("type".into(), json!("tool"));
+            out.insert("name".into(), json!(only))
+        }
+        (crate::provider::AllowedMode::Required, _) => out.insert("type".into(), json!("any")),
+        _ => out.insert("type".into(), json!("auto")),
     }
 }

@@ -9,8 +9,8 @@ use super::Gemini;
 use crate::call::ToolCall;
 use crate::definition::ToolDefinition;
 use crate::provider::{
-    arguments_value, pairs, same_calls, Api, Assembler, AssistantTurn, ChatApi, ProviderError,
-    Sealed, ToolChoice,
+    arguments_value, pairs, same_calls, AllowedMode, Api, Assembler, AssistantTurn, ChatApi,
+    ProviderError, Sealed, ToolChoice,
 };
 use crate::response::ToolResponse;
 
@@ -133,13 +133,20 @@ impl ChatApi for Gemini {
     }
 
     /// `toolConfig`: `function_calling_config.mode` `AUTO`, `ANY` or `NONE`; one named tool
-    /// is `ANY` with `allowed_function_names`. Gemini has no switch for parallel calls.
+    /// is `ANY` with `allowed_function_names`, several allowed ones `ANY` (a call required)
+    /// or `VALIDATED` with `allowed_function_names`. Gemini has no switch for parallel calls.
     fn tool_choice(choice: &ToolChoice, _parallel: bool) -> Value {
         let config = match choice {
             ToolChoice::Auto => json!({"mode": "AUTO"}),
             ToolChoice::Required => json!({"mode": "ANY"}),
             ToolChoice::None => json!({"mode": "NONE"}),
             ToolChoice::Tool(name) => json!({"mode": "ANY", "allowed_function_names": [name]}),
+            // `ANY` forces a call; `VALIDATED` lets the model answer with text or call one
+            // of the allowed functions.
+            ToolChoice::Allowed { tools, mode } => json!({
+                "mode": if *mode == AllowedMode::Required { "ANY" } else { "VALIDATED" },
+                "allowed_function_names": tools,
+            }),
         };
         json!({"function_calling_config": config})
     }

@@ -78,7 +78,8 @@ impl ChatApi for OpenAiChat {
         Value::Array(defs.iter().map(tool).collect())
     }
 
-    /// `"auto"`, `"required"`, `"none"` or `{"type": "function", "function": {"name": …}}`;
+    /// `"auto"`, `"required"`, `"none"`, `{"type": "function", "function": {"name": …}}` or
+    /// `{"type": "allowed_tools", "allowed_tools": {"mode", "tools"}}`;
     /// the parallel switch is a field of its own (see `tool_fields`).
     fn tool_choice(choice: &ToolChoice, _parallel: bool) -> Value {
         match choice {
@@ -86,6 +87,16 @@ impl ChatApi for OpenAiChat {
             ToolChoice::Required => json!("required"),
             ToolChoice::None => json!("none"),
             ToolChoice::Tool(name) => json!({"type": "function", "function": {"name": name}}),
+            ToolChoice::Allowed { tools, mode } => json!({
+                "type": "allowed_tools",
+                "allowed_tools": {
+                    "mode": mode.as_str(),
+                    "tools": tools
+                        .iter()
+                        .map(|name| json!({"type": "function", "function": {"name": name}}))
+                        .collect::<Vec<_>>(),
+                },
+            }),
         }
     }
 

@@ -29,14 +29,11 @@ use crate::definition::ToolDefinition;
 /// ```
 pub fn tools_with_search(defs: &[ToolDefinition], search: bool) -> Value {
     let deferred = search && defs.iter().any(ToolDefinition::defer_loading);
-    let mut tools: Vec<Value> = defs
-        .iter()
-        .map(|def| super::wire::tool(def, deferred))
-        .collect();
-    if deferred {
-        tools.push(json!({"type": "tool_search"}));
+    let mut tools = super::namespace::tools(defs, |def| super::wire::tool(def, deferred));
+    if let (true, Value::Array(list)) = (deferred, &mut tools) {
+        list.push(json!({"type": "tool_search"}));
     }
-    Value::Array(tools)
+    tools
 }
 
 /// Whether a model has `tool_search`, by its name: GPT-5.4 and later (OpenAI's "Tool search"

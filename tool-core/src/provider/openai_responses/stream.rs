@@ -250,7 +250,7 @@ pub(crate) fn read_items(items: &[Value]) -> Result<Items, ProviderError> {
                     item.get("arguments")?.str()?.to_owned(),
                 );
                 call.caller = caller;
-                out.calls.push(call);
+                out.calls.push(super::namespace::read_call(value, call));
                 out.item_ids.push(
                     item.opt("id")
                         .and_then(|i| i.value.as_str().map(str::to_owned)),

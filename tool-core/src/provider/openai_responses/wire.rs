@@ -21,7 +21,7 @@ pub(super) fn tool(def: &ToolDefinition, deferred: bool) -> Value {
     let dialect = strict_schema(&def.input_schema);
     let mut out = Map::new();
     out.insert("type".into(), json!("function"));
-    out.insert("name".into(), json!(def.name));
+    out.insert("name".into(), json!(def.local_name()));
     out.insert("description".into(), json!(def.description));
     out.insert("parameters".into(), dialect.schema);
     out.insert("strict".into(), json!(dialect.strict));
@@ -56,11 +56,15 @@ impl ChatApi for OpenAiResponses {
     const API: Api = Api::OpenAiResponses;
     type Stream = OpenAiResponsesStream;
 
+    /// One function tool per definition; tools in a namespace grouped in one `namespace`
+    /// entry where the first of them stands, under their own names.
     fn tools(defs: &[ToolDefinition]) -> Value {
-        Value::Array(defs.iter().map(|def| tool(def, false)).collect())
+        super::namespace::tools(defs, |def| tool(def, false))
     }
 
-    /// `"auto"`, `"required"`, `"none"` or `{"type": "function", "name": …}`; the parallel
+    /// `"auto"`, `"required"`, `"none"`, `{"type": "function", "name": …}` or
+    /// `{"type": "allowed_tools", "mode", "tools"}` (through `tool_fields`, a tool in a
+    /// namespace is named with its `namespace`); the parallel
     /// switch is a field of its own (see `tool_fields`).
     fn tool_choice(choice: &ToolChoice, _parallel: bool) -> Value {
         match choice {
@@ -68,6 +72,7 @@ impl ChatApi for OpenAiResponses {
             ToolChoice::Required => json!("required"),
             ToolChoice::None => json!("none"),
             ToolChoice::Tool(name) => json!({"type": "function", "name": name}),
+            ToolChoice::Allowed { tools, mode } => super::namespace::allowed(&[], tools, *mode),
         }
     }
 
@@ -79,7 +84,9 @@ impl ChatApi for OpenAiResponses {
     ) -> Map<String, Value> {
         let mut out = Map::new();
         out.insert("tools".into(), Self::tools(defs));
-        out.insert("tool_choice".into(), Self::tool_choice(choice, parallel));
+        let tool_choice = super::namespace::choice(defs, choice)
+            .unwrap_or_else(|| Self::tool_choice(choice, parallel));
+        out.insert("tool_choice".into(), tool_choice);
         if !parallel {
             out.insert("parallel_tool_calls".into(), Value::Bool(false));
         }
@@ -133,7 +140,7 @@ impl ChatApi for OpenAiResponses {
                 item.insert("id".into(), json!(id));
             }
             item.insert("call_id".into(), json!(call.id));
-            item.insert("name".into(), json!(call.name));
+            super::namespace::write_call_name(&mut item, call);
             item.insert("arguments".into(), json!(call.arguments));
             match &call.caller {
                 Some(Caller::Program { id, .. }) => {

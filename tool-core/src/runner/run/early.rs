@@ -17,12 +17,20 @@ pub(crate) struct EarlyGate {
     approval: ApprovalPolicy,
     offered: Option<Vec<String>>,
     never: Vec<String>,
+    /// The tools the request allows (`ToolChoice::Allowed`); a call of another is refused
+    /// when the turn is recorded, so it never starts early.
+    allowed: Option<Vec<String>>,
 }
 
 impl EarlyGate {
     /// Whether `call` may start before the turn ends.
     pub(crate) fn allows(&self, call: &ToolCall, registry: &ToolRegistry) -> bool {
-        if self.never.contains(&call.name) {
+        if self.never.contains(&call.name)
+            || self
+                .allowed
+                .as_ref()
+                .is_some_and(|names| !names.contains(&call.name))
+        {
             return false;
         }
         let offered = self
@@ -79,6 +87,7 @@ impl Run {
             approval: self.options.approval.clone(),
             offered: self.options.offered.clone(),
             never,
+            allowed: self.allowed_this_turn(),
         })
     }
 

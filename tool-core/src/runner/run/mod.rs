@@ -12,6 +12,7 @@ use super::error::RunError;
 use super::options::{choice_serde, RunOptions};
 
 mod access;
+mod allowed;
 mod approval;
 mod deferred;
 mod early;
@@ -272,10 +273,13 @@ impl Run {
         if let Some(usage) = turn.usage {
             self.usage += usage;
         }
+        // The tools this turn's calls may name, as the request said (before any reset).
+        let allowed = self.allowed_this_turn();
         let forced = matches!(self.tool_choice, ToolChoice::Required | ToolChoice::Tool(_));
         if forced && self.options.reset_tool_choice {
             self.tool_choice = ToolChoice::Auto;
         }
+        self.relax_allowed_choice();
         let mut invalid_call = None;
         match self.read_output(&turn) {
             output::OutputRead::None => {}
@@ -321,6 +325,9 @@ impl Run {
                     } else if let Some(response) = answered.get_mut(position).and_then(Option::take)
                     {
                         Verdict::Ran(response)
+                    } else if let Some(refusal) = allowed::refuse(allowed.as_deref(), call) {
+                        // Answered without running, like a call that already ran.
+                        Verdict::Ran(refusal)
                     } else if self.needs_approval(call, registry) {
                         Verdict::Pending
                     } else {
