@@ -399,9 +399,8 @@ pub(crate) fn check_sizes(
         };
         if size > per_attachment as u64 {
             return Err(format!(
-                "the result carries {} of {}, over the limit of {} per attachment; return a smaller or compressed file, or a URL to it",
+                "the result carries {}, over the limit of {} per attachment; return a smaller or compressed file, or a URL to it",
                 a.note(),
-                human_size(size),
                 human_size(per_attachment as u64)
             ));
         }
