@@ -27,6 +27,15 @@ fn report() -> ToolResponse {
         )
 }
 
+/// An attachment as read: kind, MIME type, bytes, name, URL.
+type Seen<'a> = (
+    AttachmentKind,
+    &'a str,
+    Option<&'a [u8]>,
+    Option<&'a str>,
+    Option<&'a str>,
+);
+
 fn server() -> McpServer {
     McpServer::new(tools![report])
 }
@@ -121,13 +130,7 @@ async fn our_client_reads_them_back_into_attachments() {
         let response = registry.call(&ToolCall::new("1", "report", "{}")).await;
         assert!(response.is_success(), "{response:?}");
         assert_eq!(response.text, "Q3 report");
-        let got: Vec<(
-            AttachmentKind,
-            &str,
-            Option<&[u8]>,
-            Option<&str>,
-            Option<&str>,
-        )> = response
+        let got: Vec<Seen<'_>> = response
             .attachments
             .iter()
             .map(|a| (a.kind(), a.mime_type(), a.bytes(), a.name(), a.url()))
