@@ -111,7 +111,7 @@ pub use context::{Progress, ProgressReporter};
 pub use definition::{ToolAnnotations, ToolDefinition};
 pub use dispatch::CallOptions;
 pub use executor::block_on;
-pub use into_response::{IntoToolResponse, Json, ToolError};
+pub use into_response::{Audio, File, Image, IntoToolResponse, Json, ToolError};
 pub use metadata::{Icon, IconTheme, Meta};
 pub use namespace::ToolNamespace;
 pub use output_schema::{output_schema_of, StructuredOutput};
@@ -125,6 +125,7 @@ pub use registry::Shape;
 pub use registry::{
     is_valid_tool_name, RegistryError, ToolKey, ToolList, ToolListFormat, ToolRegistry,
 };
+pub use response::{Attachment, AttachmentKind};
 pub use response::{ErrorInfo, Stats, ToolErrorCode, ToolEvent, ToolResponse, ToolStatus};
 pub use struct_tool::{StructTool, ToolHandler, ToolOf};
 pub use tool::{CallFuture, Tool, ToolSet};

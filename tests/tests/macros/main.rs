@@ -14,6 +14,7 @@ mod parse_support;
 #[path = "../support/mod.rs"]
 mod support;
 
+mod attachments;
 mod bad_input_catalog;
 mod canonical_schema;
 mod context_injection;

@@ -9,6 +9,7 @@
 #[path = "../support/spans.rs"]
 mod spans;
 
+mod mcp_attachments;
 mod mcp_catalog_asks;
 mod mcp_client;
 mod mcp_client_handlers;

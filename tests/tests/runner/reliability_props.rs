@@ -23,6 +23,7 @@ fn registry() -> ToolRegistry {
         max_argument_bytes: 4096,
         max_depth: 8,
         max_output_bytes: Some(32),
+        ..Limits::default()
     })
 }
 

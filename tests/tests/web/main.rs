@@ -13,6 +13,7 @@ mod support;
 
 mod agent_sse;
 mod http_anthropic;
+mod http_attachments;
 mod http_behaviour;
 mod http_broken_connection;
 mod http_callers;

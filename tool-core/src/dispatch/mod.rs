@@ -225,11 +225,14 @@ impl ToolRegistry {
         }
     }
 
-    /// The last steps for every call: the output cap, if configured, and `time_ms`. In place:
-    /// a response is 128 bytes, and every move of it shows on the plain path.
+    /// The last steps for every call: the output cap, if configured, the attachments' size
+    /// limits, and `time_ms`. In place: a response is 144 bytes, and every move of it shows on the plain path.
     fn finish(&self, response: &mut ToolResponse, watch: &Stopwatch) {
         if let Some(max) = self.policy.limits.max_output_bytes {
             policy::cap_output(response, max);
+        }
+        if !response.attachments.is_empty() {
+            self.policy.limits.check_attachments(response);
         }
         response.stats.time_ms = Some(watch.elapsed_ms());
     }

@@ -4,16 +4,20 @@
 //! [`ToolResponse`], `String`, `&'static str`, `()`, numbers and `bool`, [`Json<T>`] (fills
 //! `data`), and `Result<T, E>` for every error type a Rust application uses: a [`ToolError`],
 //! `anyhow::Error`, `Box<dyn Error + Send + Sync>`, `String`, `&'static str`, or any
-//! `std::error::Error` (a `thiserror` enum, `std::io::Error`, ...). How an error becomes the
+//! `std::error::Error` (a `thiserror` enum, `std::io::Error`, ...), and for results that are
+//! not text [`Image`], [`Audio`], [`File`] and [`Attachment`](crate::Attachment), alone or
+//! paired with another return value (`(String, Image)`). How an error becomes the
 //! code and message the model reads is in the `error` module.
 
 mod error;
+mod media;
 
 use std::error::Error;
 
 use serde::Serialize;
 
 pub use error::ToolError;
+pub use media::{Audio, File, Image};
 
 use crate::raw_json::RawJson;
 use crate::response::ToolResponse;

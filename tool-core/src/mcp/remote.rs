@@ -279,18 +279,36 @@ impl RemoteTool {
     }
 }
 
-/// The server's result as our response: its text blocks joined by newlines, other blocks
-/// named, `structuredContent` as `data`, `isError` as an error. A text block that only repeats
-/// the structured content (as the spec recommends for older clients) is not kept twice, and an
+/// The server's result as our response: its text blocks joined by newlines, image and audio
+/// content, blob resources and resource links as attachments, other blocks named,
+/// `structuredContent` as `data`, `isError` as an error. A text block that only repeats the
+/// structured content (as the spec recommends for older clients) is not kept twice, and an
 /// error text in our own `Error [CODE]: message` form (a tool-core server) keeps its code.
 pub(crate) fn from_result(result: CallToolResult) -> ToolResponse {
     let mut text = String::new();
+    let mut attachments = Vec::new();
     for block in &result.content {
+        if !matches!(block, ContentBlock::Text(_)) {
+            let attachment = serde_json::to_value(block)
+                .ok()
+                .and_then(|v| crate::provider::mcp::read_block(&v));
+            if let Some(attachment) = attachment {
+                attachments.push(attachment);
+                continue;
+            }
+        }
         if !text.is_empty() {
             text.push('\n');
         }
         text.push_str(&block_text(block));
     }
+    let response = from_text(&result, text);
+    attachments
+        .into_iter()
+        .fold(response, ToolResponse::with_attachment)
+}
+
+fn from_text(result: &CallToolResult, mut text: String) -> ToolResponse {
     if result.is_error == Some(true) {
         if let Some((code, message)) = our_error(&text) {
             return ToolResponse::error(code, message);

@@ -1,5 +1,6 @@
 //! Input and output limits: argument size and JSON nesting depth (checked on the raw text
-//! before any deserializing), and an optional cap on the text sent back to the model.
+//! before any deserializing), an optional cap on the text sent back to the model, and the
+//! size of the images and files a result carries.
 
 use crate::response::{ToolResponse, ToolStatus};
 use crate::ToolErrorCode;
@@ -7,7 +8,8 @@ use crate::ToolErrorCode;
 /// Limits the dispatcher enforces on every call.
 ///
 /// The defaults are on: arguments up to 1 MiB, nested at most 64 objects/arrays deep, output
-/// uncapped. Set them with [`ToolRegistry::with_limits`](crate::ToolRegistry::with_limits).
+/// uncapped, attachments (images, audio, files) up to 10 MiB each and 20 MiB per result (under
+/// what every provider takes inline in one request; Gemini's 20 MB is the tightest). Set them with [`ToolRegistry::with_limits`](crate::ToolRegistry::with_limits).
 ///
 /// ```
 /// use tool_core::Limits;
@@ -24,6 +26,11 @@ pub struct Limits {
     /// If set, a response whose model text is longer is cut to this many bytes and marked
     /// `PARTIAL` with the reason (an `ERROR` keeps its status; its message is cut).
     pub max_output_bytes: Option<usize>,
+    /// Largest attachment a result may carry, in bytes; a larger one turns the result into an
+    /// `EXECUTION_ERROR` naming it. URLs count as nothing: the provider fetches them.
+    pub max_attachment_bytes: usize,
+    /// Largest total of a result's attachments, in bytes.
+    pub max_attachments_total_bytes: usize,
 }
 
 impl Default for Limits {
@@ -32,11 +39,28 @@ impl Default for Limits {
             max_argument_bytes: 1024 * 1024,
             max_depth: 64,
             max_output_bytes: None,
+            max_attachment_bytes: 10 * 1024 * 1024,
+            max_attachments_total_bytes: 20 * 1024 * 1024,
         }
     }
 }
 
 impl Limits {
+    /// Replaces a result whose attachments are over the size limits with an error saying
+    /// which and by how much.
+    #[cold]
+    pub(crate) fn check_attachments(&self, response: &mut ToolResponse) {
+        if let Err(why) = crate::response::check_attachment_sizes(
+            &response.attachments,
+            self.max_attachment_bytes,
+            self.max_attachments_total_bytes,
+        ) {
+            let mut error = ToolResponse::error(ToolErrorCode::ExecutionError, why);
+            error.stats = std::mem::take(&mut response.stats);
+            *response = error;
+        }
+    }
+
     /// Checks raw argument text against the size and depth limits.
     #[inline]
     pub(crate) fn check_arguments(&self, tool: &str, arguments: &str) -> Result<(), ToolResponse> {

@@ -2,7 +2,8 @@
 //!
 //! A response has a [`ToolStatus`] (`SUCCESS`, `PARTIAL`, `ERROR`), the `text` a model reads,
 //! an optional structured `data` payload, `error_info` for errors, `stats` (the dispatcher fills
-//! `time_ms`), `context`, and side-channel `events` for a UI that never reach the model.
+//! `time_ms`), `context`, side-channel `events` for a UI that never reach the model, and
+//! [`Attachment`]s: images, audio and files the model receives next to the text.
 //!
 //! # JSON form
 //!
@@ -13,25 +14,30 @@
 //! Empty fields are omitted. `data` is kept as already-serialized JSON ([`RawJson`]) so a
 //! tool's result is serialized exactly once on the hot path.
 
+mod attachment;
 mod code;
+pub(crate) mod codec;
 mod event;
 mod stats;
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use crate::raw_json::RawJson;
 use serde_json::{Map, Value};
 
+pub(crate) use attachment::check_sizes as check_attachment_sizes;
+pub use attachment::{Attachment, AttachmentKind};
 pub use code::{ErrorInfo, ToolErrorCode, ToolStatus};
 pub use event::ToolEvent;
 pub use stats::Stats;
 
 /// The result of one tool call: the one envelope for every outcome.
 ///
-/// Rarely used fields are boxed so the whole response is 128 bytes: it is moved through every
-/// layer of the dispatcher, and at this size a move is a few register stores, not a `memcpy`.
+/// Rarely used fields are boxed so the whole response stays small (144 bytes): it is moved
+/// through every layer of the dispatcher, and at this size a move is a few register stores.
 ///
 /// ```
 /// use tool_core::{ToolErrorCode, ToolResponse, ToolStatus};
@@ -70,6 +76,12 @@ pub struct ToolResponse {
     /// [`ToolResponse::with_event`].
     #[serde(default, skip_serializing_if = "<[ToolEvent]>::is_empty")]
     pub events: Box<[ToolEvent]>,
+    /// Images, audio and files for the model, next to the text. Each API receives them in
+    /// its own shape; where an API takes text only, [`ToolResponse::model_text`] names each
+    /// one. The JSON form carries a reference to each (kind, MIME type, name, size,
+    /// SHA-256 or URL), never the bytes. Add with [`ToolResponse::with_attachment`].
+    #[serde(default, skip_serializing_if = "<[Attachment]>::is_empty")]
+    pub attachments: Box<[Attachment]>,
 }
 
 impl ToolResponse {
@@ -87,6 +99,7 @@ impl ToolResponse {
             },
             context: None,
             events: Box::default(),
+            attachments: Box::default(),
         }
     }
 
@@ -214,6 +227,57 @@ impl ToolResponse {
         self
     }
 
+    /// Adds an attachment: an image, audio clip or file the model receives with the text.
+    ///
+    /// ```
+    /// use tool_core::{Attachment, ToolResponse};
+    /// let r = ToolResponse::success("the report")
+    ///     .with_attachment(Attachment::file_url("https://example.com/q3.pdf", "application/pdf"));
+    /// assert_eq!(r.attachments.len(), 1);
+    /// ```
+    pub fn with_attachment(mut self, attachment: Attachment) -> Self {
+        let mut all = std::mem::take(&mut self.attachments).into_vec();
+        all.push(attachment);
+        self.attachments = all.into_boxed_slice();
+        self
+    }
+
+    /// Adds an image from its bytes and MIME type (e.g. `image/png`).
+    ///
+    /// ```
+    /// let r = tool_core::ToolResponse::success("chart").with_image(vec![0x89, b'P'], "image/png");
+    /// assert_eq!(r.attachments[0].mime_type(), "image/png");
+    /// ```
+    pub fn with_image(self, bytes: impl Into<Arc<[u8]>>, mime_type: impl Into<String>) -> Self {
+        self.with_attachment(Attachment::image(bytes, mime_type))
+    }
+
+    /// Adds an audio clip from its bytes and MIME type (e.g. `audio/wav`).
+    ///
+    /// ```
+    /// let r = tool_core::ToolResponse::success("").with_audio(vec![0; 4], "audio/wav");
+    /// assert_eq!(r.attachments[0].kind(), tool_core::AttachmentKind::Audio);
+    /// ```
+    pub fn with_audio(self, bytes: impl Into<Arc<[u8]>>, mime_type: impl Into<String>) -> Self {
+        self.with_attachment(Attachment::audio(bytes, mime_type))
+    }
+
+    /// Adds a file from its bytes, MIME type and name (e.g. a PDF).
+    ///
+    /// ```
+    /// let r = tool_core::ToolResponse::success("")
+    ///     .with_file(b"%PDF-1.7".to_vec(), "application/pdf", "report.pdf");
+    /// assert_eq!(r.model_text(), r#"[application/pdf, 8 B, "report.pdf"]"#);
+    /// ```
+    pub fn with_file(
+        self,
+        bytes: impl Into<Arc<[u8]>>,
+        mime_type: impl Into<String>,
+        name: impl Into<String>,
+    ) -> Self {
+        self.with_attachment(Attachment::file(bytes, mime_type).with_name(name))
+    }
+
     /// Whether the status is `SUCCESS`.
     pub fn is_success(&self) -> bool {
         self.status == ToolStatus::Success
@@ -266,6 +330,8 @@ impl ToolResponse {
     /// - `PARTIAL`: `Partial result (<reason>): ` followed by the same body.
     /// - `ERROR`: `Error [<CODE>]: <message>`.
     ///
+    /// Then one line per attachment naming it ([`Attachment::note`]), for an API that takes
+    /// text only (a success with attachments and no text or data is just those lines).
     /// Events, stats and context are never included. Borrowed when no formatting is needed.
     ///
     /// ```
@@ -274,6 +340,30 @@ impl ToolResponse {
     /// assert_eq!(tool_core::ToolResponse::success("").model_text(), "Done.");
     /// ```
     pub fn model_text(&self) -> Cow<'_, str> {
+        let text = self.model_text_without_attachments();
+        if self.attachments.is_empty() {
+            return text;
+        }
+        let mut out = text.into_owned();
+        for a in self.attachments.iter() {
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(&a.note());
+        }
+        Cow::Owned(out)
+    }
+
+    /// [`ToolResponse::model_text`] without the attachments' lines: the text an API that
+    /// receives the attachments themselves gets next to them (empty for a success that has
+    /// attachments and nothing else).
+    ///
+    /// ```
+    /// let r = tool_core::ToolResponse::success("chart").with_image(vec![1], "image/png");
+    /// assert_eq!(r.model_text_without_attachments(), "chart");
+    /// assert_eq!(r.model_text(), "chart\n[image/png, 1 B]");
+    /// ```
+    pub fn model_text_without_attachments(&self) -> Cow<'_, str> {
         match self.status {
             ToolStatus::Error => {
                 let (code, message) = match &self.error_info {
@@ -323,11 +413,12 @@ impl ToolResponse {
             & self.stats.extra.is_none()
             & self.context.is_none()
             & self.events.is_empty()
+            & self.attachments.is_empty()
     }
 
     #[inline(never)]
     fn into_model_text_slow(self) -> String {
-        if self.status != ToolStatus::Success {
+        if self.status != ToolStatus::Success || !self.attachments.is_empty() {
             return self.model_text().into_owned();
         }
         success_body(self.text, self.data)
@@ -336,7 +427,8 @@ impl ToolResponse {
     fn body(&self) -> Cow<'_, str> {
         match (&self.data, self.text.is_empty()) {
             (None, false) => Cow::Borrowed(&self.text),
-            (None, true) => Cow::Borrowed("Done."),
+            (None, true) if self.attachments.is_empty() => Cow::Borrowed("Done."),
+            (None, true) => Cow::Borrowed(""),
             (Some(d), true) => Cow::Borrowed(d.get()),
             (Some(d), false) => Cow::Owned(format!("{}\n{}", self.text, d.get())),
         }

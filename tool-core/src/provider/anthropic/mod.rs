@@ -8,6 +8,7 @@
 //! (`auto`, `any`, `tool`, `none`) and `disable_parallel_tool_use` are from the Messages API
 //! reference.
 
+mod attachments;
 mod schema;
 mod search;
 mod stream;

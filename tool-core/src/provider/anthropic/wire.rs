@@ -96,6 +96,9 @@ pub enum ResultContent {
 }
 
 /// One `tool_result` block: the response's model text, `is_error: true` for an `ERROR`.
+/// A response with attachments always has a list of blocks: its text, then an `image` block
+/// per image (JPEG, PNG, GIF, WebP), a `document` block per PDF or plain-text file (titled
+/// with its name), and a text block naming anything else (audio, other files).
 ///
 /// ```
 /// use tool_core::{provider::anthropic::{tool_result, ResultContent}, ToolCall, ToolErrorCode, ToolResponse};
@@ -104,13 +107,20 @@ pub enum ResultContent {
 /// assert_eq!(block["is_error"], true);
 /// ```
 pub fn tool_result(call: &ToolCall, response: &ToolResponse, style: ResultContent) -> Value {
-    let text = response.model_text();
     let mut out = Map::new();
     out.insert("type".into(), json!("tool_result"));
     out.insert("tool_use_id".into(), json!(call.id));
-    let content = match style {
-        ResultContent::Text => json!(text),
-        ResultContent::Blocks => json!([{"type": "text", "text": text}]),
+    let content = if response.attachments.is_empty() {
+        let text = response.model_text();
+        match style {
+            ResultContent::Text => json!(text),
+            ResultContent::Blocks => json!([{"type": "text", "text": text}]),
+        }
+    } else {
+        super::attachments::content_blocks(
+            &response.model_text_without_attachments(),
+            &response.attachments,
+        )
     };
     out.insert("content".into(), content);
     if response.is_error() {

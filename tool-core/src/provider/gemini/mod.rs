@@ -8,6 +8,7 @@
 //! `{"name", "response": {...}}` where the reference suggests `output` for a result and
 //! `error` for a failure. There is no switch to turn parallel calls off.
 
+mod attachments;
 mod schema;
 mod stream;
 mod wire;

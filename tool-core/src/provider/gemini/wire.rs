@@ -112,7 +112,23 @@ fn responses_content(
                 body.insert("id".into(), json!(call.id));
             }
             body.insert("name".into(), json!(call.name));
-            body.insert("response".into(), json!({ key: response.model_text() }));
+            if response.attachments.is_empty() {
+                body.insert("response".into(), json!({ key: response.model_text() }));
+            } else {
+                // Images, PDFs and text as parts; anything else named in the text.
+                let (parts, notes) = super::attachments::parts(&response.attachments);
+                let mut text = response.model_text_without_attachments().into_owned();
+                for note in notes {
+                    if !text.is_empty() {
+                        text.push('\n');
+                    }
+                    text.push_str(&note);
+                }
+                body.insert("response".into(), json!({ key: text }));
+                if !parts.is_empty() {
+                    body.insert("parts".into(), Value::Array(parts));
+                }
+            }
             json!({"functionResponse": body})
         })
         .collect();
@@ -205,7 +221,9 @@ impl ChatApi for Gemini {
     }
 
     /// One `user` content of `functionResponse` parts, in call order, with
-    /// `{"output": text}` or, for an `ERROR`, `{"error": text}`. A call's id is sent unless
+    /// `{"output": text}` or, for an `ERROR`, `{"error": text}`; a response's images, PDFs
+    /// and plain-text files go in the function response's own `parts` (`inlineData` or
+    /// `fileData`), other attachments are named in the text. A call's id is sent unless
     /// it was made up here; for a turn read from Gemini prefer [`results_entry_for`], which
     /// knows which ids Gemini gave.
     fn results_entry(calls: &[ToolCall], responses: &[ToolResponse]) -> Vec<Value> {

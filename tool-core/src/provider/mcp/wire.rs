@@ -79,7 +79,9 @@ pub fn read_call(request: &Value) -> Result<ToolCall, ProviderError> {
     ))
 }
 
-/// The `tools/call` result: the model text as one text block, `isError` for an `ERROR`, and
+/// The `tools/call` result: the model text as one text block, then one block per attachment
+/// (image and audio content, an embedded resource for a file, a resource link for a URL),
+/// `isError` for an `ERROR`, and
 /// `structuredContent` only for a success of a tool that declares an output schema (the
 /// specification requires it to match that schema): the response's `data`, wrapped as
 /// `{"result": …}` when the schema is the wrapper of a non-object result. The MCP server
@@ -96,10 +98,18 @@ pub fn read_call(request: &Value) -> Result<ToolCall, ProviderError> {
 /// ```
 pub fn call_result(response: &ToolResponse, output_schema: Option<&Value>) -> Value {
     let mut out = Map::new();
-    out.insert(
-        "content".into(),
-        json!([{"type": "text", "text": response.model_text()}]),
-    );
+    let content = if response.attachments.is_empty() {
+        json!([{"type": "text", "text": response.model_text()}])
+    } else {
+        let text = response.model_text_without_attachments();
+        let text = (!text.is_empty()).then(|| json!({"type": "text", "text": text}));
+        let blocks = response
+            .attachments
+            .iter()
+            .map(super::attachments::content_block);
+        Value::Array(text.into_iter().chain(blocks).collect())
+    };
+    out.insert("content".into(), content);
     let structured = match (response.is_error(), output_schema, &response.data) {
         (false, Some(schema), Some(data)) => {
             serde_json::from_str::<Value>(data.get()).ok().map(|value| {

@@ -8,6 +8,7 @@
 //! after the assistant message that made the calls, one per call. The strict-mode schema
 //! ([`strict_schema`]) is shared with the Responses API.
 
+mod attachments;
 mod limits;
 mod schema;
 mod stream;

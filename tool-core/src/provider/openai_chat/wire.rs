@@ -159,13 +159,21 @@ impl ChatApi for OpenAiChat {
 
     /// One `{"role": "tool", "tool_call_id", "content"}` message per call, in call order; the
     /// content is the model text (an `ERROR` reads `Error [CODE]: …`, since this API has no
-    /// error flag).
+    /// error flag). A tool message takes text only, so it names each attachment
+    /// (`[image/png, 34 KB, "chart.png"]`), and when there are images, PDFs or WAV/MP3 audio
+    /// one `user` message follows the tool messages with them as content parts.
     fn results_entry(calls: &[ToolCall], responses: &[ToolResponse]) -> Vec<Value> {
-        pairs(calls, responses)
+        let mut out: Vec<Value> = pairs(calls, responses)
             .map(|(call, response)| {
                 json!({"role": "tool", "tool_call_id": call.id, "content": response.model_text()})
             })
-            .collect()
+            .collect();
+        if responses.iter().any(|r| !r.attachments.is_empty()) {
+            out.extend(super::attachments::user_message(
+                calls.iter().zip(responses.iter()),
+            ));
+        }
+        out
     }
 
     fn stream() -> OpenAiChatStream {

@@ -7,6 +7,7 @@
 //! `{"type": "function_call", "id": "fc_…", "call_id": "call_…", "name", "arguments"}` and is
 //! answered by an input item `{"type": "function_call_output", "call_id", "output"}`.
 
+mod attachments;
 mod namespace;
 mod search;
 mod stream;

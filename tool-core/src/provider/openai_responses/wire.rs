@@ -156,11 +156,21 @@ impl ChatApi for OpenAiResponses {
         Value::Array(out)
     }
 
-    /// One `function_call_output` item per call, in call order.
+    /// One `function_call_output` item per call, in call order. The `output` is the model
+    /// text, or for a response with attachments a list: `input_text`, then an `input_image`
+    /// per image, an `input_file` per file, and an `input_text` naming each audio clip.
     fn results_entry(calls: &[ToolCall], responses: &[ToolResponse]) -> Vec<Value> {
         pairs(calls, responses)
             .map(|(call, response)| {
-                json!({"type": "function_call_output", "call_id": call.id, "output": response.model_text()})
+                let output = if response.attachments.is_empty() {
+                    json!(response.model_text())
+                } else {
+                    super::attachments::output_items(
+                        &response.model_text_without_attachments(),
+                        &response.attachments,
+                    )
+                };
+                json!({"type": "function_call_output", "call_id": call.id, "output": output})
             })
             .collect()
     }
