@@ -31,7 +31,7 @@ fn call(format: ToolFormat) -> String {
         ToolFormat::Hermes => format!(
             "Writing.\n<tool_call>\n{{\"name\": \"write\", \"arguments\": {{\"path\": \"/tmp/a\", \"content\": \"{payload}\"}}}}\n</tool_call>"
         ),
-        ToolFormat::QwenXml => format!(
+        ToolFormat::Qwen3Coder => format!(
             "Writing.\n<tool_call>\n<function=write>\n<parameter=path>\n/tmp/a\n</parameter>\n<parameter=content>\n{payload}\n</parameter>\n</function>\n</tool_call>"
         ),
         ToolFormat::Llama => format!(
@@ -81,7 +81,7 @@ fn ours(format: ToolFormat, pieces: &[&str]) -> usize {
 fn theirs(format: ToolFormat, pieces: &[&str], tools: &[Tool]) -> usize {
     let mut parser: Box<dyn ToolParser> = match format {
         ToolFormat::Hermes => Box::new(QwenParser::new()),
-        ToolFormat::QwenXml => Box::new(tool_parser::parsers::qwen_xml::QwenXmlParser::new()),
+        ToolFormat::Qwen3Coder => Box::new(tool_parser::parsers::qwen3_coder::Qwen3CoderParser::new()),
         ToolFormat::Llama => Box::new(LlamaParser::new()),
         ToolFormat::Pythonic => Box::new(PythonicParser::new()),
         _ => Box::new(MistralParser::new()),
@@ -100,7 +100,7 @@ fn compare(c: &mut Criterion) {
     let prose = prose();
     for format in [
         ToolFormat::Hermes,
-        ToolFormat::QwenXml,
+        ToolFormat::Qwen3Coder,
         ToolFormat::Mistral,
         ToolFormat::Llama,
         ToolFormat::Pythonic,

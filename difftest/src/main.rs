@@ -33,7 +33,7 @@ fn arguments(text: &str) -> Value {
 fn make(stem: &str) -> Box<dyn ToolParser> {
     match stem {
         "hermes" => Box::new(QwenParser::new()),
-        "qwen_xml" => Box::new(tool_parser::parsers::qwen_xml::QwenXmlParser::new()),
+        "qwen3_coder" => Box::new(tool_parser::parsers::qwen3_coder::Qwen3CoderParser::new()),
         "llama" => Box::new(LlamaParser::new()),
         "pythonic" => Box::new(PythonicParser::new()),
         _ => Box::new(MistralParser::new()),
@@ -43,7 +43,7 @@ fn make(stem: &str) -> Box<dyn ToolParser> {
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
     let tools = tools();
-    for stem in ["hermes", "qwen_xml", "mistral", "llama", "pythonic"] {
+    for stem in ["hermes", "qwen3_coder", "mistral", "llama", "pythonic"] {
         let text = std::fs::read_to_string(fixtures().join(format!("{stem}.corpus.json"))).unwrap();
         let cases: Vec<Value> = serde_json::from_str(&text).unwrap();
         let mut records = Vec::new();

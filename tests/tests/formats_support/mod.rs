@@ -18,7 +18,7 @@ pub struct Case {
 /// The formats with a corpus, and their file stems.
 pub const FORMATS: &[(ToolFormat, &str)] = &[
     (ToolFormat::Hermes, "hermes"),
-    (ToolFormat::QwenXml, "qwen_xml"),
+    (ToolFormat::Qwen3Coder, "qwen3_coder"),
     (ToolFormat::Mistral, "mistral"),
     (ToolFormat::Harmony, "harmony"),
     (ToolFormat::Glm, "glm"),

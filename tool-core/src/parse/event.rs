@@ -10,9 +10,9 @@ use super::text_chunk::TextChunk;
 /// Why the model's reply ended, as the provider reported it.
 ///
 /// ```
-/// use tool_core::parse::{EndReason, Event, XmlParser};
+/// use tool_core::parse::{EndReason, Event, UseToolParser};
 /// let mut events = Vec::new();
-/// let mut parser = XmlParser::new();
+/// let mut parser = UseToolParser::new();
 /// parser.feed("<use_tool><tool_name>a</tool_name><arguments>{\"x\":", &mut events);
 /// parser.finish(EndReason::Length, &mut events);
 /// assert!(events.iter().any(|e| matches!(e, Event::CallIncomplete { .. })));
@@ -63,7 +63,7 @@ pub enum DiagnosticKind {
     /// A Qwen3-Coder `<parameter=...>` value was not closed with `</parameter>`; it ended at
     /// the next parameter or at `</function>`.
     MissingParameterClose,
-    /// Invalid UTF-8 given to [`XmlParser::feed_bytes`](crate::parse::XmlParser::feed_bytes)
+    /// Invalid UTF-8 given to [`UseToolParser::feed_bytes`](crate::parse::UseToolParser::feed_bytes)
     /// was replaced by U+FFFD.
     InvalidUtf8,
 }
@@ -90,8 +90,8 @@ pub struct Diagnostic {
 /// Text events plus the byte ranges (`span`) of the call events give back the whole input.
 ///
 /// ```
-/// use tool_core::parse::{EndReason, Event, XmlParser};
-/// let events = XmlParser::parse_all(
+/// use tool_core::parse::{EndReason, Event, UseToolParser};
+/// let events = UseToolParser::parse_all(
 ///     "Checking.\n<use_tool><tool_name>get_weather</tool_name><arguments>{\"city\":\"Paris\"}</arguments></use_tool>",
 ///     EndReason::Stop,
 /// );

@@ -163,7 +163,7 @@ mod tests {
     #[test]
     fn written_calls_read_back_to_the_same_arguments() {
         let args = r#"{"s":"a \"q\"\n\\ é","n":-1.5,"i":3,"b":true,"z":null,"l":[1,{"k":"v"}]}"#;
-        let call = ToolCall::new("call_0".into(), "f".into(), args.into());
+        let call = ToolCall::new("call_0", "f", args);
         let mut out = String::new();
         Pythonic.write_calls(&[call.clone(), call], &mut out);
         let read = calls(&out).unwrap();

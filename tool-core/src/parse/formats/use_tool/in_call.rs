@@ -1,14 +1,14 @@
 //! The part of the state machine inside a `<use_tool>` block: children, the name, the
 //! arguments, and how a block ends.
 
-use super::parser::{State, UseToolParser};
+use super::parser::{State, UseToolMachine};
 use super::tags::{ARGS_CLOSE, IN_CALL, NAME_CLOSE};
 use crate::parse::event::{Diagnostic, DiagnosticKind, EndReason, Event};
 use crate::parse::json_scan::ArgScan;
 use crate::parse::tag::Step;
 use crate::parse::text_chunk::TextChunk;
 
-impl UseToolParser {
+impl UseToolMachine {
     pub(super) fn step_children(&mut self, chunk: &str, i: usize, out: &mut Vec<Event>) -> usize {
         let rest = chunk.get(i..).unwrap_or_default();
         if self.tag.is_empty() {
