@@ -116,6 +116,8 @@ pub fn rebuild(input: &str, events: &[Event]) -> String {
     for e in events {
         match e {
             Event::Text(t) | Event::Reasoning(t) | Event::Markup(t) => out.push_str(t),
+            // A delta's span lies inside its call's: only call-ending events count.
+            Event::ArgumentsDelta { .. } => {}
             other => {
                 if let Some(span) = other.span() {
                     out.push_str(&input[span]);

@@ -118,6 +118,8 @@ pub fn rebuild(input: &str, events: &[Event]) -> String {
     for e in events {
         if let Some(t) = e.as_text() {
             out.push_str(t);
+        } else if matches!(e, Event::ArgumentsDelta { .. }) {
+            // Inside its call's span.
         } else if let Some(span) = e.span() {
             out.push_str(&input[span]);
         }

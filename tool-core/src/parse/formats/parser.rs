@@ -202,9 +202,11 @@ impl FormatParser {
             },
             out,
         );
-        let from = out.len();
         let shift = think.split.shift();
-        if let Some(held) = think.split.finish(out) {
+        let held = think.split.finish(out);
+        // The splitter's own events are placed already; the format parser's move.
+        let from = out.len();
+        if let Some(held) = held {
             self.inner.feed(&held, out);
         }
         self.inner.finish(reason, out);
@@ -219,8 +221,10 @@ fn feed_split(split: &mut Think, inner: &mut AnyParser, chunk: &str, out: &mut V
         inner.feed(chunk, out);
         return;
     }
+    let handoff = split.split(chunk, out);
+    // The splitter's own events are placed already; the format parser's move.
     let from = out.len();
-    match split.split(chunk, out) {
+    match handoff {
         Handoff::Nothing => return,
         Handoff::Rest(rest) => inner.feed(rest, out),
         Handoff::Held(held) => inner.feed(&held, out),
@@ -253,11 +257,15 @@ fn shift_spans(out: &mut [Event], from: usize, shift: usize) {
         return;
     }
     for event in out.iter_mut().skip(from) {
-        if let Event::CallComplete { span, .. }
-        | Event::CallError { span, .. }
-        | Event::CallIncomplete { span, .. } = event
-        {
-            *span = span.start + shift..span.end + shift;
+        match event {
+            Event::CallComplete { span, .. }
+            | Event::CallError { span, .. }
+            | Event::CallIncomplete { span, .. } => *span = span.start + shift..span.end + shift,
+            Event::Text(chunk)
+            | Event::Reasoning(chunk)
+            | Event::Markup(chunk)
+            | Event::ArgumentsDelta { delta: chunk, .. } => chunk.shift(shift),
+            Event::CallStarted { .. } | Event::Name { .. } | Event::Diagnostic(_) => {}
         }
     }
 }

@@ -219,7 +219,7 @@ impl UseToolMachine {
                 self.tag.clear();
                 let index = self.core.start_call(out);
                 self.call = Some(OpenCall::new(index, self.held_at));
-                self.open_child(k, out);
+                self.open_child(k, self.core.offset + i + 1, out);
                 i + 1
             }
         }
