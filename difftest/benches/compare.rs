@@ -28,7 +28,7 @@ mod inputs;
 fn their_parser(format: ToolFormat) -> Box<dyn ToolParser> {
     match format {
         ToolFormat::Hermes => Box::new(QwenParser::new()),
-        ToolFormat::QwenXml => Box::new(tool_parser::parsers::qwen_xml::QwenXmlParser::new()),
+        ToolFormat::Qwen3Coder => Box::new(tool_parser::parsers::qwen_xml::QwenXmlParser::new()),
         ToolFormat::Mistral => Box::new(MistralParser::new()),
         ToolFormat::Llama => Box::new(LlamaParser::new()),
         ToolFormat::Pythonic => Box::new(PythonicParser::new()),

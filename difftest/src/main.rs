@@ -49,7 +49,7 @@ fn arguments(text: &str) -> Value {
 fn make(stem: &str) -> Box<dyn ToolParser> {
     match stem {
         "hermes" => Box::new(QwenParser::new()),
-        "qwen_xml" => Box::new(tool_parser::parsers::qwen_xml::QwenXmlParser::new()),
+        "qwen3_coder" => Box::new(tool_parser::parsers::qwen_xml::QwenXmlParser::new()),
         "llama" => Box::new(LlamaParser::new()),
         "pythonic" => Box::new(PythonicParser::new()),
         "mistral" => Box::new(MistralParser::new()),
@@ -65,7 +65,7 @@ fn make(stem: &str) -> Box<dyn ToolParser> {
 }
 
 /// Formats recorded whole only (their fixtures predate the streamed records).
-const WHOLE: &[&str] = &["hermes", "qwen_xml", "mistral", "llama", "pythonic"];
+const WHOLE: &[&str] = &["hermes", "qwen3_coder", "mistral", "llama", "pythonic"];
 /// Formats recorded whole and streamed.
 const STREAMED: &[&str] = &[
     "deepseek_v3",

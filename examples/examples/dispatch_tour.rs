@@ -92,7 +92,8 @@ fn xml_mode(registry: &ToolRegistry) {
     }
 
     println!("\n\n== XML mode: the follow-up user message ==");
-    match tool_core::block_on(registry.xml_follow_up(&all)) {
+    match tool_core::block_on(registry.text_follow_up(tool_core::parse::ToolFormat::UseTool, &all))
+    {
         Some(message) => println!("{message}"),
         None => println!("(the reply made no tool call)"),
     }

@@ -20,7 +20,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tool_core::parse::{EndReason, Event, FormatOptions, XmlParser};
+use tool_core::parse::{EndReason, Event, FormatOptions, UseToolParser};
 
 // The parser tests' helpers and property checks, shared so that the fuzzer checks exactly the
 // properties the test suite states.
@@ -44,7 +44,7 @@ fn options(control: u8) -> FormatOptions {
 
 /// Feeds `data` in chunks of the given sizes (cycled; an empty chunk where a size is 0).
 fn parse(data: &[u8], sizes: &[usize], options: FormatOptions, reason: EndReason) -> Vec<Event> {
-    let mut parser = XmlParser::with_options(options);
+    let mut parser = UseToolParser::with_options(options);
     let mut out = Vec::new();
     let mut at = 0;
     let mut sizes = sizes.iter().cycle();

@@ -7,7 +7,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
-use tool_core::parse::{EndReason, Event, XmlParser};
+use tool_core::parse::{EndReason, Event, UseToolParser};
 
 const CHUNKS: [usize; 5] = [1, 4, 16, 64, 4096];
 
@@ -30,7 +30,7 @@ fn big_call() -> String {
 /// Feeds `input` in `chunk`-byte pieces (on char boundaries), draining events per chunk as a
 /// consumer would. Returns how many events were seen, so nothing is optimized away.
 fn run(input: &str, chunk: usize) -> usize {
-    let mut parser = XmlParser::new();
+    let mut parser = UseToolParser::new();
     let mut out: Vec<Event> = Vec::new();
     let mut seen = 0;
     let mut start = 0;

@@ -38,7 +38,7 @@ fn big_call(format: ToolFormat) -> String {
             "Writing.\n<tool_call>\n{{\"name\": \"write\", \"arguments\": {{\"path\": \"/tmp/a\", \"content\": \"{}\"}}}}\n</tool_call>",
             "lorem ipsum dolor sit amet, \\\"quoted\\\" </tool_call> text abc".repeat(n)
         ),
-        ToolFormat::QwenXml => format!(
+        ToolFormat::Qwen3Coder => format!(
             "Writing.\n<tool_call>\n<function=write>\n<parameter=path>\n/tmp/a\n</parameter>\n<parameter=content>\n{}\n</parameter>\n</function>\n</tool_call>",
             "lorem ipsum dolor sit amet, \"quoted\" </tool_call> text abcdefgh".repeat(n)
         ),

@@ -44,8 +44,7 @@
 //! [`runner::Runner`] runs the loop from a user message to the final answer on any
 //! [`model::Model`]: streamed text, concurrent calls, approval pauses, typed limits. The loop
 //! itself is the sans-IO [`runner::Run`]; [`model::ScriptedModel`] and [`model::TextMode`] (tool
-//! calling over a text-only model in any [`parse::ToolFormat`]; [`model::XmlMode`] for
-//! `<use_tool>`) need no network.
+//! calling over a text-only model in any [`parse::ToolFormat`]) need no network.
 //!
 //! # Cargo features
 //!

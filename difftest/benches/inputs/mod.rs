@@ -9,7 +9,7 @@ use tool_core::ToolDefinition;
 /// Every format tool-parser 1.10.0 has a parser for too (harmony and `<use_tool>` it has not).
 pub const SHARED: [ToolFormat; 12] = [
     ToolFormat::Hermes,
-    ToolFormat::QwenXml,
+    ToolFormat::Qwen3Coder,
     ToolFormat::Mistral,
     ToolFormat::Llama,
     ToolFormat::Pythonic,
@@ -143,7 +143,7 @@ pub fn reply(format: ToolFormat, prose: &str, calls: &[Call]) -> String {
             },
             "\n",
         ),
-        ToolFormat::QwenXml => each(
+        ToolFormat::Qwen3Coder => each(
             &|(name, args)| {
                 let params: String = args
                     .iter()

@@ -18,7 +18,7 @@ pub struct Case {
 /// The formats with a corpus, and their file stems.
 pub const FORMATS: &[(ToolFormat, &str)] = &[
     (ToolFormat::Hermes, "hermes"),
-    (ToolFormat::QwenXml, "qwen_xml"),
+    (ToolFormat::Qwen3Coder, "qwen3_coder"),
     (ToolFormat::Mistral, "mistral"),
     (ToolFormat::Harmony, "harmony"),
     (ToolFormat::Glm, "glm"),
@@ -116,6 +116,8 @@ pub fn rebuild(input: &str, events: &[Event]) -> String {
     for e in events {
         match e {
             Event::Text(t) | Event::Reasoning(t) | Event::Markup(t) => out.push_str(t),
+            // A delta's span lies inside its call's: only call-ending events count.
+            Event::ArgumentsDelta { .. } => {}
             other => {
                 if let Some(span) = other.span() {
                     out.push_str(&input[span]);

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use serde_json::json;
-use tool_core::parse::{EndReason, Event, FormatParser, FormatTools, ToolFormat, XmlCallResult};
+use tool_core::parse::{EndReason, Event, FormatParser, FormatTools, TextCallResult, ToolFormat};
 use tool_core::{ToolDefinition, ToolResponse};
 
 /// The recorded prompt's system part: the system message, a blank line, then the tool block.
@@ -53,11 +53,11 @@ fn the_v31_results_are_the_official_templates() {
         "{\"temperature\": 26.1, \"location\": \"San Francisco, CA, USA\", \"unit\": \"celsius\"}",
         "{\"temperature\": 25.9, \"location\": \"San Francisco, CA, USA\", \"date\": \"2024-10-01\", \"unit\": \"celsius\"}",
     ];
-    let results: Vec<XmlCallResult> = outputs
+    let results: Vec<TextCallResult> = outputs
         .iter()
         .zip(["get_current_temperature", "get_temperature_date"])
         .enumerate()
-        .map(|(index, (text, name))| XmlCallResult {
+        .map(|(index, (text, name))| TextCallResult {
             index,
             id: format!("call_{index}"),
             name: name.to_string(),

@@ -77,33 +77,37 @@ const DELIBERATE: &[(&str, &str, Why)] = &[
     ("hermes", "trailing_junk", Why::Repaired),
     ("hermes", "control_chars", Why::Repaired),
     ("hermes", "crlf", Why::Layout),
-    ("qwen_xml", "single", Why::QwenNoSchema),
-    ("qwen_xml", "string_keeps_whitespace", Why::QwenWhitespace),
-    ("qwen_xml", "close_tag_in_value", Why::EndMarkerInString),
+    ("qwen3_coder", "single", Why::QwenNoSchema),
     (
-        "qwen_xml",
+        "qwen3_coder",
+        "string_keeps_whitespace",
+        Why::QwenWhitespace,
+    ),
+    ("qwen3_coder", "close_tag_in_value", Why::EndMarkerInString),
+    (
+        "qwen3_coder",
         "two_functions_one_block",
         Why::QwenSeveralFunctions,
     ),
-    ("qwen_xml", "code_fence", Why::FencedExample),
+    ("qwen3_coder", "code_fence", Why::FencedExample),
     (
-        "qwen_xml",
+        "qwen3_coder",
         "missing_param_close",
         Why::QwenMissingParameterClose,
     ),
     (
-        "qwen_xml",
+        "qwen3_coder",
         "missing_param_close_before_function_end",
         Why::QwenMissingParameterClose,
     ),
-    ("qwen_xml", "bad_integer", Why::QwenSchema),
-    ("qwen_xml", "bad_object", Why::QwenSchema),
+    ("qwen3_coder", "bad_integer", Why::QwenSchema),
+    ("qwen3_coder", "bad_object", Why::QwenSchema),
     (
-        "qwen_xml",
+        "qwen3_coder",
         "unknown_parameter_stays_string",
         Why::QwenNoSchema,
     ),
-    ("qwen_xml", "missing_close_stop", Why::Repaired),
+    ("qwen3_coder", "missing_close_stop", Why::Repaired),
     ("mistral", "new_form", Why::MistralNameForm),
     ("mistral", "new_form_two", Why::MistralNameForm),
     ("mistral", "text_before_and_after", Why::MistralNameForm),
@@ -196,7 +200,7 @@ pub(crate) fn theirs(record: &Value) -> Vec<(String, Value)> {
 fn the_same_calls_as_tool_parser_except_the_listed_differences() {
     let mut unexpected = Vec::new();
     let mut stale = Vec::new();
-    for stem in ["hermes", "qwen_xml", "mistral", "llama", "pythonic"] {
+    for stem in ["hermes", "qwen3_coder", "mistral", "llama", "pythonic"] {
         let records = recorded(stem);
         let cases = corpus(stem);
         assert_eq!(records.len(), cases.len(), "{stem}: re-record the fixtures");

@@ -118,7 +118,7 @@ fn schema_type_names_in_the_wild_type_the_values_of_every_untyped_format() {
         "x": {"type": "float"}, "y": {"type": "double"}, "n": {"type": "int"}
     }});
     let replies = [
-        (ToolFormat::QwenXml, "<tool_call>\n<function=calc>\n<parameter=x>\n1.5\n</parameter>\n<parameter=y>\n2\n</parameter>\n<parameter=n>\n3\n</parameter>\n</function>\n</tool_call>"),
+        (ToolFormat::Qwen3Coder, "<tool_call>\n<function=calc>\n<parameter=x>\n1.5\n</parameter>\n<parameter=y>\n2\n</parameter>\n<parameter=n>\n3\n</parameter>\n</function>\n</tool_call>"),
         (ToolFormat::Glm, "<tool_call>calc\n<arg_key>x</arg_key>\n<arg_value>1.5</arg_value>\n<arg_key>y</arg_key>\n<arg_value>2</arg_value>\n<arg_key>n</arg_key>\n<arg_value>3</arg_value>\n</tool_call>"),
         (ToolFormat::MiniMax, "<minimax:tool_call>\n<invoke name=\"calc\">\n<parameter name=\"x\">1.5</parameter>\n<parameter name=\"y\">2</parameter>\n<parameter name=\"n\">3</parameter>\n</invoke>\n</minimax:tool_call>"),
     ];
@@ -155,7 +155,7 @@ fn null_written_three_ways_is_null() {
     let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}, "s": {"type": "string"}}});
     for written in ["null", "NULL", "None"] {
         let replies = [
-            (ToolFormat::QwenXml, format!("<tool_call>\n<function=calc>\n<parameter=n>\n{written}\n</parameter>\n<parameter=s>\n{written}\n</parameter>\n</function>\n</tool_call>")),
+            (ToolFormat::Qwen3Coder, format!("<tool_call>\n<function=calc>\n<parameter=n>\n{written}\n</parameter>\n<parameter=s>\n{written}\n</parameter>\n</function>\n</tool_call>")),
             (ToolFormat::Glm, format!("<tool_call>calc<arg_key>n</arg_key><arg_value>{written}</arg_value><arg_key>s</arg_key><arg_value>{written}</arg_value></tool_call>")),
             (ToolFormat::MiniMax, format!("<minimax:tool_call><invoke name=\"calc\"><parameter name=\"n\">{written}</parameter><parameter name=\"s\">{written}</parameter></invoke></minimax:tool_call>")),
         ];

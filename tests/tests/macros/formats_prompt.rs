@@ -58,7 +58,7 @@ fn tool_blocks_match_the_reviewed_goldens() {
 const REPLIES: &[(ToolFormat, &str)] = &[
     (ToolFormat::UseTool, "<use_tool><tool_name>add</tool_name><arguments>{\"values\": [1, 2], \"scale\": 1.5}</arguments></use_tool><use_tool><tool_name>get_wether</tool_name><arguments>{\"city\": \"Paris\"}</arguments></use_tool>"),
     (ToolFormat::Hermes, "<tool_call>\n{\"name\": \"add\", \"arguments\": {\"values\": [1, 2], \"scale\": 1.5}}\n</tool_call>\n<tool_call>\n{\"name\": \"get_wether\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>"),
-    (ToolFormat::QwenXml, "<tool_call>\n<function=add>\n<parameter=values>\n[1, 2]\n</parameter>\n<parameter=scale>\n1.5\n</parameter>\n</function>\n</tool_call>\n<tool_call>\n<function=get_wether>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>"),
+    (ToolFormat::Qwen3Coder, "<tool_call>\n<function=add>\n<parameter=values>\n[1, 2]\n</parameter>\n<parameter=scale>\n1.5\n</parameter>\n</function>\n</tool_call>\n<tool_call>\n<function=get_wether>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>"),
     (ToolFormat::Mistral, "[TOOL_CALLS] [{\"name\": \"add\", \"arguments\": {\"values\": [1, 2], \"scale\": 1.5}}, {\"name\": \"get_wether\", \"arguments\": {\"city\": \"Paris\"}}]"),
     (ToolFormat::Harmony, "<|channel|>analysis<|message|>Add, then weather.<|end|><|start|>assistant<|channel|>commentary to=functions.add <|constrain|>json<|message|>{\"values\": [1, 2], \"scale\": 1.5}<|call|><|start|>assistant<|channel|>commentary to=functions.get_wether <|constrain|>json<|message|>{\"city\": \"Paris\"}<|call|>"),
     (ToolFormat::Glm, "<tool_call>add\n<arg_key>values</arg_key>\n<arg_value>[1, 2]</arg_value>\n<arg_key>scale</arg_key>\n<arg_value>1.5</arg_value>\n</tool_call><tool_call>get_wether<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>"),
@@ -96,10 +96,10 @@ fn a_reply_in_each_format_runs_and_its_results_come_back_in_that_format() {
             .error_message()
             .unwrap()
             .contains("Did you mean 'get_weather'?"));
-        let message = block_on(registry.format_follow_up(*format, &events)).unwrap();
+        let message = block_on(registry.text_follow_up(*format, &events)).unwrap();
         let expected = match format {
             ToolFormat::UseTool => "<tool_results>\n<tool_result>\n<tool_name>add</tool_name>\n<status>SUCCESS</status>\n<output>4.5</output>\n</tool_result>\n<tool_result>\n<tool_name>get_wether</tool_name>\n<status>ERROR</status>\n<output>Error [NOT_FOUND]: Unknown tool 'get_wether'. Did you mean 'get_weather'? Available tools: 'get_weather', 'add', 'now'.</output>\n</tool_result>\n</tool_results>\n".to_string(),
-            ToolFormat::Hermes | ToolFormat::QwenXml => "<tool_response>\n4.5\n</tool_response>\n<tool_response>\nError [NOT_FOUND]: Unknown tool 'get_wether'. Did you mean 'get_weather'? Available tools: 'get_weather', 'add', 'now'.\n</tool_response>".to_string(),
+            ToolFormat::Hermes | ToolFormat::Qwen3Coder => "<tool_response>\n4.5\n</tool_response>\n<tool_response>\nError [NOT_FOUND]: Unknown tool 'get_wether'. Did you mean 'get_weather'? Available tools: 'get_weather', 'add', 'now'.\n</tool_response>".to_string(),
             ToolFormat::Mistral => "[TOOL_RESULTS]{\"call_id\":\"call_0\",\"content\":\"4.5\"}[/TOOL_RESULTS]\n[TOOL_RESULTS]{\"call_id\":\"call_1\",\"content\":\"Error [NOT_FOUND]: Unknown tool 'get_wether'. Did you mean 'get_weather'? Available tools: 'get_weather', 'add', 'now'.\"}[/TOOL_RESULTS]".to_string(),
             ToolFormat::Harmony => "<|start|>functions.add to=assistant<|channel|>commentary<|message|>4.5<|end|>\n<|start|>functions.get_wether to=assistant<|channel|>commentary<|message|>Error [NOT_FOUND]: Unknown tool 'get_wether'. Did you mean 'get_weather'? Available tools: 'get_weather', 'add', 'now'.<|end|>".to_string(),
             ToolFormat::Glm => "<tool_response>\n4.5\n</tool_response>\n<tool_response>\nError [NOT_FOUND]: Unknown tool 'get_wether'. Did you mean 'get_weather'? Available tools: 'get_weather', 'add', 'now'.\n</tool_response>".to_string(),

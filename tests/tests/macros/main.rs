@@ -33,6 +33,7 @@ mod formats_prompt;
 mod formats_templates;
 mod nested_unknown_keys;
 mod parse_props;
+mod parse_spans;
 mod parse_stream;
 mod prompt_roundtrip;
 mod provider_anthropic;

@@ -8,7 +8,7 @@ use parse_support::{
     parse_whole, rebuild, FIXTURES,
 };
 use proptest::prelude::*;
-use tool_core::parse::{EndReason, Event, FormatOptions, XmlParser};
+use tool_core::parse::{EndReason, Event, FormatOptions, UseToolParser};
 
 /// Pieces that make inputs dense in tags, JSON punctuation and multi-byte characters.
 const PIECES: &[&str] = &[
@@ -87,7 +87,7 @@ fn assert_no_retraction(prefix: &[Event], full: &[Event], context: &str) {
 fn check_prefixes(input: &str, reason: EndReason) {
     let full = merged(parse_whole(input, reason));
     for cut in (0..=input.len()).filter(|c| input.is_char_boundary(*c)) {
-        let mut parser = XmlParser::new();
+        let mut parser = UseToolParser::new();
         let mut out = Vec::new();
         parser.feed(&input[..cut], &mut out);
         assert_no_retraction(&merged(out), &full, &format!("{input:?} cut at {cut}"));
@@ -214,7 +214,7 @@ proptest! {
         step in 1usize..9,
     ) {
         let parse = |step: usize| {
-            let mut parser = XmlParser::new();
+            let mut parser = UseToolParser::new();
             let mut out = Vec::new();
             for chunk in bytes.chunks(step) {
                 parser.feed_bytes(chunk, &mut out);
@@ -252,7 +252,7 @@ fn overlong_tool_name_is_cut_the_same_however_it_is_chunked() {
         if !input.is_char_boundary(split) {
             continue;
         }
-        let mut parser = XmlParser::new();
+        let mut parser = UseToolParser::new();
         let mut out = Vec::new();
         parser.feed(&input[..split], &mut out);
         parser.feed(&input[split..], &mut out);
@@ -268,7 +268,7 @@ fn overlong_tool_name_is_cut_the_same_however_it_is_chunked() {
 fn a_cut_tool_name_takes_nothing_more_however_it_is_chunked() {
     let input: &[u8] = b"I'll c(eck.\x0a<use_tool>\x0a  <tool_name>\x08`a`x}l\x0a<use_tool><tool_name>x\x00\x04><arguments\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xdf\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe4\xe4\xe4\xe4\xe4\xe4\xe4\xe4\xe4\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1\xe1>{}</\x9f\x8d\x98\x8a\x92\x9a\xd1\x8bs\xc6\xc3\xd0\x8a\x8c\x9a\xa0\x8b\xff4get_weeool\x0a>``ather</tool_name>se`";
     let parse = |chunk: usize| {
-        let mut parser = XmlParser::new();
+        let mut parser = UseToolParser::new();
         let mut out = Vec::new();
         for piece in input.chunks(chunk) {
             parser.feed_bytes(piece, &mut out);
@@ -287,7 +287,7 @@ fn a_cut_tool_name_takes_nothing_more_however_it_is_chunked() {
 /// on the chunking.
 #[test]
 fn an_empty_chunk_inside_arguments_reports_nothing() {
-    let mut parser = XmlParser::new();
+    let mut parser = UseToolParser::new();
     let mut out = Vec::new();
     parser.feed(
         "<use_tool><tool_name>t</tool_name><arguments>{\"a\": \"x",

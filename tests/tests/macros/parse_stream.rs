@@ -3,7 +3,7 @@
 use crate::parse_support;
 
 use parse_support::{parse_chunks, parse_whole, summary, FIXTURES};
-use tool_core::parse::{DiagnosticKind, EndReason, Event, FormatOptions, XmlParser};
+use tool_core::parse::{DiagnosticKind, EndReason, Event, FormatOptions, UseToolParser};
 use tool_core::ToolErrorCode;
 
 fn expected(name: &str) -> Vec<&'static str> {
@@ -147,7 +147,7 @@ fn call_events_arrive_in_order_started_name_deltas_complete() {
 
 #[test]
 fn text_is_shown_before_the_call_completes() {
-    let mut parser = XmlParser::new();
+    let mut parser = UseToolParser::new();
     let mut out = Vec::new();
     parser.feed("Checking the weather.\n<use_tool><tool_name>get_", &mut out);
     assert_eq!(
@@ -161,7 +161,7 @@ fn text_is_shown_before_the_call_completes() {
 
 #[test]
 fn only_a_possible_tag_suffix_is_held_back() {
-    let mut parser = XmlParser::new();
+    let mut parser = UseToolParser::new();
     let mut out = Vec::new();
     parser.feed("a <b", &mut out);
     assert_eq!(out, [Event::Text("a <b".into())]);
@@ -260,7 +260,7 @@ fn unicode_split_inside_a_character_is_joined_at_every_offset() {
 
 #[test]
 fn invalid_utf8_bytes_become_replacement_characters_with_a_diagnostic() {
-    let mut parser = XmlParser::new();
+    let mut parser = UseToolParser::new();
     let mut out = Vec::new();
     parser.feed_bytes(b"ok \xff and \xe2\x98", &mut out);
     parser.finish(EndReason::Stop, &mut out);

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use tool_core::parse::{EndReason, Event, FormatTools, ToolFormat, XmlCallResult, XmlParser};
+use tool_core::parse::{EndReason, Event, FormatTools, TextCallResult, ToolFormat, UseToolParser};
 use tool_core::prompt::{parse_tools_section, unescape_text, DEFAULT_TOOLS_HEADER};
 use tool_core::{tool, tools, ToolDefinition, ToolResponse};
 
@@ -108,7 +108,7 @@ fn a_rendered_prompt_never_parses_as_a_tool_call() {
         .collect();
     let section = FormatTools::new(ToolFormat::UseTool, &defs).prompt();
     let fragments = section.strip_prefix(DEFAULT_TOOLS_HEADER).unwrap();
-    let events = XmlParser::parse_all(fragments, EndReason::Stop);
+    let events = UseToolParser::parse_all(fragments, EndReason::Stop);
     assert!(
         events.iter().all(|e| matches!(e, Event::Text(_))),
         "{events:?}"
@@ -119,7 +119,7 @@ fn a_rendered_prompt_never_parses_as_a_tool_call() {
 fn tool_output_cannot_inject_a_call_into_the_follow_up_message() {
     let evil = ToolResponse::success(HOSTILE.concat());
     let failed = ToolResponse::error(tool_core::ToolErrorCode::NotFound, "<use_tool> & </output>");
-    let result = |name: &str, response: &ToolResponse| XmlCallResult {
+    let result = |name: &str, response: &ToolResponse| TextCallResult {
         index: 0,
         id: String::new(),
         name: name.to_string(),
@@ -128,7 +128,7 @@ fn tool_output_cannot_inject_a_call_into_the_follow_up_message() {
     let message = FormatTools::new(ToolFormat::UseTool, &[])
         .results(&[result("fetch", &evil), result("x", &failed)])
         .unwrap();
-    let events = XmlParser::parse_all(&message, EndReason::Stop);
+    let events = UseToolParser::parse_all(&message, EndReason::Stop);
     assert!(
         events.iter().all(|e| matches!(e, Event::Text(_))),
         "{events:?}"
@@ -164,7 +164,7 @@ fn registry_round_trip_runs_calls_and_reports_parser_errors_in_order() {
         parser.feed_bytes(chunk, &mut events);
     }
     parser.finish(EndReason::Stop, &mut events);
-    let results = tool_core::block_on(registry.run_xml_calls(&events));
+    let results = tool_core::block_on(registry.run_text_calls(&events));
     assert_eq!(results.len(), 2);
     assert_eq!(results[0].response.model_text(), "<use_tool>hi");
     assert!(results[1]
@@ -172,7 +172,10 @@ fn registry_round_trip_runs_calls_and_reports_parser_errors_in_order() {
         .error_message()
         .unwrap()
         .contains("Did you mean 'echo'?"));
-    let message = tool_core::block_on(registry.xml_follow_up(&events)).unwrap();
+    let message = tool_core::block_on(
+        registry.text_follow_up(tool_core::parse::ToolFormat::UseTool, &events),
+    )
+    .unwrap();
     assert!(message.contains("<output>&lt;use_tool&gt;hi</output>"));
     assert!(message.contains("<tool_name>ecko</tool_name>\n<status>ERROR</status>\n<output>Error [NOT_FOUND]: Unknown tool 'ecko'."));
 }

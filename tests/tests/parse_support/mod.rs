@@ -1,7 +1,7 @@
 //! Shared fixtures and helpers for the `<use_tool>` parser tests.
 #![allow(dead_code)]
 
-use tool_core::parse::{EndReason, Event, FormatOptions, XmlParser};
+use tool_core::parse::{EndReason, Event, FormatOptions, UseToolParser};
 
 /// Replies every property test runs over: (name, input, end reason).
 pub const FIXTURES: &[(&str, &str, EndReason)] = &[
@@ -53,7 +53,7 @@ pub fn parse_chunks(
     reason: EndReason,
     options: FormatOptions,
 ) -> Vec<Event> {
-    let mut parser = XmlParser::with_options(options);
+    let mut parser = UseToolParser::with_options(options);
     let mut out = Vec::new();
     let bytes = input.as_bytes();
     let mut last = 0;
@@ -118,6 +118,8 @@ pub fn rebuild(input: &str, events: &[Event]) -> String {
     for e in events {
         if let Some(t) = e.as_text() {
             out.push_str(t);
+        } else if matches!(e, Event::ArgumentsDelta { .. }) {
+            // Inside its call's span.
         } else if let Some(span) = e.span() {
             out.push_str(&input[span]);
         }

@@ -67,7 +67,7 @@ const CASES: &[Case] = &[
         answer: "Both Paris and Tokyo are at 21 C and sunny.",
     },
     Case {
-        format: ToolFormat::QwenXml,
+        format: ToolFormat::Qwen3Coder,
         first: "I'll look up both cities.\n\n<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<parameter=days>\n3\n</parameter>\n</function>\n</tool_call>\n<tool_call>\n<function=get_weather>\n<parameter=city>\nTokyo\n</parameter>\n<parameter=days>\n1\n</parameter>\n</function>\n</tool_call>",
         second: "Paris and Tokyo: 21 C and sunny.",
         first_text: "I'll look up both cities.\n\n\n",
@@ -344,7 +344,7 @@ fn harmony_reasoning_never_reaches_the_user_as_text() {
 const CUT_OFF: &[(ToolFormat, &str)] = &[
     (ToolFormat::UseTool, "Checking.\n<use_tool><tool_name>get_weather</tool_name><arguments>{\"city\": \"Par"),
     (ToolFormat::Hermes, "Checking.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Par"),
-    (ToolFormat::QwenXml, "Checking.\n<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<parameter=days>\n3\n</parameter>\n"),
+    (ToolFormat::Qwen3Coder, "Checking.\n<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<parameter=days>\n3\n</parameter>\n"),
     (ToolFormat::Mistral, "[TOOL_CALLS][{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\", \"days\": 3}"),
     (ToolFormat::Harmony, "<|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\":\"Paris\",\"days\":3}"),
     (ToolFormat::Glm, "Checking.\n<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n"),
@@ -385,7 +385,7 @@ fn a_reply_cut_off_inside_a_call_is_an_incomplete_error_and_nothing_runs() {
 /// A misspelled tool in each format, and the marker its results message starts with.
 const MISSPELLED: &[(ToolFormat, &str, &str)] = &[
     (ToolFormat::Hermes, "<tool_call>\n{\"name\": \"get_wether\", \"arguments\": {\"city\": \"Oslo\", \"days\": 1}}\n</tool_call>", "<tool_response>\n"),
-    (ToolFormat::QwenXml, "<tool_call>\n<function=get_wether>\n<parameter=city>\nOslo\n</parameter>\n</function>\n</tool_call>", "<tool_response>\n"),
+    (ToolFormat::Qwen3Coder, "<tool_call>\n<function=get_wether>\n<parameter=city>\nOslo\n</parameter>\n</function>\n</tool_call>", "<tool_response>\n"),
     (ToolFormat::Mistral, "[TOOL_CALLS]get_wether[ARGS]{\"city\": \"Oslo\", \"days\": 1}", "[TOOL_RESULTS]{"),
     (ToolFormat::Harmony, "<|start|>assistant<|channel|>commentary to=functions.get_wether <|constrain|>json<|message|>{\"city\":\"Oslo\",\"days\":1}<|call|>", "<|start|>functions.get_wether to=assistant"),
 ];
@@ -417,7 +417,7 @@ fn a_qwen3_coder_value_of_the_wrong_type_is_answered_naming_the_parameter() {
     let reply = "<tool_call>\n<function=get_weather>\n<parameter=city>\nOslo\n</parameter>\n<parameter=days>\nthree\n</parameter>\n</function>\n</tool_call>";
     let text_model = ScriptedModel::new([ModelTurn::text(reply), ModelTurn::text("Sorry.")]);
     let runner = Runner::new(
-        TextMode::new(text_model.clone(), ToolFormat::QwenXml),
+        TextMode::new(text_model.clone(), ToolFormat::Qwen3Coder),
         tools![get_weather],
     );
     let result = block_on(runner.run("Oslo?")).unwrap();
@@ -427,7 +427,7 @@ fn a_qwen3_coder_value_of_the_wrong_type_is_answered_naming_the_parameter() {
         panic!("{history:?}")
     };
     let native = turn.native.as_ref().unwrap();
-    assert_eq!(native.provider, "text:qwen_xml");
+    assert_eq!(native.provider, "text:qwen3_coder");
     assert_eq!(native.content["text"], reply);
     let diagnostic = &native.content["diagnostics"][0];
     assert_eq!(diagnostic["kind"], "CallError");

@@ -5,8 +5,9 @@
 use std::sync::{Arc, Mutex};
 
 use tool_core::model::{
-    self, Message, Model, ModelEvent, ModelRequest, ModelStream, ModelTurn, XmlMode,
+    self, Message, Model, ModelEvent, ModelRequest, ModelStream, ModelTurn, TextMode,
 };
+use tool_core::parse::ToolFormat;
 use tool_core::runner::{RunEvent, RunOutcome, Runner};
 use tool_core::{block_on, tool, tools, ToolCall};
 
@@ -96,7 +97,10 @@ struct Observed {
 
 fn observe(seed: u64) -> (Observed, ChunkedText) {
     let text_model = ChunkedText::new(vec![FIRST_REPLY, SECOND_REPLY], seed);
-    let runner = Runner::new(XmlMode::new(text_model.clone()), tools![get_weather]);
+    let runner = Runner::new(
+        TextMode::new(text_model.clone(), ToolFormat::UseTool),
+        tools![get_weather],
+    );
     let events = block_on(
         runner
             .run_streamed("Weather in Paris and Tokyo?")
@@ -176,7 +180,10 @@ fn the_same_conversation_runs_on_a_plain_text_stream_whatever_the_chunking() {
 fn a_misspelled_tool_goes_back_in_the_results_message_with_a_suggestion() {
     let reply = "<use_tool><tool_name>get_wether</tool_name><arguments>{\"city\": \"Oslo\"}</arguments></use_tool>";
     let text_model = ChunkedText::new(vec![reply, "Sorry."], 7);
-    let runner = Runner::new(XmlMode::new(text_model.clone()), tools![get_weather]);
+    let runner = Runner::new(
+        TextMode::new(text_model.clone(), ToolFormat::UseTool),
+        tools![get_weather],
+    );
     let result = block_on(runner.run("Oslo?")).unwrap();
     assert_eq!(result.text(), Some("Sorry."));
     let seen = text_model.seen.lock().unwrap();

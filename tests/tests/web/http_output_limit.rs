@@ -251,7 +251,7 @@ fn text_mode(server: &wiremock::MockServer) -> TextMode<OpenAiChat> {
         let base = e.base_url.clone();
         test_endpoint(e, base)
     });
-    TextMode::new(inner, ToolFormat::QwenXml)
+    TextMode::new(inner, ToolFormat::Qwen3Coder)
 }
 
 /// In text mode the call is text: a reply cut at the limit inside `<function=get_weather>`

@@ -73,7 +73,7 @@ pub use output::JsonOutput;
 pub use reasoning::{Reasoning, ReasoningEffort};
 pub use request::{ModelRequest, OfferedTools};
 pub use scripted::{ScriptedModel, SeenRequest};
-pub use text::{TextMode, XmlMode};
+pub use text::TextMode;
 #[cfg(feature = "http")]
 pub use {
     anthropic::Anthropic,

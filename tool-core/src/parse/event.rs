@@ -1,4 +1,4 @@
-//! What the `<use_tool>` parser reports: [`Event`], [`Diagnostic`], [`EndReason`].
+//! What the text-format parsers report: [`Event`], [`Diagnostic`], [`EndReason`].
 
 use std::ops::Range;
 
@@ -10,9 +10,9 @@ use super::text_chunk::TextChunk;
 /// Why the model's reply ended, as the provider reported it.
 ///
 /// ```
-/// use tool_core::parse::{EndReason, Event, XmlParser};
+/// use tool_core::parse::{EndReason, Event, UseToolParser};
 /// let mut events = Vec::new();
-/// let mut parser = XmlParser::new();
+/// let mut parser = UseToolParser::new();
 /// parser.feed("<use_tool><tool_name>a</tool_name><arguments>{\"x\":", &mut events);
 /// parser.finish(EndReason::Length, &mut events);
 /// assert!(events.iter().any(|e| matches!(e, Event::CallIncomplete { .. })));
@@ -63,7 +63,7 @@ pub enum DiagnosticKind {
     /// A Qwen3-Coder `<parameter=...>` value was not closed with `</parameter>`; it ended at
     /// the next parameter or at `</function>`.
     MissingParameterClose,
-    /// Invalid UTF-8 given to [`XmlParser::feed_bytes`](crate::parse::XmlParser::feed_bytes)
+    /// Invalid UTF-8 given to a parser's `feed_bytes`
     /// was replaced by U+FFFD.
     InvalidUtf8,
 }
@@ -87,11 +87,18 @@ pub struct Diagnostic {
 
 /// One thing the parser learned from the stream, in stream order.
 ///
-/// Text events plus the byte ranges (`span`) of the call events give back the whole input.
+/// Every event that stands for bytes of the reply has their byte range, [`span`](Self::span):
+/// text, reasoning and markup (in their [`TextChunk`]), argument deltas, and the events that end
+/// a call (its whole block). The spans of the text, reasoning, markup and call-ending events
+/// tile the reply: in stream order, each starts where the previous one ended, from 0 to the
+/// reply's length, and a text event's span holds exactly its text. An argument delta's span lies
+/// inside its call block (in formats that put several calls in one block, the deltas are the
+/// block's). `CallStarted`, `Name` and `Diagnostic` are about bytes other events
+/// carry, so they have none.
 ///
 /// ```
-/// use tool_core::parse::{EndReason, Event, XmlParser};
-/// let events = XmlParser::parse_all(
+/// use tool_core::parse::{EndReason, Event, UseToolParser};
+/// let events = UseToolParser::parse_all(
 ///     "Checking.\n<use_tool><tool_name>get_weather</tool_name><arguments>{\"city\":\"Paris\"}</arguments></use_tool>",
 ///     EndReason::Stop,
 /// );
@@ -101,21 +108,23 @@ pub struct Diagnostic {
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {
-    /// Prose to show the user. Consecutive text within one `feed` is merged into one event.
+    /// Prose to show the user, and where it is in the reply. Consecutive text within one
+    /// `feed` is merged into one event.
     Text(TextChunk),
-    /// A `<use_tool>` block followed by a child tag began: a call is underway.
+    /// A call began (for `<use_tool>`: the block followed by a child tag): a call is underway.
     CallStarted {
         /// 0-based call index within this reply.
         index: usize,
     },
-    /// The call's `<tool_name>` closed.
+    /// The call's name was read (`<tool_name>` closed, or the format's equivalent).
     Name {
         /// Call index.
         index: usize,
         /// The name, whitespace-trimmed.
         name: String,
     },
-    /// Raw bytes of the `<arguments>` element as they arrive (for progress display).
+    /// Raw bytes of the call's arguments (or, for formats without a separate arguments part,
+    /// of its body) as they arrive, for progress display, with where they are in the reply.
     ArgumentsDelta {
         /// Call index.
         index: usize,
@@ -130,7 +139,7 @@ pub enum Event {
         call: ToolCall,
         /// When a repair changed the arguments, the bytes the model actually wrote.
         raw_arguments: Option<String>,
-        /// Byte range of the whole `<use_tool>` block in the stream.
+        /// Byte range of the call in the stream, its markers included.
         span: Range<usize>,
     },
     /// A call that cannot run; `response` is the `ERROR` to send back to the model.
@@ -183,17 +192,30 @@ impl Event {
         }
     }
 
-    /// The stream byte range of a call-ending event (complete, error or incomplete).
+    /// The event's byte range in the reply: where its text, reasoning, markup or argument
+    /// delta was found, or a call-ending event's whole block. `None` for `CallStarted`, `Name`
+    /// and `Diagnostic`, which carry no bytes of their own: a call's bytes are in the span of
+    /// the event that ends it, its name among them.
     ///
     /// ```
-    /// assert_eq!(tool_core::parse::Event::Text("hi".into()).span(), None);
+    /// use tool_core::parse::{EndReason, Event, FormatParser, ToolFormat};
+    /// let reply = "Hi.<tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call>";
+    /// let events = FormatParser::parse_all(ToolFormat::Hermes, reply, EndReason::Stop);
+    /// let spans: Vec<_> = events.iter().filter(|e| !matches!(e, Event::ArgumentsDelta { .. }))
+    ///     .filter_map(Event::span).collect();
+    /// assert_eq!(spans, [0..3, 3..reply.len()]);
+    /// assert!(matches!(&events[1], Event::CallStarted { .. }) && events[1].span().is_none());
     /// ```
     pub fn span(&self) -> Option<Range<usize>> {
         match self {
             Event::CallComplete { span, .. }
             | Event::CallError { span, .. }
             | Event::CallIncomplete { span, .. } => Some(span.clone()),
-            _ => None,
+            Event::Text(chunk)
+            | Event::Reasoning(chunk)
+            | Event::Markup(chunk)
+            | Event::ArgumentsDelta { delta: chunk, .. } => Some(chunk.span()),
+            Event::CallStarted { .. } | Event::Name { .. } | Event::Diagnostic(_) => None,
         }
     }
 }

@@ -3,11 +3,18 @@
 //! A stream of small chunks produces one text event per `feed`; with a heap `String` per
 //! event, the allocator — not the parser — would set the speed limit for 4- and 16-byte
 //! chunks. Text up to [`TextChunk::INLINE`] bytes lives inside the event instead.
+//!
+//! A chunk also knows where its text starts in the parsed reply, so that every event that
+//! carries text has a byte range ([`TextChunk::span`]).
 
 use std::fmt;
-use std::ops::Deref;
+use std::ops::{Deref, Range};
 
-/// Event text: up to 30 bytes inline, longer text on the heap. Derefs to `str`.
+/// Event text: up to 30 bytes inline, longer text on the heap, and where it starts in the
+/// reply. Derefs to `str`.
+///
+/// Two chunks are equal when their text is: where a parser found the text is compared with
+/// [`span`](Self::span), so that the events of different chunkings of one reply compare equal.
 ///
 /// ```
 /// use tool_core::parse::TextChunk;
@@ -15,9 +22,14 @@ use std::ops::Deref;
 /// t.push_str(", world");
 /// assert_eq!(t, "Hello, world");
 /// assert_eq!(t.len(), 12);
+/// assert_eq!(t.span(), 0..12);
 /// ```
 #[derive(Clone)]
-pub struct TextChunk(Repr);
+pub struct TextChunk {
+    repr: Repr,
+    /// Byte offset of the text in the reply.
+    start: usize,
+}
 
 #[derive(Clone)]
 enum Repr {
@@ -34,7 +46,7 @@ impl TextChunk {
 
     /// The text.
     pub fn as_str(&self) -> &str {
-        match &self.0 {
+        match &self.repr {
             Repr::Inline { len, buf } => {
                 let bytes = buf.get(..usize::from(*len)).unwrap_or_default();
                 // SAFETY: `buf[..len]` is always a copy of a whole `&str` (see `from` and
@@ -48,7 +60,7 @@ impl TextChunk {
     /// Appends text, moving to the heap when it no longer fits inline.
     #[inline]
     pub fn push_str(&mut self, more: &str) {
-        match &mut self.0 {
+        match &mut self.repr {
             Repr::Inline { len, buf } => {
                 let start = usize::from(*len);
                 let end = start + more.len();
@@ -72,7 +84,46 @@ impl TextChunk {
         let mut s = String::with_capacity((self.len() + more.len()).max(64));
         s.push_str(self.as_str());
         s.push_str(more);
-        self.0 = Repr::Heap(s);
+        self.repr = Repr::Heap(s);
+    }
+
+    /// The byte range of the text in the reply: where the parser found it, to where it ends.
+    /// A chunk made from a bare string starts at 0.
+    ///
+    /// ```
+    /// use tool_core::parse::{EndReason, Event, FormatParser, ToolFormat};
+    /// let reply = "<think>Paris.</think>Sunny.";
+    /// let events = FormatParser::parse_all(ToolFormat::Glm, reply, EndReason::Stop);
+    /// let Event::Text(answer) = &events[3] else { panic!("{events:?}") };
+    /// assert_eq!((answer.as_str(), answer.span()), ("Sunny.", 21..27));
+    /// assert_eq!(&reply[answer.span()], "Sunny.");
+    /// ```
+    #[inline]
+    pub fn span(&self) -> Range<usize> {
+        self.start..self.start + self.len()
+    }
+
+    /// The same text, found at byte `start` of the reply.
+    ///
+    /// ```
+    /// assert_eq!(tool_core::parse::TextChunk::from("ab").starting_at(5).span(), 5..7);
+    /// ```
+    #[inline]
+    pub fn starting_at(mut self, start: usize) -> Self {
+        self.start = start;
+        self
+    }
+
+    /// `text` found at byte `start` of the reply.
+    #[inline]
+    pub(crate) fn at(text: &str, start: usize) -> Self {
+        TextChunk::from(text).starting_at(start)
+    }
+
+    /// Moves the chunk `by` bytes later in the reply.
+    #[inline]
+    pub(crate) fn shift(&mut self, by: usize) {
+        self.start += by;
     }
 
     /// The text as an owned `String`.
@@ -81,7 +132,7 @@ impl TextChunk {
     /// assert_eq!(tool_core::parse::TextChunk::from("ab").into_string(), "ab");
     /// ```
     pub fn into_string(self) -> String {
-        match self.0 {
+        match self.repr {
             Repr::Heap(s) => s,
             Repr::Inline { .. } => self.as_str().to_string(),
         }
@@ -161,10 +212,17 @@ pub(crate) fn push_small(dst: &mut String, s: &str) {
 
 impl Default for TextChunk {
     fn default() -> Self {
-        TextChunk(Repr::Inline {
+        TextChunk::new(Repr::Inline {
             len: 0,
             buf: [0; Self::INLINE],
         })
+    }
+}
+
+impl TextChunk {
+    #[inline]
+    fn new(repr: Repr) -> Self {
+        TextChunk { repr, start: 0 }
     }
 }
 
@@ -175,9 +233,9 @@ impl From<&str> for TextChunk {
             Ok(len) if usize::from(len) <= Self::INLINE => {
                 let mut buf = [0; Self::INLINE];
                 copy_small(&mut buf, 0, s.as_bytes());
-                TextChunk(Repr::Inline { len, buf })
+                TextChunk::new(Repr::Inline { len, buf })
             }
-            _ => TextChunk(Repr::Heap(s.to_owned())),
+            _ => TextChunk::new(Repr::Heap(s.to_owned())),
         }
     }
 }
@@ -187,7 +245,7 @@ impl From<String> for TextChunk {
         if s.len() <= Self::INLINE {
             TextChunk::from(s.as_str())
         } else {
-            TextChunk(Repr::Heap(s))
+            TextChunk::new(Repr::Heap(s))
         }
     }
 }
@@ -256,9 +314,9 @@ mod tests {
     #[test]
     fn text_moves_to_the_heap_exactly_when_it_outgrows_the_inline_buffer() {
         let mut t = TextChunk::from("x".repeat(TextChunk::INLINE).as_str());
-        assert!(matches!(t.0, Repr::Inline { .. }));
+        assert!(matches!(t.repr, Repr::Inline { .. }));
         t.push_str("☃");
-        assert!(matches!(t.0, Repr::Heap(_)));
+        assert!(matches!(t.repr, Repr::Heap(_)));
         assert_eq!(t.as_str(), format!("{}☃", "x".repeat(TextChunk::INLINE)));
     }
 
@@ -271,7 +329,7 @@ mod tests {
                 let b = source.get(first..first + second).unwrap_or_default();
                 let mut t = TextChunk::from(a);
                 t.push_str(b);
-                assert!(matches!(t.0, Repr::Inline { .. }));
+                assert!(matches!(t.repr, Repr::Inline { .. }));
                 assert_eq!(t.as_str(), format!("{a}{b}"));
             }
         }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::ToolRegistry;
 use crate::call::ToolCall;
-use crate::parse::{Event, FormatParser, FormatTools, ToolFormat, XmlCallResult, XmlParser};
+use crate::parse::{Event, FormatTools, TextCallResult, ToolFormat};
 use crate::prompt::{render_tools_section, DEFAULT_TOOLS_HEADER};
 
 impl ToolRegistry {
@@ -76,15 +76,15 @@ impl ToolRegistry {
     ///
     /// ```
     /// use tool_core::{block_on, tool, tools};
-    /// use tool_core::parse::{EndReason, XmlParser};
+    /// use tool_core::parse::{EndReason, UseToolParser};
     /// /// Doubles.
     /// #[tool]
     /// fn double(x: i64) -> i64 { x * 2 }
-    /// let events = XmlParser::parse_all("<use_tool><tool_name>double</tool_name><arguments>{\"x\":4}</arguments></use_tool>", EndReason::Stop);
-    /// let results = block_on(tools![double].run_xml_calls(&events));
+    /// let events = UseToolParser::parse_all("<use_tool><tool_name>double</tool_name><arguments>{\"x\":4}</arguments></use_tool>", EndReason::Stop);
+    /// let results = block_on(tools![double].run_text_calls(&events));
     /// assert_eq!(results[0].response.model_text(), "8");
     /// ```
-    pub async fn run_xml_calls(&self, events: &[Event]) -> Vec<XmlCallResult> {
+    pub async fn run_text_calls(&self, events: &[Event]) -> Vec<TextCallResult> {
         let calls: Vec<ToolCall> = events
             .iter()
             .filter_map(|e| match e {
@@ -98,7 +98,7 @@ impl ToolRegistry {
             match event {
                 Event::CallComplete { index, call, .. } => {
                     if let Some(response) = responses.next() {
-                        results.push(XmlCallResult {
+                        results.push(TextCallResult {
                             index: *index,
                             id: call.id.clone(),
                             name: call.name.clone(),
@@ -112,7 +112,7 @@ impl ToolRegistry {
                     name,
                     response,
                     ..
-                } => results.push(XmlCallResult {
+                } => results.push(TextCallResult {
                     index: *index,
                     id: id.clone(),
                     name: name.clone().unwrap_or_default(),
@@ -124,7 +124,7 @@ impl ToolRegistry {
         results
     }
 
-    /// Runs every complete call in `events` ([`run_xml_calls`](Self::run_xml_calls)) and
+    /// Runs every complete call in `events` ([`run_text_calls`](Self::run_text_calls)) and
     /// renders the results in `format`'s convention ([`FormatTools::results`]); `None` when
     /// the reply made no call.
     ///
@@ -135,53 +135,11 @@ impl ToolRegistry {
     /// #[tool]
     /// fn double(x: i64) -> i64 { x * 2 }
     /// let events = FormatParser::parse_all(ToolFormat::Hermes, "<tool_call>{\"name\": \"double\", \"arguments\": {\"x\": 4}}</tool_call>", EndReason::Stop);
-    /// let msg = block_on(tools![double].format_follow_up(ToolFormat::Hermes, &events)).unwrap();
+    /// let msg = block_on(tools![double].text_follow_up(ToolFormat::Hermes, &events)).unwrap();
     /// assert_eq!(msg, "<tool_response>\n8\n</tool_response>");
     /// ```
-    pub async fn format_follow_up(&self, format: ToolFormat, events: &[Event]) -> Option<String> {
-        let results = self.run_xml_calls(events).await;
+    pub async fn text_follow_up(&self, format: ToolFormat, events: &[Event]) -> Option<String> {
+        let results = self.run_text_calls(events).await;
         self.text_format(format).results(&results)
-    }
-
-    /// [`format_follow_up`](Self::format_follow_up) in the `<use_tool>` format: one
-    /// `<tool_results>` user message.
-    ///
-    /// ```
-    /// use tool_core::{block_on, tool, tools};
-    /// use tool_core::parse::{EndReason, XmlParser};
-    /// /// Echoes.
-    /// #[tool]
-    /// fn echo(s: String) -> String { s }
-    /// let events = XmlParser::parse_all("<use_tool><tool_name>echo</tool_name><arguments>{\"s\":\"<use_tool>\"}</arguments></use_tool>", EndReason::Stop);
-    /// let msg = block_on(tools![echo].xml_follow_up(&events)).unwrap();
-    /// assert!(msg.contains("<output>&lt;use_tool&gt;</output>"));
-    /// ```
-    pub async fn xml_follow_up(&self, events: &[Event]) -> Option<String> {
-        self.format_follow_up(ToolFormat::UseTool, events).await
-    }
-
-    /// Former name of `text_format(ToolFormat::UseTool).parser()`, which numbers calls
-    /// `xml_call_0`, ... as this did.
-    #[doc(hidden)]
-    #[deprecated(note = "use `text_format(ToolFormat::UseTool).parser()`")]
-    pub fn xml_parser(&self) -> XmlParser {
-        XmlParser::with_options(crate::parse::FormatOptions {
-            known_tools: Some(self.names().map(str::to_string).collect()),
-            ..Default::default()
-        })
-    }
-
-    /// Former name of `text_format(format).parser()`.
-    #[doc(hidden)]
-    #[deprecated(note = "use `text_format(format).parser()`")]
-    pub fn format_parser(&self, format: ToolFormat) -> FormatParser {
-        self.text_format(format).parser()
-    }
-
-    /// Former name of `text_format(format).prompt()`.
-    #[doc(hidden)]
-    #[deprecated(note = "use `text_format(format).prompt()`")]
-    pub fn format_tools_prompt(&self, format: ToolFormat) -> String {
-        self.text_format(format).prompt()
     }
 }

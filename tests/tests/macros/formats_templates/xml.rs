@@ -13,7 +13,7 @@ use super::{
 #[test]
 fn qwen3_coder_writes_what_its_template_writes() {
     let rendered = render("qwen3coder.jinja");
-    let ours = ours(ToolFormat::QwenXml);
+    let ours = ours(ToolFormat::Qwen3Coder);
     assert_rendered("calls", &rendered, &ours.calls);
     assert_rendered(
         "results",

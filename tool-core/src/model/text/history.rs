@@ -97,7 +97,7 @@ mod tests {
             assert!(text.starts_with("Checking.\n"), "{format:?}: {text}");
             // Qwen3-Coder, GLM and MiniMax-M2 values are untyped without a schema: `3` reads
             // back as "3".
-            let untyped = [ToolFormat::QwenXml, ToolFormat::Glm, ToolFormat::MiniMax];
+            let untyped = [ToolFormat::Qwen3Coder, ToolFormat::Glm, ToolFormat::MiniMax];
             let n = if untyped.contains(&format) {
                 Value::from("3")
             } else {
@@ -126,7 +126,7 @@ mod tests {
         let expected = [
             (ToolFormat::UseTool, "Checking.\n<use_tool>\n<tool_name>f</tool_name>\n<arguments>{\"x\":1}</arguments>\n</use_tool>"),
             (ToolFormat::Hermes, "Checking.\n<tool_call>\n{\"name\": \"f\", \"arguments\": {\"x\":1}}\n</tool_call>"),
-            (ToolFormat::QwenXml, "Checking.\n<tool_call>\n<function=f>\n<parameter=x>\n1\n</parameter>\n</function>\n</tool_call>"),
+            (ToolFormat::Qwen3Coder, "Checking.\n<tool_call>\n<function=f>\n<parameter=x>\n1\n</parameter>\n</function>\n</tool_call>"),
             (ToolFormat::Mistral, "Checking.\n[TOOL_CALLS][{\"name\": \"f\", \"arguments\": {\"x\":1}}]"),
             (ToolFormat::Harmony, "Checking.\n<|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>{\"x\":1}<|call|>"),
         ];

@@ -1,7 +1,7 @@
 //! Tool calling for models that only write text: the tools go into the prompt, the calls are
 //! parsed out of the streamed reply, the results go back as a user message. [`TextMode`] takes
 //! any [`ToolFormat`](crate::parse::ToolFormat) (`<use_tool>`, Hermes/Qwen, Qwen3-Coder XML,
-//! Mistral, gpt-oss harmony); [`XmlMode`] is its `<use_tool>` case.
+//! Mistral, gpt-oss harmony, and the other open-model formats).
 //!
 //! ```
 //! use tool_core::model::{ModelTurn, ScriptedModel, TextMode};
@@ -25,11 +25,5 @@
 mod history;
 mod mode;
 mod reply;
-mod xml;
 
-#[allow(deprecated)]
-pub use mode::native_provider;
 pub use mode::TextMode;
-pub use xml::XmlMode;
-#[allow(deprecated)]
-pub use xml::XML_PROVIDER;

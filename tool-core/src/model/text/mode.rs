@@ -11,14 +11,6 @@ use crate::parse::{FormatOptions, FormatParser, ToolFormat, UnknownModel};
 use crate::prompt::escape_text;
 use crate::provider::ToolChoice;
 
-/// Former way to name the native-content tag of text-mode turns in `format`: `"xml"` for
-/// `<use_tool>`, `"text:hermes"`, `"text:qwen_xml"`, `"text:mistral"`, `"text:harmony"`.
-#[doc(hidden)]
-#[deprecated(note = "the tags are documented on `TextMode`")]
-pub fn native_provider(format: ToolFormat) -> &'static str {
-    format.spec().provider_tag()
-}
-
 /// Runs the tool loop on any plain-text streaming model that was trained on one of the
 /// [`ToolFormat`]s: the model family's own tool block goes into the instructions, the reply is
 /// parsed as it streams by that format's parser, and the results go back as a user message in
@@ -27,7 +19,7 @@ pub fn native_provider(format: ToolFormat) -> &'static str {
 /// | format | tool block in the instructions | results message |
 /// |---|---|---|
 /// | `UseTool` | the TOOLS section | one `<tool_results>` |
-/// | `Hermes`, `QwenXml` | `# Tools` with `<tools>` | one `<tool_response>` per result, one per line |
+/// | `Hermes`, `Qwen3Coder` | `# Tools` with `<tools>` | one `<tool_response>` per result, one per line |
 /// | `Mistral` | `[AVAILABLE_TOOLS]` | one `[TOOL_RESULTS]` per result |
 /// | `Harmony` | `# Tools` / `namespace functions` | one `<\|start\|>functions.NAME to=assistant...<\|end\|>` per result |
 ///
@@ -43,7 +35,7 @@ pub fn native_provider(format: ToolFormat) -> &'static str {
 /// - A reply cut off inside a call (token limit, abort) ends the stream with a
 ///   [`ModelErrorKind::Incomplete`] error after its text: no partial call ever runs.
 /// - The finished turn keeps the reply exactly as the model wrote it
-///   (native content tagged `"xml"` for `<use_tool>`, `"text:hermes"`, `"text:qwen_xml"`,
+///   (native content tagged `"xml"` for `<use_tool>`, `"text:hermes"`, `"text:qwen3_coder"`,
 ///   `"text:mistral"`, `"text:harmony"`): later requests send it back verbatim. The parser's
 ///   diagnostics (repairs, rejected calls) are kept there too, as
 ///   `{"text": ..., "diagnostics": [{"call", "kind", "message"}]}`; without any, the content is

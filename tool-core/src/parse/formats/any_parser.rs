@@ -13,17 +13,17 @@ use super::llama::LlamaCall;
 use super::minimax::MiniMaxBody;
 use super::mistral::MistralBody;
 use super::pythonic::PythonicCall;
-use super::qwen_xml::QwenXmlBody;
-use super::use_tool::UseToolParser;
+use super::qwen3_coder::Qwen3CoderBody;
+use super::use_tool::UseToolMachine;
 use crate::parse::event::{EndReason, Event};
 
 /// Every format's parser, as one enum: the per-chunk calls are then direct (and inlined)
 /// rather than through a `Box<dyn ..>`, which matters when a chunk is a few bytes.
 #[derive(Debug)]
 pub(crate) enum AnyParser {
-    UseTool(UseToolParser),
+    UseTool(UseToolMachine),
     Hermes(BlockParser<HermesBody>),
-    QwenXml(BlockParser<QwenXmlBody>),
+    Qwen3Coder(BlockParser<Qwen3CoderBody>),
     Mistral(BlockParser<MistralBody>),
     Harmony(HarmonyParser),
     Glm(BlockParser<GlmBody>),
@@ -42,7 +42,7 @@ macro_rules! each {
         match $self {
             AnyParser::UseTool($p) => $call,
             AnyParser::Hermes($p) => $call,
-            AnyParser::QwenXml($p) => $call,
+            AnyParser::Qwen3Coder($p) => $call,
             AnyParser::Mistral($p) => $call,
             AnyParser::Harmony($p) => $call,
             AnyParser::Glm($p) => $call,

@@ -98,10 +98,11 @@ impl<B: Body> BlockParser<B> {
             i = block.body.scan_content(chunk);
             if i == chunk.len() {
                 debug_assert_eq!(block.sent + i, block.body.raw().len());
+                let at = block.body_start + block.sent;
                 block.sent += i;
                 out.push(Event::ArgumentsDelta {
                     index: block.index,
-                    delta: TextChunk::from(chunk),
+                    delta: TextChunk::at(chunk, at),
                 });
                 self.core.offset += chunk.len();
                 return;
@@ -327,7 +328,11 @@ fn set_id(events: &mut [Event], written: &str) {
 fn flush<B: Body>(block: &mut OpenBlock<B>, out: &mut Vec<Event>) {
     let raw = block.body.raw();
     if block.sent < raw.len() {
-        let delta = TextChunk::from(raw.get(block.sent..).unwrap_or_default());
+        // The body's bytes sit at consecutive offsets from the end of the opening marker.
+        let delta = TextChunk::at(
+            raw.get(block.sent..).unwrap_or_default(),
+            block.body_start + block.sent,
+        );
         block.sent = raw.len();
         out.push(Event::ArgumentsDelta {
             index: block.index,

@@ -40,10 +40,10 @@ impl Parsed {
     }
 }
 
-/// A new event of `stream` holding `text`.
+/// A new event of `stream` holding `text`, found at byte `start` of the reply.
 #[inline]
-fn event(stream: Stream, text: &str) -> Event {
-    let chunk = TextChunk::from(text);
+fn event(stream: Stream, text: &str, start: usize) -> Event {
+    let chunk = TextChunk::at(text, start);
     match stream {
         Stream::Text => Event::Text(chunk),
         Stream::Reasoning => Event::Reasoning(chunk),
@@ -56,6 +56,11 @@ pub(crate) struct Core {
     pub(crate) options: FormatOptions,
     /// Bytes of text fed before the current chunk.
     pub(crate) offset: usize,
+    /// Bytes of the reply reported so far, as text, reasoning or markup or inside an ended
+    /// call's span: where the next text event starts. These events tile the reply in stream
+    /// order, so a counter is all it takes, whether the text comes from the current chunk or
+    /// from marker bytes held back from earlier ones.
+    reported: usize,
     pub(crate) fence: FenceTracker,
     /// `out.len()` when the current feed began: text merges only into events of this feed.
     pub(crate) out_start: usize,
@@ -67,6 +72,7 @@ impl Core {
         Core {
             options,
             offset: 0,
+            reported: 0,
             fence: FenceTracker::default(),
             out_start: 0,
             next_index: 0,
@@ -100,6 +106,8 @@ impl Core {
             return;
         }
         self.observe_fence(stream, text, plain);
+        let start = self.reported;
+        self.reported += text.len();
         if out.len() > self.out_start {
             match (out.last_mut(), stream) {
                 (Some(Event::Text(last)), Stream::Text)
@@ -111,7 +119,7 @@ impl Core {
                 _ => {}
             }
         }
-        out.push(event(stream, text));
+        out.push(event(stream, text, start));
     }
 
     /// Only the user's text moves the code-fence state; `plain` text (no backtick or newline)
@@ -143,7 +151,9 @@ impl Core {
             return;
         }
         self.observe_fence(stream, text, plain);
-        out.push(event(stream, text));
+        let start = self.reported;
+        self.reported += text.len();
+        out.push(event(stream, text, start));
     }
 
     pub(crate) fn diagnose(
@@ -169,16 +179,23 @@ impl Core {
         )
     }
 
+    /// Marks the reply up to `end` as reported: a call ending there was reported with its span.
+    #[inline]
+    pub(crate) fn reported_to(&mut self, end: usize) {
+        self.reported = end;
+    }
+
     /// Reports a closed call: its repairs, then `CallComplete`, or `CallError` when it could not
     /// be read, has no name, or names an unknown tool. `example` shows the format in messages.
     pub(crate) fn end_call(
-        &self,
+        &mut self,
         index: usize,
         span: Range<usize>,
         parsed: Parsed,
         example: &str,
         out: &mut Vec<Event>,
     ) {
+        self.reported_to(span.end);
         for (kind, message) in parsed.repairs {
             self.diagnose(Some(index), kind, message, out);
         }
@@ -245,13 +262,14 @@ impl Core {
 
     /// Reports a call cut off by the length limit or an abort: it must not run.
     pub(crate) fn incomplete(
-        &self,
+        &mut self,
         index: usize,
         name: Option<String>,
         what: &str,
         span: Range<usize>,
         out: &mut Vec<Event>,
     ) {
+        self.reported_to(span.end);
         out.push(Event::CallIncomplete {
             index,
             name,

@@ -4,7 +4,7 @@
 //! |---|---|
 //! | `UseTool` | `<use_tool><tool_name>NAME</tool_name><arguments>{...}</arguments></use_tool>` |
 //! | `Hermes` (Hermes, Qwen2.5, Qwen3) | `<tool_call>{"name": NAME, "arguments": {...}}</tool_call>` |
-//! | `QwenXml` (Qwen3-Coder) | `<tool_call><function=NAME><parameter=KEY>VALUE</parameter></function></tool_call>` |
+//! | `Qwen3Coder` (Qwen3-Coder) | `<tool_call><function=NAME><parameter=KEY>VALUE</parameter></function></tool_call>` |
 //! | `Mistral` | `[TOOL_CALLS] [{"name": NAME, "arguments": {...}}]` or `[TOOL_CALLS]NAME[ARGS]{...}` |
 //! | `Harmony` (gpt-oss) | `<\|channel\|>commentary to=functions.NAME <\|constrain\|>json<\|message\|>{...}<\|call\|>` |
 //! | `Glm` (GLM-4.5/4.6/4.7) | `<tool_call>NAME<arg_key>KEY</arg_key><arg_value>VALUE</arg_value></tool_call>` |
@@ -48,8 +48,8 @@ mod tagged_values;
 mod think;
 mod tool_format;
 mod tools;
+mod use_tool_parser;
 mod written;
-mod xml_parser;
 
 mod deepseek;
 mod glm;
@@ -60,15 +60,13 @@ mod llama;
 mod minimax;
 mod mistral;
 mod pythonic;
-mod qwen_xml;
+mod qwen3_coder;
 pub(crate) mod use_tool;
 
 pub use models::{ModelFormat, UnknownModel};
 pub use options::FormatOptions;
-#[allow(deprecated)]
-pub use options::ParserOptions;
 pub use parser::{FormatParser, TextCallParser};
-pub use results::XmlCallResult;
+pub use results::TextCallResult;
 pub use table::ToolFormat;
 pub use tools::FormatTools;
-pub use xml_parser::XmlParser;
+pub use use_tool_parser::UseToolParser;

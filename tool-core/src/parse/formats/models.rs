@@ -89,7 +89,7 @@ impl std::error::Error for UnknownModel {}
 /// whether the template opens `<think>` in the generation prompt. The templates each row was
 /// checked against are listed in `docs/formats.md`.
 const FAMILIES: &[(&str, &str, ToolFormat, bool)] = &[
-    ("qwen3coder", "", ToolFormat::QwenXml, false),
+    ("qwen3coder", "", ToolFormat::Qwen3Coder, false),
     // Qwen3 *-Thinking-2507 templates open `<think>`; the hybrid Qwen3 models write it.
     ("qwen3", "thinking", ToolFormat::Hermes, true),
     ("qwen3", "", ToolFormat::Hermes, false),
@@ -146,7 +146,7 @@ impl ToolFormat {
     /// ```
     /// use tool_core::parse::ToolFormat;
     /// assert_eq!(ToolFormat::for_model("Qwen/Qwen3-8B").unwrap().format, ToolFormat::Hermes);
-    /// assert_eq!(ToolFormat::for_model("qwen3-coder:30b").unwrap().format, ToolFormat::QwenXml);
+    /// assert_eq!(ToolFormat::for_model("qwen3-coder:30b").unwrap().format, ToolFormat::Qwen3Coder);
     /// assert_eq!(ToolFormat::for_model("zai-org/GLM-4.6").unwrap().format, ToolFormat::Glm);
     /// assert_eq!(ToolFormat::for_model("openai/gpt-oss-20b").unwrap().format, ToolFormat::Harmony);
     /// assert_eq!(ToolFormat::for_model("deepseek-ai/DeepSeek-V3.1").unwrap().format, ToolFormat::DeepSeekV31);
@@ -187,12 +187,12 @@ mod tests {
             ("Qwen/QwQ-32B", ToolFormat::Hermes, true),
             (
                 "Qwen/Qwen3-Coder-30B-A3B-Instruct",
-                ToolFormat::QwenXml,
+                ToolFormat::Qwen3Coder,
                 false,
             ),
             (
                 "hf.co/unsloth/Qwen3-Coder-30B-A3B-Instruct-GGUF:Q4_K_M",
-                ToolFormat::QwenXml,
+                ToolFormat::Qwen3Coder,
                 false,
             ),
             ("zai-org/GLM-4.6", ToolFormat::Glm, false),

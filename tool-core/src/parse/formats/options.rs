@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::definition::ToolDefinition;
 
-/// Settings for a [`FormatParser`](super::FormatParser) (and an [`XmlParser`](super::XmlParser)).
+/// Settings for a [`FormatParser`](super::FormatParser) (and an [`UseToolParser`](super::UseToolParser)).
 ///
 /// ```
 /// use tool_core::parse::FormatOptions;
@@ -75,8 +75,3 @@ impl FormatOptions {
         self.schemas.as_ref()?.get(tool).map(|s| &**s)
     }
 }
-
-/// The former name of [`FormatOptions`].
-#[doc(hidden)]
-#[deprecated(note = "use `FormatOptions`")]
-pub type ParserOptions = FormatOptions;

@@ -1,5 +1,5 @@
 //! [`FormatParser`]: the streaming parser for any [`ToolFormat`], and the
-//! [`TextCallParser`] trait it shares with [`XmlParser`](super::XmlParser).
+//! [`TextCallParser`] trait it shares with [`UseToolParser`](super::UseToolParser).
 //!
 //! Every format is parsed with the same guarantees: O(chunk) work per chunk, text plus call
 //! spans rebuild the input exactly, never a partial call (a reply cut off inside a call is
@@ -28,17 +28,17 @@ use crate::parse::event::{EndReason, Event};
 use crate::parse::utf8::{self, Carry, Utf8Sink};
 
 /// A streaming parser of tool calls in a model's text reply: what a text-mode runner needs
-/// from any format. [`XmlParser`](super::XmlParser) and [`FormatParser`] implement it.
+/// from any format. [`UseToolParser`](super::UseToolParser) and [`FormatParser`] implement it.
 ///
 /// ```
-/// use tool_core::parse::{EndReason, Event, FormatParser, TextCallParser, ToolFormat, XmlParser};
+/// use tool_core::parse::{EndReason, Event, FormatParser, TextCallParser, ToolFormat, UseToolParser};
 /// fn calls(parser: &mut dyn TextCallParser, reply: &str) -> usize {
 ///     let mut out = Vec::new();
 ///     parser.feed(reply, &mut out);
 ///     parser.finish(EndReason::Stop, &mut out);
 ///     out.iter().filter(|e| matches!(e, Event::CallComplete { .. })).count()
 /// }
-/// assert_eq!(calls(&mut XmlParser::new(), "<use_tool><tool_name>a</tool_name></use_tool>"), 1);
+/// assert_eq!(calls(&mut UseToolParser::new(), "<use_tool><tool_name>a</tool_name></use_tool>"), 1);
 /// assert_eq!(calls(&mut FormatParser::new(ToolFormat::Mistral), "[TOOL_CALLS]a[ARGS]{}"), 1);
 /// ```
 pub trait TextCallParser: Send {
@@ -202,9 +202,11 @@ impl FormatParser {
             },
             out,
         );
-        let from = out.len();
         let shift = think.split.shift();
-        if let Some(held) = think.split.finish(out) {
+        let held = think.split.finish(out);
+        // The splitter's own events are placed already; the format parser's move.
+        let from = out.len();
+        if let Some(held) = held {
             self.inner.feed(&held, out);
         }
         self.inner.finish(reason, out);
@@ -219,8 +221,10 @@ fn feed_split(split: &mut Think, inner: &mut AnyParser, chunk: &str, out: &mut V
         inner.feed(chunk, out);
         return;
     }
+    let handoff = split.split(chunk, out);
+    // The splitter's own events are placed already; the format parser's move.
     let from = out.len();
-    match split.split(chunk, out) {
+    match handoff {
         Handoff::Nothing => return,
         Handoff::Rest(rest) => inner.feed(rest, out),
         Handoff::Held(held) => inner.feed(&held, out),
@@ -253,11 +257,15 @@ fn shift_spans(out: &mut [Event], from: usize, shift: usize) {
         return;
     }
     for event in out.iter_mut().skip(from) {
-        if let Event::CallComplete { span, .. }
-        | Event::CallError { span, .. }
-        | Event::CallIncomplete { span, .. } = event
-        {
-            *span = span.start + shift..span.end + shift;
+        match event {
+            Event::CallComplete { span, .. }
+            | Event::CallError { span, .. }
+            | Event::CallIncomplete { span, .. } => *span = span.start + shift..span.end + shift,
+            Event::Text(chunk)
+            | Event::Reasoning(chunk)
+            | Event::Markup(chunk)
+            | Event::ArgumentsDelta { delta: chunk, .. } => chunk.shift(shift),
+            Event::CallStarted { .. } | Event::Name { .. } | Event::Diagnostic(_) => {}
         }
     }
 }
@@ -292,7 +300,7 @@ mod tests {
                 "\"}}</tool_call>",
             ),
             (
-                ToolFormat::QwenXml,
+                ToolFormat::Qwen3Coder,
                 "<tool_call><function=a><parameter=x>",
                 "</parameter></function></tool_call>",
             ),

@@ -5,11 +5,11 @@ use crate::response::ToolResponse;
 /// The outcome of one call from a reply: run by the registry, or rejected by the parser.
 ///
 /// ```
-/// let r = tool_core::parse::XmlCallResult { index: 0, id: "xml_call_0".into(), name: "t".into(), response: tool_core::ToolResponse::success("ok") };
+/// let r = tool_core::parse::TextCallResult { index: 0, id: "xml_call_0".into(), name: "t".into(), response: tool_core::ToolResponse::success("ok") };
 /// assert!(r.response.is_success());
 /// ```
 #[derive(Debug, Clone, PartialEq)]
-pub struct XmlCallResult {
+pub struct TextCallResult {
     /// Call index within the reply.
     pub index: usize,
     /// The synthesized call id.

@@ -11,7 +11,7 @@ use super::llama::Llama;
 use super::minimax::MiniMax;
 use super::mistral::Mistral;
 use super::pythonic::Pythonic;
-use super::qwen_xml::QwenXml;
+use super::qwen3_coder::Qwen3Coder;
 use super::spec::TextFormat;
 use super::use_tool::UseTool;
 
@@ -20,7 +20,7 @@ use super::use_tool::UseTool;
 /// ```
 /// use tool_core::parse::ToolFormat;
 /// assert_eq!(ToolFormat::ALL.len(), 14);
-/// assert_eq!(ToolFormat::QwenXml.name(), "qwen_xml");
+/// assert_eq!(ToolFormat::Qwen3Coder.name(), "qwen3_coder");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -30,7 +30,7 @@ pub enum ToolFormat {
     /// Hermes / Qwen2.5 / Qwen3: `<tool_call>{"name": ..., "arguments": {...}}</tool_call>`.
     Hermes,
     /// Qwen3-Coder: `<tool_call><function=NAME><parameter=KEY>VALUE</parameter></function></tool_call>`.
-    QwenXml,
+    Qwen3Coder,
     /// Mistral: `[TOOL_CALLS] [{...}]` or `[TOOL_CALLS]NAME[ARGS]{...}`.
     Mistral,
     /// gpt-oss harmony: `<|channel|>commentary to=functions.NAME ...<|message|>{...}<|call|>`.
@@ -68,7 +68,7 @@ impl ToolFormat {
     pub const ALL: &'static [ToolFormat] = &[
         ToolFormat::UseTool,
         ToolFormat::Hermes,
-        ToolFormat::QwenXml,
+        ToolFormat::Qwen3Coder,
         ToolFormat::Mistral,
         ToolFormat::Harmony,
         ToolFormat::Glm,
@@ -87,7 +87,7 @@ impl ToolFormat {
         match self {
             ToolFormat::UseTool => &UseTool,
             ToolFormat::Hermes => &Hermes,
-            ToolFormat::QwenXml => &QwenXml,
+            ToolFormat::Qwen3Coder => &Qwen3Coder,
             ToolFormat::Mistral => &Mistral,
             ToolFormat::Harmony => &Harmony,
             ToolFormat::Glm => &Glm,
@@ -146,7 +146,7 @@ mod tests {
                 "{\"q\":1}",
             ),
             (
-                ToolFormat::QwenXml,
+                ToolFormat::Qwen3Coder,
                 "<tool_call>\n<function=calc>\n<parameter=n>\nfive\n</parameter>\n<parameter=s>\n two \n</function>\n</tool_call>",
                 "{\"n\":\"five\",\"s\":\" two \"}",
             ),

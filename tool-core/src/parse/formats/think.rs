@@ -125,7 +125,13 @@ impl Think {
         let held = match self.state {
             State::Reasoning => {
                 let pending = std::mem::take(&mut self.tag);
-                push(out, out.len(), Stream::Reasoning, pending.as_str());
+                push(
+                    out,
+                    out.len(),
+                    Stream::Reasoning,
+                    pending.as_str(),
+                    self.taken,
+                );
                 None
             }
             _ => {
@@ -169,8 +175,15 @@ impl Think {
             Step::Full(_) => {
                 // The whitespace before the tag is the reply's text, the tag is markup.
                 let space = std::mem::take(&mut self.space);
-                push(out, out_start, Stream::Text, &space);
-                push(out, out_start, Stream::Markup, self.tag.as_str());
+                let at = self.taken;
+                push(out, out_start, Stream::Text, &space, at);
+                push(
+                    out,
+                    out_start,
+                    Stream::Markup,
+                    self.tag.as_str(),
+                    at + space.len(),
+                );
                 self.taken += space.len() + self.tag.len();
                 self.tag.clear();
                 self.state = State::Reasoning;
@@ -200,7 +213,7 @@ impl Think {
         match self.tag.push(b, &self.in_reasoning) {
             Step::Partial => 1,
             Step::Full(0) => {
-                push(out, out_start, Stream::Markup, CLOSE_STR);
+                push(out, out_start, Stream::Markup, CLOSE_STR, self.taken);
                 self.taken += CLOSE.len();
                 self.tag.clear();
                 self.state = State::Done;
@@ -214,7 +227,7 @@ impl Think {
             }
             Step::Full(_) if !self.reasoned => {
                 // A reply that repeats the `<think>` its template already opened.
-                push(out, out_start, Stream::Markup, OPEN_STR);
+                push(out, out_start, Stream::Markup, OPEN_STR, self.taken);
                 self.taken += OPEN.len();
                 self.tag.clear();
                 1
@@ -232,8 +245,8 @@ impl Think {
     fn reason(&mut self, text: &str, out: &mut Vec<Event>, out_start: usize) {
         if !text.is_empty() {
             self.reasoned = true;
+            push(out, out_start, Stream::Reasoning, text, self.taken);
             self.taken += text.len();
-            push(out, out_start, Stream::Reasoning, text);
         }
     }
 }
@@ -241,9 +254,9 @@ impl Think {
 const OPEN_STR: &str = "<think>";
 const CLOSE_STR: &str = "</think>";
 
-/// Appends `text` as an event of `kind`, merged into the previous one of the same kind when
-/// that came from this chunk (`out_start` on).
-fn push(out: &mut Vec<Event>, out_start: usize, kind: Stream, text: &str) {
+/// Appends `text`, found at byte `start` of the reply, as an event of `kind`, merged into the
+/// previous one of the same kind when that came from this chunk (`out_start` on).
+fn push(out: &mut Vec<Event>, out_start: usize, kind: Stream, text: &str, start: usize) {
     if text.is_empty() {
         return;
     }
@@ -258,7 +271,7 @@ fn push(out: &mut Vec<Event>, out_start: usize, kind: Stream, text: &str) {
             _ => {}
         }
     }
-    let chunk = TextChunk::from(text);
+    let chunk = TextChunk::at(text, start);
     out.push(match kind {
         Stream::Text => Event::Text(chunk),
         Stream::Reasoning => Event::Reasoning(chunk),
@@ -378,6 +391,7 @@ mod tests {
         for e in events {
             match e {
                 Event::Text(t) | Event::Reasoning(t) | Event::Markup(t) => out.push_str(t),
+                Event::ArgumentsDelta { .. } => {}
                 _ => {
                     if let Some(span) = e.span() {
                         out.push_str(reply.get(span).unwrap_or("<bad span>"));

@@ -4,7 +4,7 @@
 use super::table::ToolFormat;
 
 impl ToolFormat {
-    /// A short lower-case name (`"use_tool"`, `"hermes"`, `"qwen_xml"`, `"mistral"`,
+    /// A short lower-case name (`"use_tool"`, `"hermes"`, `"qwen3_coder"`, `"mistral"`,
     /// `"harmony"`).
     ///
     /// ```
@@ -20,7 +20,7 @@ impl ToolFormat {
     ///
     /// ```
     /// use tool_core::parse::ToolFormat;
-    /// assert_eq!(ToolFormat::detect("Sure.\n<tool_call>\n<function=f>"), Some(ToolFormat::QwenXml));
+    /// assert_eq!(ToolFormat::detect("Sure.\n<tool_call>\n<function=f>"), Some(ToolFormat::Qwen3Coder));
     /// assert_eq!(ToolFormat::detect("[TOOL_CALLS]f[ARGS]{}"), Some(ToolFormat::Mistral));
     /// assert_eq!(ToolFormat::detect("plain prose"), None);
     /// ```

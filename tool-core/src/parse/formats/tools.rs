@@ -4,7 +4,7 @@
 
 use super::options::FormatOptions;
 use super::parser::FormatParser;
-use super::results::XmlCallResult;
+use super::results::TextCallResult;
 use super::spec::ResultRef;
 use super::table::ToolFormat;
 use crate::definition::ToolDefinition;
@@ -88,7 +88,7 @@ impl<'a> FormatTools<'a> {
     /// #[tool]
     /// fn repeat(word: String, times: u32) -> String { word.repeat(times as usize) }
     /// let registry = tools![repeat];
-    /// let mut p = registry.text_format(ToolFormat::QwenXml).parser();
+    /// let mut p = registry.text_format(ToolFormat::Qwen3Coder).parser();
     /// let mut out = Vec::new();
     /// p.feed("<tool_call>\n<function=repeat>\n<parameter=word>\nab\n</parameter>\n<parameter=times>\n3\n</parameter>\n</function>\n</tool_call>", &mut out);
     /// p.finish(EndReason::Stop, &mut out);
@@ -117,14 +117,14 @@ impl<'a> FormatTools<'a> {
     /// none.
     ///
     /// ```
-    /// use tool_core::parse::{FormatTools, ToolFormat, XmlCallResult};
+    /// use tool_core::parse::{FormatTools, ToolFormat, TextCallResult};
     /// use tool_core::ToolResponse;
-    /// let results = [XmlCallResult { index: 0, id: "call_0".into(), name: "f".into(), response: ToolResponse::success("ok") }];
+    /// let results = [TextCallResult { index: 0, id: "call_0".into(), name: "f".into(), response: ToolResponse::success("ok") }];
     /// let hermes = FormatTools::new(ToolFormat::Hermes, &[]);
     /// assert_eq!(hermes.results(&results).unwrap(), "<tool_response>\nok\n</tool_response>");
     /// assert_eq!(hermes.results(&[]), None);
     /// ```
-    pub fn results(&self, results: &[XmlCallResult]) -> Option<String> {
+    pub fn results(&self, results: &[TextCallResult]) -> Option<String> {
         if results.is_empty() {
             return None;
         }

@@ -49,6 +49,9 @@ struct OpenCall {
     /// one of ours: reported, never run.
     builtin: bool,
     scan: ArgScan,
+    /// Where the arguments start in the reply: the scanner's bytes sit at consecutive offsets
+    /// from here.
+    args_start: usize,
     sent: usize,
 }
 
@@ -107,10 +110,11 @@ impl HarmonyParser {
                 i = call.scan.scan(chunk);
                 if i == chunk.len() {
                     debug_assert_eq!(call.sent + i, call.scan.raw.len());
+                    let at = call.args_start + call.sent;
                     call.sent += i;
                     out.push(Event::ArgumentsDelta {
                         index: call.index,
-                        delta: TextChunk::from(chunk),
+                        delta: TextChunk::at(chunk, at),
                     });
                     self.core.offset += chunk.len();
                     return;
@@ -287,7 +291,7 @@ impl HarmonyParser {
             Step::Full(2) => {
                 let token = std::mem::take(&mut self.tag);
                 self.header.push_str(token.as_str());
-                self.open_message(out);
+                self.open_message(self.core.offset + i + 1, out);
                 i + 1
             }
             Step::Full(3..=5 | 7) => {
@@ -310,7 +314,8 @@ impl HarmonyParser {
 
     /// The header is complete: a recipient makes the message a call, otherwise its channel
     /// says where the content goes.
-    fn open_message(&mut self, out: &mut Vec<Event>) {
+    /// `end` is where the header ends in the reply.
+    fn open_message(&mut self, end: usize, out: &mut Vec<Event>) {
         let header = std::mem::take(&mut self.header);
         let recipient = header
             .split(|c: char| c.is_whitespace() || c == '<')
@@ -333,6 +338,7 @@ impl HarmonyParser {
                 name,
                 builtin,
                 scan: ArgScan::new(),
+                args_start: end,
                 sent: 0,
             });
             self.state = State::Call;
@@ -395,6 +401,7 @@ impl HarmonyParser {
                 call.name,
                 self.core.listed_tools()
             );
+            self.core.reported_to(end);
             out.push(Event::CallError {
                 index: call.index,
                 id: self.core.id(call.index),
@@ -430,7 +437,10 @@ impl HarmonyParser {
             return;
         };
         if call.sent < call.scan.raw.len() {
-            let delta = TextChunk::from(call.scan.raw.get(call.sent..).unwrap_or_default());
+            let delta = TextChunk::at(
+                call.scan.raw.get(call.sent..).unwrap_or_default(),
+                call.args_start + call.sent,
+            );
             call.sent = call.scan.raw.len();
             out.push(Event::ArgumentsDelta {
                 index: call.index,

@@ -20,6 +20,9 @@ pub(crate) struct OpenCall {
     /// The name reached `MAX_NAME` and was cut: nothing more is appended.
     name_cut: bool,
     pub(crate) args: Option<ArgScan>,
+    /// Where the `<arguments>` content starts in the reply: the scanner's bytes sit at
+    /// consecutive offsets from here.
+    pub(crate) args_start: usize,
     /// The first structural problem; the call becomes an error when it closes.
     problem: Option<String>,
     /// Non-whitespace text found between children (the start of it).
@@ -36,6 +39,7 @@ impl OpenCall {
             name_buf: String::new(),
             name_cut: false,
             args: None,
+            args_start: 0,
             problem: None,
             stray: String::new(),
             stray_chars: 0,
@@ -110,11 +114,12 @@ impl OpenCall {
         name
     }
 
-    pub(crate) fn begin_args(&mut self) {
+    pub(crate) fn begin_args(&mut self, at: usize) {
         if self.args.is_some() {
             self.structure_error("the call has more than one <arguments>");
         }
         self.args = Some(ArgScan::new());
+        self.args_start = at;
     }
 
     pub(crate) fn incomplete(self, reason: EndReason, end: usize) -> Event {

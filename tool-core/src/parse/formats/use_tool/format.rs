@@ -1,7 +1,7 @@
 //! `<use_tool>` as a [`TextFormat`]: the TOOLS section, one `<tool_results>` message for a
 //! turn's results, and its own call ids (`xml_call_0`) and native-content tag (`"xml"`).
 
-use super::parser::UseToolParser;
+use super::parser::UseToolMachine;
 use crate::call::ToolCall;
 use crate::definition::ToolDefinition;
 use crate::parse::formats::any_parser::AnyParser;
@@ -79,6 +79,6 @@ impl TextFormat for UseTool {
     }
 
     fn parser(&self, options: FormatOptions) -> AnyParser {
-        AnyParser::UseTool(UseToolParser::new(options))
+        AnyParser::UseTool(UseToolMachine::new(options))
     }
 }

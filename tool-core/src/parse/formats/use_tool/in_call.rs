@@ -1,14 +1,14 @@
 //! The part of the state machine inside a `<use_tool>` block: children, the name, the
 //! arguments, and how a block ends.
 
-use super::parser::{State, UseToolParser};
+use super::parser::{State, UseToolMachine};
 use super::tags::{ARGS_CLOSE, IN_CALL, NAME_CLOSE};
 use crate::parse::event::{Diagnostic, DiagnosticKind, EndReason, Event};
 use crate::parse::json_scan::ArgScan;
 use crate::parse::tag::Step;
 use crate::parse::text_chunk::TextChunk;
 
-impl UseToolParser {
+impl UseToolMachine {
     pub(super) fn step_children(&mut self, chunk: &str, i: usize, out: &mut Vec<Event>) -> usize {
         let rest = chunk.get(i..).unwrap_or_default();
         if self.tag.is_empty() {
@@ -40,14 +40,15 @@ impl UseToolParser {
             }
             Step::Full(k) => {
                 self.tag.clear();
-                self.open_child(k, out);
+                self.open_child(k, self.core.offset + i + 1, out);
                 i + 1
             }
         }
     }
 
-    /// Enters child `k` of `CHILD_OPEN`/`IN_CALL` (0, 1: name; 2, 3: arguments).
-    pub(super) fn open_child(&mut self, k: usize, out: &mut Vec<Event>) {
+    /// Enters child `k` of `CHILD_OPEN`/`IN_CALL` (0, 1: name; 2, 3: arguments), whose content
+    /// starts at byte `at` of the reply.
+    pub(super) fn open_child(&mut self, k: usize, at: usize, out: &mut Vec<Event>) {
         let Some(call) = self.call.as_mut() else {
             return;
         };
@@ -57,7 +58,7 @@ impl UseToolParser {
             call.begin_name();
             self.state = State::Name;
         } else {
-            call.begin_args();
+            call.begin_args(at);
             self.state = State::Args;
         }
         if reversed {
@@ -202,10 +203,11 @@ impl UseToolParser {
         if n == chunk.len() {
             // Every feed ends with all content reported, so what is unsent now is this chunk.
             debug_assert_eq!(scan.delta_sent + n, scan.raw.len());
+            let at = call.args_start + scan.delta_sent;
             scan.delta_sent = scan.raw.len();
             out.push(Event::ArgumentsDelta {
                 index: call.index,
-                delta: TextChunk::from(chunk),
+                delta: TextChunk::at(chunk, at),
             });
         }
         n
@@ -218,9 +220,13 @@ impl UseToolParser {
             return;
         };
         let index = call.index;
+        let args_start = call.args_start;
         if let Some(scan) = call.args.as_mut() {
             if scan.delta_sent < scan.raw.len() {
-                let delta = TextChunk::from(scan.raw.get(scan.delta_sent..).unwrap_or_default());
+                let delta = TextChunk::at(
+                    scan.raw.get(scan.delta_sent..).unwrap_or_default(),
+                    args_start + scan.delta_sent,
+                );
                 scan.delta_sent = scan.raw.len();
                 out.push(Event::ArgumentsDelta { index, delta });
             }
@@ -232,6 +238,7 @@ impl UseToolParser {
         self.state = State::Text;
         if let Some(call) = self.call.take() {
             call.close(end, &self.core, out);
+            self.core.reported_to(end);
         }
     }
 
@@ -241,6 +248,7 @@ impl UseToolParser {
         let Some(mut call) = self.call.take() else {
             return;
         };
+        self.core.reported_to(end);
         let closable = match self.state {
             State::Children => true,
             State::Args => call.args.as_ref().is_some_and(ArgScan::value_complete),

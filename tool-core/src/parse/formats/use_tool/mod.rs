@@ -17,4 +17,4 @@ mod parser;
 pub(crate) mod tags;
 
 pub(crate) use format::UseTool;
-pub(crate) use parser::UseToolParser;
+pub(crate) use parser::UseToolMachine;

@@ -30,7 +30,7 @@ pub(super) enum State {
 
 /// The `<use_tool>` state machine, on the shared core.
 #[derive(Debug)]
-pub(crate) struct UseToolParser {
+pub(crate) struct UseToolMachine {
     pub(super) core: Core,
     pub(super) state: State,
     /// A tag being matched (held back from output until it matches or cannot).
@@ -44,9 +44,9 @@ pub(crate) struct UseToolParser {
     utf8: Carry,
 }
 
-impl UseToolParser {
+impl UseToolMachine {
     pub(crate) fn new(options: FormatOptions) -> Self {
-        UseToolParser {
+        UseToolMachine {
             core: Core::new(options),
             state: State::Text,
             tag: TagBuf::default(),
@@ -136,7 +136,7 @@ impl UseToolParser {
             State::Children | State::Name | State::Args => self.end_open_call(reason, out),
         }
         let options = std::mem::take(&mut self.core.options);
-        *self = UseToolParser::new(options);
+        *self = UseToolMachine::new(options);
     }
 
     // ---- prose ----
@@ -219,7 +219,7 @@ impl UseToolParser {
                 self.tag.clear();
                 let index = self.core.start_call(out);
                 self.call = Some(OpenCall::new(index, self.held_at));
-                self.open_child(k, out);
+                self.open_child(k, self.core.offset + i + 1, out);
                 i + 1
             }
         }
@@ -257,7 +257,7 @@ impl UseToolParser {
     }
 }
 
-impl Utf8Sink for UseToolParser {
+impl Utf8Sink for UseToolMachine {
     fn carry(&mut self) -> &mut Carry {
         &mut self.utf8
     }

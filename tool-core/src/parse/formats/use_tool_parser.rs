@@ -1,9 +1,9 @@
-//! [`XmlParser`]: the `<use_tool>` format's parser under the name it has always had.
+//! [`UseToolParser`]: the `<use_tool>` format's parser on its own, without the choice of format.
 
 use super::options::FormatOptions;
 use super::parser::TextCallParser;
 use super::spec::TextFormat;
-use super::use_tool::{UseTool, UseToolParser};
+use super::use_tool::{UseTool, UseToolMachine};
 use crate::parse::event::{EndReason, Event};
 
 /// Streaming parser for `<use_tool>` calls in a model's text reply: what
@@ -11,26 +11,26 @@ use crate::parse::event::{EndReason, Event};
 /// [`ToolFormat::UseTool`](super::ToolFormat::UseTool), without the choice of format.
 ///
 /// ```
-/// use tool_core::parse::{EndReason, Event, XmlParser};
-/// let mut parser = XmlParser::new();
+/// use tool_core::parse::{EndReason, Event, UseToolParser};
+/// let mut parser = UseToolParser::new();
 /// let mut events = Vec::new();
 /// parser.feed("a < b and <div> stay text <use_t", &mut events);
 /// assert_eq!(events, [Event::Text("a < b and <div> stay text ".into())]);
 /// ```
 #[derive(Debug)]
-pub struct XmlParser(UseToolParser);
+pub struct UseToolParser(UseToolMachine);
 
-impl Default for XmlParser {
+impl Default for UseToolParser {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl XmlParser {
+impl UseToolParser {
     /// A parser with default options (call ids `xml_call_0`, `xml_call_1`, ...).
     ///
     /// ```
-    /// let _ = tool_core::parse::XmlParser::new();
+    /// let _ = tool_core::parse::UseToolParser::new();
     /// ```
     pub fn new() -> Self {
         Self::with_options(FormatOptions::default())
@@ -39,25 +39,25 @@ impl XmlParser {
     /// A parser with the given options.
     ///
     /// ```
-    /// use tool_core::parse::{FormatOptions, XmlParser};
-    /// let _ = XmlParser::with_options(FormatOptions { known_tools: Some(vec!["search".into()]), ..Default::default() });
+    /// use tool_core::parse::{FormatOptions, UseToolParser};
+    /// let _ = UseToolParser::with_options(FormatOptions { known_tools: Some(vec!["search".into()]), ..Default::default() });
     /// ```
     pub fn with_options(mut options: FormatOptions) -> Self {
         if options.id_prefix.is_none() {
             options.id_prefix = Some(UseTool.id_prefix().to_string());
         }
-        XmlParser(UseToolParser::new(options))
+        UseToolParser(UseToolMachine::new(options))
     }
 
     /// Parses a whole reply: `feed(input)` then `finish(reason)`.
     ///
     /// ```
-    /// use tool_core::parse::{EndReason, Event, XmlParser};
-    /// let events = XmlParser::parse_all("just prose", EndReason::Stop);
+    /// use tool_core::parse::{EndReason, Event, UseToolParser};
+    /// let events = UseToolParser::parse_all("just prose", EndReason::Stop);
     /// assert_eq!(events, [Event::Text("just prose".into())]);
     /// ```
     pub fn parse_all(input: &str, reason: EndReason) -> Vec<Event> {
-        let mut parser = XmlParser::new();
+        let mut parser = UseToolParser::new();
         let mut out = Vec::new();
         parser.feed(input, &mut out);
         parser.finish(reason, &mut out);
@@ -67,8 +67,8 @@ impl XmlParser {
     /// Feeds the next chunk of the reply, appending what it completes to `out`.
     ///
     /// ```
-    /// use tool_core::parse::{Event, XmlParser};
-    /// let mut p = XmlParser::new();
+    /// use tool_core::parse::{Event, UseToolParser};
+    /// let mut p = UseToolParser::new();
     /// let mut out = Vec::new();
     /// p.feed("Hello ", &mut out);
     /// p.feed("world", &mut out);
@@ -83,8 +83,8 @@ impl XmlParser {
     /// U+FFFD with a diagnostic. Spans count the decoded text.
     ///
     /// ```
-    /// use tool_core::parse::{Event, XmlParser};
-    /// let mut p = XmlParser::new();
+    /// use tool_core::parse::{Event, UseToolParser};
+    /// let mut p = UseToolParser::new();
     /// let mut out = Vec::new();
     /// let snow = "☃".as_bytes();
     /// p.feed_bytes(&snow[..1], &mut out);
@@ -100,8 +100,8 @@ impl XmlParser {
     /// [`Event::CallIncomplete`] and never runs. The parser is reset afterwards.
     ///
     /// ```
-    /// use tool_core::parse::{DiagnosticKind, EndReason, Event, XmlParser};
-    /// let mut p = XmlParser::new();
+    /// use tool_core::parse::{DiagnosticKind, EndReason, Event, UseToolParser};
+    /// let mut p = UseToolParser::new();
     /// let mut out = Vec::new();
     /// p.feed("Let me check <use_to", &mut out);
     /// p.finish(EndReason::Stop, &mut out);
@@ -112,16 +112,16 @@ impl XmlParser {
     }
 }
 
-impl TextCallParser for XmlParser {
+impl TextCallParser for UseToolParser {
     fn feed(&mut self, chunk: &str, out: &mut Vec<Event>) {
-        XmlParser::feed(self, chunk, out);
+        UseToolParser::feed(self, chunk, out);
     }
 
     fn feed_bytes(&mut self, bytes: &[u8], out: &mut Vec<Event>) {
-        XmlParser::feed_bytes(self, bytes, out);
+        UseToolParser::feed_bytes(self, bytes, out);
     }
 
     fn finish(&mut self, reason: EndReason, out: &mut Vec<Event>) {
-        XmlParser::finish(self, reason, out);
+        UseToolParser::finish(self, reason, out);
     }
 }

@@ -2,8 +2,8 @@
 
 use serde_json::{Map, Value};
 
-use super::body::{QwenXmlBody, EXAMPLE};
-use super::prompt::qwen_xml_tools;
+use super::body::{Qwen3CoderBody, EXAMPLE};
+use super::prompt::qwen3_coder_tools;
 use crate::call::ToolCall;
 use crate::definition::ToolDefinition;
 use crate::parse::formats::any_parser::AnyParser;
@@ -15,11 +15,11 @@ use crate::parse::formats::written::{
 };
 use crate::response::ToolResponse;
 
-pub(crate) struct QwenXml;
+pub(crate) struct Qwen3Coder;
 
-impl TextFormat for QwenXml {
+impl TextFormat for Qwen3Coder {
     fn name(&self) -> &'static str {
-        "qwen_xml"
+        "qwen3_coder"
     }
 
     fn find_marker(&self, text: &str) -> Option<usize> {
@@ -31,11 +31,11 @@ impl TextFormat for QwenXml {
     }
 
     fn provider_tag(&self) -> &'static str {
-        "text:qwen_xml"
+        "text:qwen3_coder"
     }
 
     fn tools_prompt(&self, definitions: &[ToolDefinition]) -> String {
-        qwen_xml_tools(definitions)
+        qwen3_coder_tools(definitions)
     }
 
     fn result(&self, _id: &str, _name: &str, response: &ToolResponse) -> String {
@@ -68,7 +68,7 @@ impl TextFormat for QwenXml {
     }
 
     fn parser(&self, options: FormatOptions) -> AnyParser {
-        AnyParser::QwenXml(BlockParser::<QwenXmlBody>::new(options))
+        AnyParser::Qwen3Coder(BlockParser::<Qwen3CoderBody>::new(options))
     }
 }
 

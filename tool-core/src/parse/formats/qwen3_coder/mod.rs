@@ -8,5 +8,5 @@ mod body;
 mod format;
 mod prompt;
 
-pub(crate) use body::QwenXmlBody;
-pub(crate) use format::QwenXml;
+pub(crate) use body::Qwen3CoderBody;
+pub(crate) use format::Qwen3Coder;

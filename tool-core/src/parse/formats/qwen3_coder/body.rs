@@ -23,19 +23,19 @@ const OUTSIDE: &[&[u8]] = &[b"</tool_call>", b"<parameter=", b"</function>"];
 const INSIDE: &[&[u8]] = &[b"</parameter>", b"<parameter=", b"</function>"];
 
 #[derive(Debug)]
-pub(crate) struct QwenXmlBody {
+pub(crate) struct Qwen3CoderBody {
     text: MarkedText,
-    marks: QwenXmlMarks,
+    marks: Qwen3CoderMarks,
 }
 
 /// Where the block's stream stands, which decides what its markers mean.
 #[derive(Debug, Default)]
-struct QwenXmlMarks {
+struct Qwen3CoderMarks {
     in_value: bool,
     function_closed: bool,
 }
 
-impl MarkerRules for QwenXmlMarks {
+impl MarkerRules for Qwen3CoderMarks {
     fn markers(&self) -> &'static [&'static [u8]] {
         if self.in_value {
             INSIDE
@@ -57,15 +57,15 @@ impl MarkerRules for QwenXmlMarks {
     }
 }
 
-impl Body for QwenXmlBody {
+impl Body for Qwen3CoderBody {
     const OPEN: &'static [u8] = OPEN;
     const EXAMPLE: &'static str = EXAMPLE;
     const CALL_NOUN: &'static str = "a <tool_call> block";
 
     fn new() -> Self {
-        QwenXmlBody {
+        Qwen3CoderBody {
             text: MarkedText::default(),
-            marks: QwenXmlMarks::default(),
+            marks: Qwen3CoderMarks::default(),
         }
     }
 

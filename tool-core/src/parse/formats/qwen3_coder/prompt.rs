@@ -7,7 +7,7 @@ use crate::definition::ToolDefinition;
 use crate::parse::formats::written::safe_json;
 use crate::prompt::escape_text;
 
-pub(super) fn qwen_xml_tools(definitions: &[ToolDefinition]) -> String {
+pub(super) fn qwen3_coder_tools(definitions: &[ToolDefinition]) -> String {
     let mut out = String::from("# Tools\n\nYou have access to the following functions:\n\n<tools>");
     for def in definitions {
         out.push_str("\n<function>\n<name>");
