@@ -208,7 +208,7 @@ fn a_streamed_run_pauses_for_approval_and_resumes_from_the_stored_run() {
     });
     assert_eq!(&events[events.len() - 2..], [
         "approval 1",
-        "run_finished AwaitingApproval { calls: [ToolCall { id: \"c1\", name: \"delete_draft\", arguments: \"{\\\"id\\\":7}\" }] } 0 1",
+        "run_finished AwaitingApproval { calls: [ToolCall { id: \"c1\", name: \"delete_draft\", arguments: \"{\\\"id\\\":7}\", caller: None, namespace: None }] } 0 1",
     ]);
     assert!(!events.iter().any(|e| e.starts_with("tool_result")));
 

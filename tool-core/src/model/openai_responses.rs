@@ -155,18 +155,13 @@ impl OpenAiResponses {
         if !request.tools.is_empty() {
             // What `tool_fields` writes, with the deferred tools marked and `tool_search`.
             let defs = request.tools.definitions();
-            body.insert(
+            let mut fields =
+                Wire::tool_fields(defs, request.tool_choice, request.parallel_tool_calls);
+            fields.insert(
                 "tools".into(),
                 tools_with_search(defs, self.native_tool_search()),
             );
-            let parallel = request.parallel_tool_calls;
-            body.insert(
-                "tool_choice".into(),
-                Wire::tool_choice(request.tool_choice, parallel),
-            );
-            if !parallel {
-                body.insert("parallel_tool_calls".into(), Value::Bool(false));
-            }
+            body.extend(fields);
         }
         if let Some(reasoning) = request.reasoning.or(self.reasoning.as_ref()) {
             let mut fields = Map::new();

@@ -46,6 +46,9 @@ pub(super) fn tools(defs: &[ToolDefinition], tool: impl Fn(&ToolDefinition) -> V
 /// and carrying the namespace.
 pub(super) fn read_call(item: &Value, call: ToolCall) -> ToolCall {
     match item.get("namespace").and_then(Value::as_str) {
+        // A function found by `tool_search` that is in no namespace comes back in one named
+        // after itself (the search's path): the name is already the tool's.
+        Some(ns) if ns == call.name => call.with_namespace(ns),
         Some(ns) if !ns.is_empty() => {
             let mut call = call;
             call.name = format!("{ns}{}{}", ToolNamespace::SEPARATOR, call.name);
@@ -65,6 +68,10 @@ pub(super) fn write_call_name(item: &mut Map<String, Value>, call: &ToolCall) {
             .and_then(|rest| rest.strip_prefix(ToolNamespace::SEPARATOR))
     });
     match (namespace, local) {
+        (Some(ns), None) if ns == call.name => {
+            item.insert("name".into(), json!(call.name));
+            item.insert("namespace".into(), json!(ns));
+        }
         (Some(ns), Some(local)) => {
             item.insert("name".into(), json!(local));
             item.insert("namespace".into(), json!(ns));
