@@ -35,7 +35,7 @@ use crate::response::ToolResponse;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from a tool: it does not implement `IntoToolResponse`",
     label = "this return type does not implement `tool_core::IntoToolResponse`",
-    note = "return `ToolResponse`, `String`, `&'static str`, `()`, a number, `Json<T>` for any `T: Serialize`, or `Result<T, E>` with one of those and an error that converts into `Box<dyn Error + Send + Sync>`: `ToolError`, `anyhow::Error`, `String`, `&'static str`, or your own `Error + Send + Sync + 'static`"
+    note = "return `ToolResponse`, `String`, `&'static str`, `()`, a number, `Json<T>` for any `T: Serialize`, an `Image`, `Audio`, `File` or `Attachment` (alone, or after another return value as `(T, Image)`), or `Result<T, E>` with one of those and an error that converts into `Box<dyn Error + Send + Sync>`: `ToolError`, `anyhow::Error`, `String`, `&'static str`, or your own `Error + Send + Sync + 'static`"
 )]
 pub trait IntoToolResponse {
     /// Performs the conversion.

@@ -2,6 +2,7 @@
 //! [`ResourceContents`], render a prompt into [`PromptMessage`]s (ready to become a run's
 //! messages). Nothing here trusts the server: malformed answers are errors, never panics.
 
+use crate::response::codec::base64_decode;
 use std::future::Future;
 
 use serde_json::{json, Value};
@@ -203,48 +204,5 @@ impl McpClient {
                     .collect()
             })
             .unwrap_or_default())
-    }
-}
-
-/// Standard base64 (padding optional); `None` on any other character.
-fn base64_decode(text: &str) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(text.len() / 4 * 3);
-    let mut buffer = 0u32;
-    let mut bits = 0;
-    for c in text.bytes().filter(|c| !c.is_ascii_whitespace()) {
-        let value = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            b'=' => break,
-            _ => return None,
-        };
-        buffer = buffer << 6 | u32::from(value);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((buffer >> bits) as u8);
-            buffer &= (1 << bits) - 1;
-        }
-    }
-    Some(out)
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn base64_decodes_rfc_4648_vectors_and_rejects_garbage() {
-        for (plain, encoded) in [
-            ("", ""),
-            ("f", "Zg=="),
-            ("fo", "Zm8="),
-            ("foobar", "Zm9vYmFy"),
-            ("fooba", "Zm9vYmE"),
-        ] {
-            assert_eq!(super::base64_decode(encoded).unwrap(), plain.as_bytes());
-        }
-        assert!(super::base64_decode("Zm9v!").is_none());
     }
 }

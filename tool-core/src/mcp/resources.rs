@@ -7,6 +7,7 @@ use serde_json::{json, Value};
 
 use super::peers::Shared;
 use crate::catalog::{CatalogError, ResourceBody, ResourceContents};
+use crate::response::codec::base64_encode;
 
 /// One page of `items` from `cursor` (an offset we handed out as `nextCursor`).
 pub(super) fn page<T: Clone>(
@@ -99,47 +100,7 @@ fn contents_json(contents: &ResourceContents) -> Value {
     }
     match &contents.body {
         ResourceBody::Text(text) => value["text"] = json!(text),
-        ResourceBody::Blob(bytes) => value["blob"] = json!(base64(bytes)),
+        ResourceBody::Blob(bytes) => value["blob"] = json!(base64_encode(bytes)),
     }
     value
-}
-
-/// Standard base64 with padding, as MCP's `blob` field wants.
-fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk.first().copied().unwrap_or(0),
-            chunk.get(1).copied().unwrap_or(0),
-            chunk.get(2).copied().unwrap_or(0),
-        ];
-        let n = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
-        for (i, shift) in [18u32, 12, 6, 0].into_iter().enumerate() {
-            if i <= chunk.len() {
-                out.push(char::from(ALPHABET[((n >> shift) & 63) as usize]));
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn base64_matches_rfc_4648_vectors() {
-        for (plain, encoded) in [
-            ("", ""),
-            ("f", "Zg=="),
-            ("fo", "Zm8="),
-            ("foo", "Zm9v"),
-            ("foob", "Zm9vYg=="),
-            ("fooba", "Zm9vYmE="),
-            ("foobar", "Zm9vYmFy"),
-        ] {
-            assert_eq!(super::base64(plain.as_bytes()), encoded);
-        }
-    }
 }
