@@ -250,8 +250,10 @@ mod tests {
 
     #[test]
     fn events_stay_small_because_the_error_response_is_boxed() {
+        // The largest variant is a completed call: a `ToolCall` (id, name, arguments, the
+        // caller and the namespace a provider names) plus the raw arguments and the span.
         assert!(
-            std::mem::size_of::<Event>() <= 136,
+            std::mem::size_of::<Event>() <= 192,
             "{}",
             std::mem::size_of::<Event>()
         );
