@@ -8,27 +8,26 @@ use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 use tool_core::parse::{EndReason, Event, FormatOptions, FormatParser, ToolFormat};
+use tool_core::ToolDefinition;
 
 #[path = "formats_common.rs"]
 mod formats_common;
 
-/// The corpus's schemas, built into the target (it runs away from the fixtures).
-fn schemas() -> Arc<HashMap<String, Arc<Value>>> {
-    static SCHEMAS: OnceLock<Arc<HashMap<String, Arc<Value>>>> = OnceLock::new();
-    SCHEMAS
-        .get_or_init(|| {
-            let text = include_str!("../../tests/fixtures/formats/schemas.json");
-            let map: HashMap<String, Value> = serde_json::from_str(text).unwrap_or_default();
-            Arc::new(map.into_iter().map(|(k, v)| (k, Arc::new(v))).collect())
-        })
-        .clone()
+/// The corpus's tools with their schemas, built into the target (it runs away from the
+/// fixtures).
+fn definitions() -> &'static [ToolDefinition] {
+    static TOOLS: OnceLock<Vec<ToolDefinition>> = OnceLock::new();
+    TOOLS.get_or_init(|| {
+        let text = include_str!("../../tests/fixtures/formats/schemas.json");
+        let map: HashMap<String, Value> = serde_json::from_str(text).unwrap_or_default();
+        map.into_iter()
+            .map(|(name, schema)| ToolDefinition::new(name, "", Arc::new(schema)))
+            .collect()
+    })
 }
 
 fn parse(format: ToolFormat, data: &[u8], chunk: usize) -> Vec<Event> {
-    let options = FormatOptions {
-        schemas: Some(schemas()),
-        ..FormatOptions::default()
-    };
+    let options = FormatOptions::for_tools(definitions());
     let mut parser = FormatParser::with_options(format, options);
     let mut out = Vec::new();
     for piece in data.chunks(chunk) {

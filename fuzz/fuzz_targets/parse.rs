@@ -32,14 +32,20 @@ use parse_support::{
 };
 
 fn options(control: u8) -> FormatOptions {
-    FormatOptions {
-        run_fenced_calls: control & 4 != 0,
-        // `None` is the format's own prefix (`xml_call_`).
-        id_prefix: (control & 8 != 0).then(|| "call_".to_string()),
-        known_tools: (control & 16 != 0)
-            .then(|| vec!["get_weather".to_string(), "a".to_string(), "search".to_string()]),
-        ..FormatOptions::default()
+    let mut options = FormatOptions::default().with_fenced_calls(control & 4 != 0);
+    // Without a prefix, the format's own (`xml_call_`).
+    if control & 8 != 0 {
+        options = options.with_id_prefix("call_");
     }
+    if control & 16 != 0 {
+        let object = || std::sync::Arc::new(serde_json::json!({"type": "object"}));
+        let tools: Vec<tool_core::ToolDefinition> = ["get_weather", "a", "search"]
+            .into_iter()
+            .map(|name| tool_core::ToolDefinition::new(name, "", object()))
+            .collect();
+        options = options.with_tools(&tools);
+    }
+    options
 }
 
 /// Feeds `data` in chunks of the given sizes (cycled; an empty chunk where a size is 0).

@@ -2,11 +2,12 @@
 //! properties every format keeps.
 #![allow(dead_code)]
 
-use std::collections::HashMap;
-use std::sync::Arc;
+use std::collections::{BTreeSet, HashMap};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::Value;
 use tool_core::parse::{EndReason, Event, FormatOptions, FormatParser, ToolFormat};
+use tool_core::{ToolDefinition, ToolErrorCode};
 
 /// One reply of a format's corpus (`tests/fixtures/formats/<format>.corpus.json`).
 pub struct Case {
@@ -63,11 +64,68 @@ pub fn schemas() -> Arc<HashMap<String, Arc<Value>>> {
     Arc::new(map.into_iter().map(|(k, v)| (k, Arc::new(v))).collect())
 }
 
-pub fn options() -> FormatOptions {
-    FormatOptions {
-        schemas: Some(schemas()),
-        ..FormatOptions::default()
+/// The tools a format's corpus is parsed with: every name its replies call (read once with no
+/// tools known), with the schema `schemas.json` has for it, else any object. So a corpus reply
+/// is read as a user offering those tools would read it, and only format errors are rejected.
+pub fn definitions(format: ToolFormat) -> Vec<ToolDefinition> {
+    let stem = FORMATS
+        .iter()
+        .find(|(f, _)| *f == format)
+        .map(|(_, stem)| *stem)
+        .unwrap_or_else(|| panic!("no corpus for {format:?}"));
+    let (mut names, mut refused) = (BTreeSet::new(), BTreeSet::new());
+    for case in corpus(stem) {
+        let mut parser = FormatParser::new(format);
+        let mut events = Vec::new();
+        parser.feed(&case.text, &mut events);
+        parser.finish(case.reason, &mut events);
+        for event in events {
+            match event {
+                Event::Name { name, .. } => names.insert(name),
+                Event::CallComplete { call, .. } => names.insert(call.name),
+                // A name the format itself refuses (harmony's built-in tools) is not offered.
+                Event::CallError {
+                    name: Some(name),
+                    response,
+                    ..
+                } => match response.error_code() {
+                    Some(ToolErrorCode::NotFound) => refused.insert(name),
+                    _ => names.insert(name),
+                },
+                _ => false,
+            };
+        }
     }
+    let schemas = schemas();
+    names
+        .into_iter()
+        .filter(|name| !name.is_empty() && !refused.contains(name))
+        .map(|name| {
+            let input_schema = schemas
+                .get(&name)
+                .cloned()
+                .unwrap_or_else(|| Arc::new(serde_json::json!({"type": "object"})));
+            ToolDefinition::new(name, String::new(), input_schema)
+        })
+        .collect()
+}
+
+/// Options that know a format's corpus tools ([`definitions`]), as a user's registry would
+/// give them; built once per format.
+pub fn options(format: ToolFormat) -> FormatOptions {
+    static BUILT: OnceLock<Mutex<Vec<(ToolFormat, FormatOptions)>>> = OnceLock::new();
+    let built = BUILT.get_or_init(Mutex::default);
+    if let Some((_, options)) = built.lock().unwrap().iter().find(|(f, _)| *f == format) {
+        return options.clone();
+    }
+    // A format without a corpus (`<use_tool>`, whose fixtures live apart) reads any name.
+    let options = if FORMATS.iter().any(|(f, _)| *f == format) {
+        FormatOptions::for_tools(&definitions(format))
+    } else {
+        FormatOptions::default()
+    };
+    built.lock().unwrap().push((format, options.clone()));
+    options
 }
 
 /// Parses `input` fed as bytes cut at `cuts`, then finishes.
@@ -77,7 +135,7 @@ pub fn parse_chunks(
     cuts: &[usize],
     reason: EndReason,
 ) -> Vec<Event> {
-    let mut parser = FormatParser::with_options(format, options());
+    let mut parser = FormatParser::with_options(format, options(format));
     let mut out = Vec::new();
     let bytes = input.as_bytes();
     let mut last = 0;

@@ -2,12 +2,11 @@
 //! named: text after an unclosed Hermes call, harmony messages to gpt-oss's built-in tools,
 //! schema type names seen in the wild, null written three ways, and Qwen3's `<think>`.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde_json::{json, Value};
 use tool_core::parse::{EndReason, Event, FormatOptions, FormatParser, ToolFormat};
-use tool_core::{tool, tools, ToolErrorCode};
+use tool_core::{tool, tools, ToolDefinition, ToolErrorCode};
 
 /// Web search.
 #[tool]
@@ -102,11 +101,7 @@ fn harmony_messages_to_built_in_tools_are_reported_never_run() {
 }
 
 fn schemas(schema: Value) -> FormatOptions {
-    let map: HashMap<String, Arc<Value>> = [("calc".to_string(), Arc::new(schema))].into();
-    FormatOptions {
-        schemas: Some(Arc::new(map)),
-        ..FormatOptions::default()
-    }
+    FormatOptions::for_tools(&[ToolDefinition::new("calc", "Calculates.", Arc::new(schema))])
 }
 
 /// Schemas in the wild say `float`, `double`, `int` (vLLM's Qwen3-Coder parser,

@@ -111,10 +111,8 @@ fn replies() -> Vec<(ToolFormat, String, String, EndReason)> {
     all
 }
 
-fn options(start_in_reasoning: bool) -> FormatOptions {
-    let mut options = formats_support::options();
-    options.start_in_reasoning = start_in_reasoning;
-    options
+fn options(format: ToolFormat, start_in_reasoning: bool) -> FormatOptions {
+    formats_support::options(format).with_start_in_reasoning(start_in_reasoning)
 }
 
 #[test]
@@ -123,7 +121,7 @@ fn the_spans_tile_every_reply_of_every_format_whole_and_chunked() {
     let mut checked = 0;
     for (format, name, text, reason) in replies() {
         for start_in_reasoning in [false, true] {
-            let options = || options(start_in_reasoning);
+            let options = || options(format, start_in_reasoning);
             let mut chunkings: Vec<Vec<usize>> = vec![Vec::new(), (1..text.len()).collect()];
             chunkings.extend((0..4).map(|_| rng.cuts(text.len())));
             for cuts in &chunkings {
@@ -145,7 +143,13 @@ fn the_spans_tile_a_reply_cut_off_at_every_byte() {
     for (format, name, text, _) in replies() {
         for cut in (0..=text.len()).filter(|&c| text.is_char_boundary(c)) {
             let prefix = &text[..cut];
-            let events = parse(format, options(false), prefix, &[], EndReason::Length);
+            let events = parse(
+                format,
+                options(format, false),
+                prefix,
+                &[],
+                EndReason::Length,
+            );
             check_spans(prefix, &events)
                 .unwrap_or_else(|e| panic!("{name} cut at {cut}: {e}\n{events:?}"));
         }

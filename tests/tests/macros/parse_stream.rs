@@ -3,8 +3,10 @@
 use crate::parse_support;
 
 use parse_support::{parse_chunks, parse_whole, summary, FIXTURES};
+use std::sync::Arc;
 use tool_core::parse::{DiagnosticKind, EndReason, Event, FormatOptions, UseToolParser};
-use tool_core::ToolErrorCode;
+
+use tool_core::{ToolDefinition, ToolErrorCode};
 
 fn expected(name: &str) -> Vec<&'static str> {
     match name {
@@ -184,10 +186,11 @@ fn invalid_json_error_gives_line_and_column_and_what_to_do() {
 
 #[test]
 fn unknown_tool_is_not_found_with_a_suggestion_when_names_are_known() {
-    let options = FormatOptions {
-        known_tools: Some(vec!["get_weather".into(), "search".into()]),
-        ..FormatOptions::default()
-    };
+    let object = || Arc::new(serde_json::json!({"type": "object"}));
+    let options = FormatOptions::for_tools(&[
+        ToolDefinition::new("get_weather", "Weather.", object()),
+        ToolDefinition::new("search", "Search.", object()),
+    ]);
     let input = "<use_tool><tool_name>get_wether</tool_name><arguments>{}</arguments></use_tool>";
     let events = parse_chunks(input, &[], EndReason::Stop, options);
     let Some(Event::CallError { response, name, .. }) = events.last() else {
@@ -202,10 +205,7 @@ fn unknown_tool_is_not_found_with_a_suggestion_when_names_are_known() {
 
 #[test]
 fn fenced_calls_run_when_configured() {
-    let options = FormatOptions {
-        run_fenced_calls: true,
-        ..FormatOptions::default()
-    };
+    let options = FormatOptions::default().with_fenced_calls(true);
     let input = FIXTURES.iter().find(|f| f.0 == "code_fence").unwrap().1;
     let got = summary(parse_chunks(input, &[], EndReason::Stop, options));
     assert!(got.contains(&"C:a:{}".to_string()), "{got:?}");

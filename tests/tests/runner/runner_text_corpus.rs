@@ -6,49 +6,16 @@
 
 use crate::formats_support;
 
-use std::collections::{BTreeSet, HashMap};
 use std::future::poll_fn;
-use std::sync::Arc;
 
-use formats_support::{corpus, options, schemas, FORMATS};
-use serde_json::{json, Value};
+use formats_support::{corpus, definitions, FORMATS};
+use serde_json::Value;
 use tool_core::model::{
     Message, Model, ModelError, ModelErrorKind, ModelEvent, ModelRequest, ModelTurn, OfferedTools,
     ScriptedModel, StopReason, TextMode,
 };
 use tool_core::parse::{EndReason, Event, FormatOptions, FormatParser, ToolFormat};
 use tool_core::{block_on, ToolDefinition};
-
-/// Tools for every name the corpus calls, with the corpus schemas where there is one, so that
-/// only format errors are rejected.
-fn definitions(format: ToolFormat, stem: &str) -> Vec<ToolDefinition> {
-    let mut names = BTreeSet::new();
-    for case in corpus(stem) {
-        let mut parser = FormatParser::with_options(format, options());
-        let mut events = Vec::new();
-        parser.feed(&case.text, &mut events);
-        parser.finish(case.reason, &mut events);
-        for event in events {
-            match event {
-                Event::Name { name, .. } => names.insert(name),
-                Event::CallComplete { call, .. } => names.insert(call.name),
-                _ => false,
-            };
-        }
-    }
-    let schemas = schemas();
-    names
-        .into_iter()
-        .filter(|name| !name.is_empty())
-        .map(|name| {
-            let input_schema = schemas
-                .get(&name)
-                .cloned()
-                .unwrap_or_else(|| Arc::new(json!({"type": "object"})));
-            ToolDefinition::new(name, String::new(), input_schema)
-        })
-        .collect()
-}
 
 /// A call as the turn should hold it: id, name, and the arguments when the parser read them.
 type Expected = (String, String, Option<Value>);
@@ -60,15 +27,7 @@ fn expected(
     text: &str,
     reason: EndReason,
 ) -> (String, Vec<Expected>, bool) {
-    let schemas: HashMap<String, Arc<Value>> = defs
-        .iter()
-        .map(|d| (d.name.clone(), d.input_schema.clone()))
-        .collect();
-    let options = FormatOptions {
-        known_tools: Some(defs.iter().map(|d| d.name.clone()).collect()),
-        schemas: Some(Arc::new(schemas)),
-        ..FormatOptions::default()
-    };
+    let options = FormatOptions::for_tools(defs);
     let mut parser = FormatParser::with_options(format, options);
     let mut events = Vec::new();
     parser.feed(text, &mut events);
@@ -114,7 +73,7 @@ fn stream_all(
 fn the_text_mode_reports_what_the_parser_reads_in_every_corpus_reply_at_any_chunking() {
     let mut checked = 0;
     for &(format, stem) in FORMATS {
-        let defs = definitions(format, stem);
+        let defs = definitions(format);
         for case in corpus(stem) {
             let (prose, calls, cut_off) = expected(format, &defs, &case.text, case.reason);
             let mut turn = ModelTurn::text(case.text.clone());

@@ -175,11 +175,9 @@ impl<M: Model> TextMode<M> {
     fn parser(&self, tools: &OfferedTools<'_>) -> FormatParser {
         FormatParser::with_options(
             self.format,
-            FormatOptions {
-                run_fenced_calls: self.run_fenced_calls,
-                start_in_reasoning: self.starts_in_reasoning,
-                ..FormatOptions::for_tools(tools.definitions())
-            },
+            FormatOptions::for_tools(tools.definitions())
+                .with_fenced_calls(self.run_fenced_calls)
+                .with_start_in_reasoning(self.starts_in_reasoning),
         )
     }
 }

@@ -231,7 +231,7 @@ impl Core {
                 return;
             }
         };
-        if let Err(response) = check_known(&name, self.options.known_tools.as_deref()) {
+        if let Err(response) = check_known(&name, self.options.known_tools()) {
             fail(Some(name), response, out);
             return;
         }
@@ -249,8 +249,7 @@ impl Core {
     /// `" Available tools: 'a', 'b'."` when the names are known, else nothing.
     pub(crate) fn listed_tools(&self) -> String {
         self.options
-            .known_tools
-            .as_ref()
+            .known_tools()
             .map(|t| {
                 format!(
                     " Available tools: {}.",

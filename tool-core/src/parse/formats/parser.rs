@@ -89,7 +89,7 @@ impl FormatParser {
     ///
     /// ```
     /// use tool_core::parse::{FormatOptions, FormatParser, ToolFormat};
-    /// let _ = FormatParser::with_options(ToolFormat::Hermes, FormatOptions { run_fenced_calls: true, ..Default::default() });
+    /// let _ = FormatParser::with_options(ToolFormat::Hermes, FormatOptions::default().with_fenced_calls(true));
     /// ```
     pub fn with_options(format: ToolFormat, mut options: FormatOptions) -> Self {
         let spec = format.spec();

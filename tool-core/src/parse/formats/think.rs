@@ -413,10 +413,7 @@ mod tests {
                 format!("\n<think>Need the wéather.</think>\n\n{call}"),
             ),
         ] {
-            let options = FormatOptions {
-                start_in_reasoning: start,
-                ..FormatOptions::default()
-            };
+            let options = FormatOptions::default().with_start_in_reasoning(start);
             let bytes = reply.as_bytes();
             for a in 0..=bytes.len() {
                 for b in a..=bytes.len() {

@@ -40,7 +40,7 @@ impl UseToolParser {
     ///
     /// ```
     /// use tool_core::parse::{FormatOptions, UseToolParser};
-    /// let _ = UseToolParser::with_options(FormatOptions { known_tools: Some(vec!["search".into()]), ..Default::default() });
+    /// let _ = UseToolParser::with_options(FormatOptions::for_tools(&[]).with_id_prefix("t"));
     /// ```
     pub fn with_options(mut options: FormatOptions) -> Self {
         if options.id_prefix.is_none() {

@@ -113,8 +113,7 @@ impl Bare for LlamaCall {
             Some(args) => arguments_object(args.get(), &name, &mut repairs),
             None => {
                 let known = options
-                    .known_tools
-                    .as_ref()
+                    .known_tools()
                     .is_some_and(|tools| tools.contains(&name));
                 if !known {
                     return None;

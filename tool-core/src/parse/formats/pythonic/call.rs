@@ -138,7 +138,7 @@ fn message(problem: &str) -> String {
 /// Whether a list that is not a well-formed call list was meant as one: its first name is an
 /// offered tool, or no tools are known.
 fn attempt(name: Option<&str>, options: &FormatOptions) -> bool {
-    match (&options.known_tools, name) {
+    match (options.known_tools(), name) {
         (None, _) => true,
         (Some(tools), Some(name)) => tools.iter().any(|t| t == name),
         (Some(_), None) => false,

@@ -185,7 +185,7 @@ impl OpenCall {
                 return;
             }
         };
-        if let Err(response) = check_known(&name, core.options.known_tools.as_deref()) {
+        if let Err(response) = check_known(&name, core.options.known_tools()) {
             fail(Some(name), response, out);
             return;
         }
