@@ -104,7 +104,11 @@ impl Serialize for RawJson {
 
 impl<'de> Deserialize<'de> for RawJson {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = Box::<RawValue>::deserialize(deserializer).map_err(D::Error::custom)?;
-        Ok(RawJson::from(raw))
+        // Through a `Value`, not `Box<RawValue>`: a raw value comes only straight from
+        // serde_json's parser, and a response inside a tagged enum (the messages of a stored
+        // run) arrives buffered by serde. Keys keep their order (`preserve_order`) and floats
+        // round-trip (`float_roundtrip`); only the spacing of the text is not kept.
+        let value = serde_json::Value::deserialize(deserializer)?;
+        RawJson::from_serialize(&value).map_err(D::Error::custom)
     }
 }

@@ -444,3 +444,26 @@ impl AddAssign for Usage {
         self.reasoning_tokens = self.reasoning_tokens.saturating_add(other.reasoning_tokens);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Message, ToolResult};
+    use crate::{RawJson, ToolResponse};
+
+    #[test]
+    fn a_result_with_data_survives_a_round_trip_inside_a_tagged_message() {
+        let data = RawJson::from_string(r#"{"b":1,"a":[2.5,null,"x"]}"#.into()).unwrap();
+        let response = ToolResponse::success("done").with_raw_data(data);
+        let message = Message::Tool {
+            results: vec![ToolResult::new("call_0", "t", response)],
+        };
+        let stored = serde_json::to_string(&message).unwrap();
+        let back: Message = serde_json::from_str(&stored).unwrap();
+        assert_eq!(back, message);
+        let value = serde_json::to_value(&message).unwrap();
+        assert_eq!(serde_json::from_value::<Message>(value).unwrap(), message);
+        // Straight from text too, with the spacing made compact.
+        let spaced: RawJson = serde_json::from_str(r#"{ "b" : 1, "a" : [ 2.5 ] }"#).unwrap();
+        assert_eq!(spaced.get(), r#"{"b":1,"a":[2.5]}"#);
+    }
+}
