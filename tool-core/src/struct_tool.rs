@@ -69,6 +69,21 @@ pub trait StructTool: Send + Sync + 'static {
     /// assert!(tools![ExportPdf].definitions()[0].defer_loading());
     /// ```
     const DEFER_LOADING: bool = false;
+    /// Who may call the tool (`#[tool_def(allowed_callers = "program")]`; see
+    /// [`Tool::allowed_callers`]).
+    ///
+    /// ```
+    /// use tool_core::{tools, AllowedCallers, StructTool};
+    ///
+    /// /// Reads one row of the sales table.
+    /// #[derive(tool_core::Tool)]
+    /// #[tool_def(allowed_callers = "program", event = "row")]
+    /// struct ReadRow { id: u32 }
+    ///
+    /// assert_eq!(ReadRow::ALLOWED_CALLERS, AllowedCallers::Program);
+    /// assert_eq!(tools![ReadRow].definitions()[0].allowed_callers(), AllowedCallers::Program);
+    /// ```
+    const ALLOWED_CALLERS: crate::AllowedCallers = crate::AllowedCallers::Direct;
     /// The canonical schema of the fields.
     fn input_schema() -> Value;
     /// Icons a client may show (see [`Tool::icons`]).
@@ -185,6 +200,9 @@ impl<T: StructTool> Tool for ToolOf<T> {
     }
     fn defer_loading(&self) -> bool {
         T::DEFER_LOADING
+    }
+    fn allowed_callers(&self) -> crate::AllowedCallers {
+        T::ALLOWED_CALLERS
     }
     fn input_schema(&self) -> Value {
         T::input_schema()

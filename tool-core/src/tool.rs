@@ -130,12 +130,19 @@ pub trait Tool: Send + Sync + 'static {
     /// into the tool's [`ToolDefinition::allowed_callers`](crate::ToolDefinition::allowed_callers),
     /// and refuses a program's call to a tool that allows only direct calls.
     ///
+    /// `#[tool(allowed_callers = "program")]` (or `"any"`) declares it on a function.
+    ///
     /// ```
-    /// use tool_core::{tool, AllowedCallers, Tool};
+    /// use tool_core::{tool, tools, AllowedCallers, Tool};
     /// /// Says hi.
     /// #[tool]
     /// fn hi() -> &'static str { "hi" }
+    /// /// Reads one row of the sales table.
+    /// #[tool(allowed_callers = "program")]
+    /// fn read_row(id: u32) -> String { format!("row {id}") }
     /// assert_eq!(hi {}.allowed_callers(), AllowedCallers::Direct);
+    /// assert_eq!(read_row {}.allowed_callers(), AllowedCallers::Program);
+    /// assert_eq!(tools![read_row].definitions()[0].allowed_callers(), AllowedCallers::Program);
     /// ```
     fn allowed_callers(&self) -> crate::AllowedCallers {
         crate::AllowedCallers::Direct

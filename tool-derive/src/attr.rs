@@ -16,7 +16,8 @@ pub struct Spanned<T> {
 }
 
 /// `#[tool(name = "...", title = "...", description = "...", read_only, destructive, idempotent, open_world,
-/// timeout_ms = 5000, defer_loading, crate = path, icon = "...", meta(..))]` (`icon` and `meta`:
+/// timeout_ms = 5000, defer_loading, allowed_callers = "program", crate = path, icon = "...",
+/// meta(..))]` (`icon` and `meta`:
 /// see `metadata`)
 #[derive(Default)]
 pub struct ToolAttr {
@@ -30,6 +31,8 @@ pub struct ToolAttr {
     pub timeout_ms: Option<Spanned<u64>>,
     /// Offered to the model only once a tool search has found it (a bare flag).
     pub defer_loading: Option<Span>,
+    /// Who may call the tool: `"direct"` (the default), `"program"` or `"any"`.
+    pub allowed_callers: Option<Spanned<String>>,
     pub krate: Option<Path>,
     /// `#[derive(Tool)]` only: a side-channel tool that sends its arguments as this event.
     pub event: Option<Spanned<String>>,
@@ -49,10 +52,14 @@ pub const TOOL_KEYS: &[&str] = &[
     "open_world",
     "timeout_ms",
     "defer_loading",
+    "allowed_callers",
     "crate",
     "icon",
     "meta",
 ];
+
+/// The values `allowed_callers = ".."` takes.
+pub const ALLOWED_CALLERS: &[&str] = &["direct", "program", "any"];
 
 /// The keys `#[tool_def(..)]` on a `#[derive(Tool)]` struct takes besides `TOOL_KEYS`.
 pub const STRUCT_ONLY_KEYS: &[&str] = &["event", "reply"];
@@ -129,6 +136,26 @@ pub fn parse_tool_attr(tokens: TokenStream, for_struct: bool, cx: &mut Ctxt) -> 
                     cx.error_spanned_by(&meta.path, "duplicate `defer_loading`: give it once");
                 } else {
                     attr.defer_loading = Some(span);
+                }
+            }
+            "allowed_callers" => {
+                let value = parse_string(&meta)?;
+                if !ALLOWED_CALLERS.contains(&value.value.as_str()) {
+                    cx.error_at(
+                        value.span,
+                        format!(
+                            "unknown `allowed_callers` value \"{}\": use \"direct\" (only the model, the default), \"program\" (only code the model writes) or \"any\"",
+                            value.value
+                        ),
+                    );
+                } else {
+                    set(
+                        cx,
+                        &meta,
+                        &mut attr.allowed_callers,
+                        "allowed_callers",
+                        value,
+                    );
                 }
             }
             "crate" => {

@@ -271,6 +271,13 @@ pub fn facts(model: &ToolModel, generics: &[syn::Ident]) -> TokenStream {
     } else {
         TokenStream::new()
     };
+    let callers = allowed_callers(model).map(|callers| {
+        quote!(
+            fn allowed_callers(&self) -> #krate::AllowedCallers {
+                #callers
+            }
+        )
+    });
     let output = output_schema(model, generics);
     let input_schema = input_schema(model);
     let metadata = model.attr.metadata.tool_methods(krate, quote!(&self));
@@ -293,6 +300,7 @@ pub fn facts(model: &ToolModel, generics: &[syn::Ident]) -> TokenStream {
             #timeout
         }
         #defer
+        #callers
         fn input_schema(&self) -> __tc::serde_json::Value {
             #input_schema
         }
@@ -316,6 +324,17 @@ pub fn title(model: &ToolModel) -> TokenStream {
         }
         None => quote!(::core::option::Option::None),
     }
+}
+
+/// The `AllowedCallers` a tool declared, when it is not the default (only the model).
+pub fn allowed_callers(model: &ToolModel) -> Option<TokenStream> {
+    let krate = &model.krate;
+    let variant = match model.attr.allowed_callers.as_ref()?.value.as_str() {
+        "program" => quote!(Program),
+        "any" => quote!(Any),
+        _ => return None,
+    };
+    Some(quote!(#krate::AllowedCallers::#variant))
 }
 
 pub fn timeout(model: &ToolModel) -> TokenStream {

@@ -370,6 +370,11 @@ fn struct_tool(model: &ToolModel) -> TokenStream {
     } else {
         TokenStream::new()
     };
+    let callers = expand::allowed_callers(model).map(|callers| {
+        quote!(
+            const ALLOWED_CALLERS: #krate::AllowedCallers = #callers;
+        )
+    });
     let title = expand::title(model);
     let metadata = model.attr.metadata.tool_methods(krate, TokenStream::new());
     let params = params_struct(model);
@@ -421,6 +426,7 @@ fn struct_tool(model: &ToolModel) -> TokenStream {
                 const ANNOTATIONS: #krate::ToolAnnotations = #annotations;
                 const TIMEOUT_MS: ::core::option::Option<u64> = #timeout;
                 #defer
+                #callers
                 fn input_schema() -> __tc::serde_json::Value {
                     #input_schema
                 }
