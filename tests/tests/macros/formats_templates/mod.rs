@@ -26,6 +26,7 @@ use tool_core::{block_on, tool, tools, ToolCall, ToolDefinition, ToolResponse};
 use crate::formats_support::fixture_path;
 
 mod dsml;
+mod glm_4_7;
 mod json;
 mod pythonic_harmony;
 mod read_back;
