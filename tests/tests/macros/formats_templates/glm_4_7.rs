@@ -2,10 +2,9 @@
 //! results written with no newline between the tags, and a generation prompt that opens
 //! `<think>`. The `Glm` format writes GLM-4.5/4.6's layout and reads both.
 
-use serde_json::Value;
-use tool_core::parse::{EndReason, Event, FormatOptions, FormatParser, ModelFormat, ToolFormat};
+use tool_core::parse::{ModelFormat, ToolFormat};
 
-use super::{assert_rendered, assert_same_but_compact_json, calls, definitions, ours, render};
+use super::{assert_rendered, assert_same_but_compact_json, ours, render};
 
 /// `text` without the newlines next to a tag (right after a `>` or right before a `<`): GLM-4.5
 /// and 4.6's layout written as GLM-4.7's template writes it.
@@ -88,63 +87,4 @@ fn glm_4_7s_template_opens_think_and_the_model_table_says_so() {
         ToolFormat::for_model("zai-org/GLM-4.6"),
         Ok(ModelFormat::new(ToolFormat::Glm, false))
     );
-}
-
-/// The reasoning and the calls (name, arguments) read from `reply` fed in pieces of `size`
-/// bytes, as the model table says to read a GLM-4.7 reply.
-fn read_as_glm_4_7(reply: &str, size: usize) -> (String, Vec<(String, Value)>) {
-    let found = ToolFormat::for_model("zai-org/GLM-4.7").unwrap();
-    let options =
-        FormatOptions::for_tools(&definitions()).with_start_in_reasoning(found.starts_in_reasoning);
-    let mut parser = FormatParser::with_options(found.format, options);
-    let mut events = Vec::new();
-    for piece in reply.as_bytes().chunks(size) {
-        parser.feed_bytes(piece, &mut events);
-    }
-    parser.finish(EndReason::Stop, &mut events);
-    let mut reasoning = String::new();
-    let mut read = Vec::new();
-    for event in events {
-        match event {
-            Event::Reasoning(t) => reasoning.push_str(t.as_str()),
-            Event::Text(t) => panic!("text {:?} in {reply:?}", t.as_str()),
-            Event::CallComplete { call, .. } => read.push((
-                call.name.clone(),
-                serde_json::from_str(&call.arguments).expect("JSON arguments"),
-            )),
-            Event::CallError { name, response, .. } => {
-                panic!("{name:?} rejected: {}", response.model_text())
-            }
-            _ => {}
-        }
-    }
-    (reasoning, read)
-}
-
-#[test]
-fn a_glm_4_7_reply_read_as_the_model_table_says_gives_the_reasoning_and_the_calls() {
-    // What follows the generation prompt's `<think>`: reasoning, `</think>`, then the calls as
-    // the template writes them in the history (the layout the model was trained on).
-    let rendered = render("GLM-4.7-Flash.jinja");
-    let start = rendered
-        .find("<|assistant|></think>")
-        .expect("the assistant turn")
-        + "<|assistant|></think>".len();
-    let end = start
-        + rendered[start..]
-            .find("<|observation|>")
-            .expect("the results");
-    let reply = format!(
-        "The user wants two things.</think>{}",
-        &rendered[start..end]
-    );
-    let expected: Vec<(String, Value)> = calls()
-        .iter()
-        .map(|c| (c.name.clone(), serde_json::from_str(&c.arguments).unwrap()))
-        .collect();
-    for size in [reply.len(), 1, 2, 7] {
-        let (reasoning, read) = read_as_glm_4_7(&reply, size);
-        assert_eq!(reasoning, "The user wants two things.", "pieces of {size}");
-        assert_eq!(read, expected, "pieces of {size}");
-    }
 }

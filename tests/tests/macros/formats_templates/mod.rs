@@ -29,7 +29,9 @@ mod dsml;
 mod glm_4_7;
 mod json;
 mod pythonic_harmony;
+mod qwen3_thinking;
 mod read_back;
+mod reasoning_start;
 mod xml;
 
 /// Current weather for a city.

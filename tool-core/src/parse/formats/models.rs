@@ -85,9 +85,9 @@ impl fmt::Display for UnknownModel {
 impl std::error::Error for UnknownModel {}
 
 /// Families by what the key of their names holds (lower case, without `-`, `_` and spaces;
-/// a second part, when given, must be there too), most specific first: the format, and
-/// whether the template opens `<think>` in the generation prompt. The templates each row was
-/// checked against are listed in `docs/formats.md`.
+/// a second part, when given, must be there too, in the name or its Ollama tag), most
+/// specific first: the format, and whether the template opens `<think>` in the generation
+/// prompt. The templates each row was checked against are listed in `docs/formats.md`.
 const FAMILIES: &[(&str, &str, ToolFormat, bool)] = &[
     ("qwen3coder", "", ToolFormat::Qwen3Coder, false),
     // Qwen3 *-Thinking-2507 templates open `<think>`; the hybrid Qwen3 models write it.
@@ -126,18 +126,23 @@ const FAMILIES: &[(&str, &str, ToolFormat, bool)] = &[
     ("llama4", "", ToolFormat::Pythonic, false),
 ];
 
-/// The key a name is matched by: its last path segment (`Qwen/Qwen3-8B`, `hf.co/x/y`),
-/// without an Ollama tag's size (`qwen3:8b`), lower case, `-`, `_` and spaces removed.
-fn key(name: &str) -> String {
+/// The keys a name is matched by: its last path segment (`Qwen/Qwen3-8B`, `hf.co/x/y`), lower
+/// case, `-`, `_` and spaces removed; first without an Ollama tag (`qwen3:8b`), whose sizes
+/// must not name a family, then with it, where a variant is named
+/// (`qwen3:30b-a3b-thinking-2507`).
+fn keys(name: &str) -> (String, String) {
     let last = name.rsplit('/').next().unwrap_or(name);
     let base = match last.split_once(':') {
         Some((base, _)) => base,
         None => last,
     };
-    base.chars()
-        .filter(|c| !matches!(c, '-' | '_' | ' '))
-        .flat_map(char::to_lowercase)
-        .collect()
+    let key = |text: &str| -> String {
+        text.chars()
+            .filter(|c| !matches!(c, '-' | '_' | ' '))
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    (key(base), key(last))
 }
 
 impl ToolFormat {
@@ -159,10 +164,10 @@ impl ToolFormat {
     /// assert_eq!(ToolFormat::for_model("deepseek-ai/DeepSeek-V4-Flash").unwrap().format, ToolFormat::DeepSeekV4);
     /// ```
     pub fn for_model(name: &str) -> Result<ModelFormat, UnknownModel> {
-        let key = key(name);
+        let (base, tagged) = keys(name);
         FAMILIES
             .iter()
-            .find(|(family, also, _, _)| key.contains(family) && key.contains(also))
+            .find(|(family, also, _, _)| base.contains(family) && tagged.contains(also))
             .map(|&(_, _, format, thinks)| ModelFormat::new(format, thinks))
             .ok_or_else(|| UnknownModel {
                 name: name.to_string(),
@@ -185,6 +190,18 @@ mod tests {
                 ToolFormat::Hermes,
                 true,
             ),
+            ("Qwen/Qwen3-30B-A3B-Thinking-2507", ToolFormat::Hermes, true),
+            (
+                "qwen3:30b-a3b-thinking-2507-q4_K_M",
+                ToolFormat::Hermes,
+                true,
+            ),
+            (
+                "Qwen3-30B-A3B-Thinking-2507-Q4_K_M.gguf",
+                ToolFormat::Hermes,
+                true,
+            ),
+            ("qwen3:4b-instruct-2507-q4_K_M", ToolFormat::Hermes, false),
             ("Qwen/QwQ-32B", ToolFormat::Hermes, true),
             (
                 "Qwen/Qwen3-Coder-30B-A3B-Instruct",
