@@ -25,6 +25,7 @@ use tool_core::{block_on, tool, tools, ToolCall, ToolDefinition, ToolResponse};
 
 use crate::formats_support::fixture_path;
 
+mod deepseek_r1;
 mod dsml;
 mod glm_4_7;
 mod json;

@@ -1,6 +1,6 @@
-//! Qwen3 *-Thinking-2507's template (`unsloth-Qwen3-Thinking-2507.jinja`): Qwen3's tool block,
-//! calls and results, and a generation prompt that opens `<think>`, so a reply starts inside
-//! reasoning.
+//! The Qwen templates that open `<think>` in the generation prompt, so that a reply starts
+//! inside reasoning: Qwen3 *-Thinking-2507's (`unsloth-Qwen3-Thinking-2507.jinja`) and QwQ's
+//! (`Qwen-QwQ-32B.jinja`). Both write Qwen3's tool block, calls and results.
 
 use tool_core::parse::{ModelFormat, ToolFormat};
 
@@ -63,6 +63,47 @@ fn qwen3_thinking_2507s_template_opens_think_and_the_model_table_says_so() {
         assert_eq!(
             ToolFormat::for_model(name),
             Ok(ModelFormat::new(ToolFormat::Hermes, false)),
+            "{name}"
+        );
+    }
+}
+
+pub(super) const QWQ: &str = "Qwen-QwQ-32B.jinja";
+
+#[test]
+fn hermes_writes_what_qwqs_template_writes() {
+    let rendered = render(QWQ);
+    let ours = ours(ToolFormat::Hermes);
+    assert_same_but_compact_json("tool block", &rendered, &ours.tools);
+    assert_rendered(
+        "calls",
+        &rendered,
+        &format!("<|im_start|>assistant\n{}<|im_end|>", ours.calls),
+    );
+    assert_rendered(
+        "results",
+        &rendered,
+        &format!("<|im_start|>user\n{}<|im_end|>", ours.results),
+    );
+}
+
+#[test]
+fn qwqs_template_opens_think_and_the_model_table_says_so() {
+    let rendered = render(QWQ);
+    assert!(
+        rendered.ends_with("<|im_start|>assistant\n<think>\n"),
+        "{rendered}"
+    );
+    for name in [
+        "Qwen/QwQ-32B",
+        "Qwen/QwQ-32B-AWQ",
+        "qwq:32b",
+        "qwq",
+        "QwQ-32B-Q4_K_M.gguf",
+    ] {
+        assert_eq!(
+            ToolFormat::for_model(name),
+            Ok(ModelFormat::new(ToolFormat::Hermes, true)),
             "{name}"
         );
     }

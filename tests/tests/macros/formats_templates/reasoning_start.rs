@@ -2,10 +2,10 @@
 //! the model table says to read them: the reasoning apart, then the calls as the template writes
 //! them in the history (the layout the model was trained on), however the reply is cut.
 
-use serde_json::Value;
+use serde_json::{json, Value};
 use tool_core::parse::{EndReason, Event, FormatOptions, FormatParser, ToolFormat};
 
-use super::{calls, definitions, render};
+use super::{calls, definitions, environment, openai_messages, render, render_with};
 
 /// What `reply`, fed in pieces of `size` bytes, gives when read as the model table says to read
 /// `model`'s replies: the reasoning, the text, and the calls (name, arguments).
@@ -83,6 +83,52 @@ fn a_qwen3_thinking_2507_reply_gives_its_reasoning_and_calls() {
     let reply = format!("The user wants two things.\n</think>\n\n{calls}");
     for size in [reply.len(), 1, 3] {
         let (reasoning, text, read) = read_as("Qwen/Qwen3-30B-A3B-Thinking-2507", &reply, size);
+        assert_eq!(
+            reasoning.trim(),
+            "The user wants two things.",
+            "pieces of {size}"
+        );
+        assert_eq!(text.trim(), "", "pieces of {size}");
+        assert_eq!(read, expected(), "pieces of {size}");
+    }
+}
+
+#[test]
+fn a_qwq_reply_gives_its_reasoning_and_calls() {
+    let calls = between(
+        &render(super::qwen3_thinking::QWQ),
+        "<|im_start|>assistant\n",
+        "<|im_end|>",
+    )
+    .to_string();
+    assert!(calls.starts_with("<tool_call>"), "{calls}");
+    let reply = format!("The user wants two things.\n</think>\n\n{calls}");
+    for size in [reply.len(), 1, 3] {
+        let (reasoning, text, read) = read_as("Qwen/QwQ-32B", &reply, size);
+        assert_eq!(
+            reasoning.trim(),
+            "The user wants two things.",
+            "pieces of {size}"
+        );
+        assert_eq!(text.trim(), "", "pieces of {size}");
+        assert_eq!(read, expected(), "pieces of {size}");
+    }
+}
+
+#[test]
+fn a_deepseek_r1_reply_gives_its_reasoning_and_calls() {
+    // R1's template takes the arguments as JSON text.
+    let rendered = render_with(
+        super::deepseek_r1::TEMPLATE,
+        environment(),
+        json!({"messages": openai_messages(true)}),
+    );
+    let calls = between(&rendered, "<｜Assistant｜>", "<｜end▁of▁sentence｜>").to_string();
+    assert!(calls.starts_with("<｜tool▁calls▁begin｜>"), "{calls}");
+    let reply = format!("The user wants two things.\n</think>\n\n{calls}");
+    for size in [reply.len(), 1, 5] {
+        let (reasoning, text, read) =
+            read_as("deepseek-ai/DeepSeek-R1-Distill-Qwen-32B", &reply, size);
         assert_eq!(
             reasoning.trim(),
             "The user wants two things.",

@@ -89,6 +89,17 @@ impl std::error::Error for UnknownModel {}
 /// specific first: the format, and whether the template opens `<think>` in the generation
 /// prompt. The templates each row was checked against are listed in `docs/formats.md`.
 const FAMILIES: &[(&str, &str, ToolFormat, bool)] = &[
+    // DeepSeek: V3.2-Exp writes V3.1's calls, V3.2 (and V3.2-Speciale) and V4 write DSML;
+    // R1's templates (R1-0528, and R1's later revisions) open `<think>`. The hybrid models'
+    // encoders open it only in thinking mode, which the request chooses. First, as R1's
+    // distills name the model they were distilled into (DeepSeek-R1-Distill-Qwen-32B,
+    // DeepSeek-R1-0528-Qwen3-8B) but have R1's template.
+    ("deepseekv3.2exp", "", ToolFormat::DeepSeekV31, false),
+    ("deepseekv3.2", "", ToolFormat::DeepSeekV32, false),
+    ("deepseekv4", "", ToolFormat::DeepSeekV4, false),
+    ("deepseekv3.1", "", ToolFormat::DeepSeekV31, false),
+    ("deepseekr1", "", ToolFormat::DeepSeekV3, true),
+    ("deepseekv3", "", ToolFormat::DeepSeekV3, false),
     ("qwen3coder", "", ToolFormat::Qwen3Coder, false),
     // Qwen3 *-Thinking-2507 templates open `<think>`; the hybrid Qwen3 models write it.
     ("qwen3", "thinking", ToolFormat::Hermes, true),
@@ -96,15 +107,6 @@ const FAMILIES: &[(&str, &str, ToolFormat, bool)] = &[
     ("qwq", "", ToolFormat::Hermes, true),
     ("qwen2.5", "", ToolFormat::Hermes, false),
     ("hermes", "", ToolFormat::Hermes, false),
-    // DeepSeek: V3.2-Exp writes V3.1's calls, V3.2 (and V3.2-Speciale) and V4 write DSML;
-    // R1's templates (R1-0528, and R1's later revisions) open `<think>`. The hybrid models'
-    // encoders open it only in thinking mode, which the request chooses.
-    ("deepseekv3.2exp", "", ToolFormat::DeepSeekV31, false),
-    ("deepseekv3.2", "", ToolFormat::DeepSeekV32, false),
-    ("deepseekv4", "", ToolFormat::DeepSeekV4, false),
-    ("deepseekv3.1", "", ToolFormat::DeepSeekV31, false),
-    ("deepseekr1", "", ToolFormat::DeepSeekV3, true),
-    ("deepseekv3", "", ToolFormat::DeepSeekV3, false),
     // GLM-4.7's template opens `<think>` in the generation prompt; 4.5's and 4.6's do not.
     ("glm4.5", "", ToolFormat::Glm, false),
     ("glm4.6", "", ToolFormat::Glm, false),
@@ -203,6 +205,16 @@ mod tests {
             ),
             ("qwen3:4b-instruct-2507-q4_K_M", ToolFormat::Hermes, false),
             ("Qwen/QwQ-32B", ToolFormat::Hermes, true),
+            (
+                "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B",
+                ToolFormat::DeepSeekV3,
+                true,
+            ),
+            (
+                "deepseek-ai/DeepSeek-R1-0528-Qwen3-8B",
+                ToolFormat::DeepSeekV3,
+                true,
+            ),
             (
                 "Qwen/Qwen3-Coder-30B-A3B-Instruct",
                 ToolFormat::Qwen3Coder,
