@@ -27,6 +27,7 @@ use crate::formats_support::fixture_path;
 
 mod deepseek_r1;
 mod dsml;
+mod glm_4_5;
 mod glm_4_7;
 mod json;
 mod pythonic_harmony;
