@@ -30,6 +30,7 @@ mod dsml;
 mod glm_4_5;
 mod glm_4_7;
 mod json;
+mod model_table;
 mod pythonic_harmony;
 mod qwen3_thinking;
 mod read_back;
