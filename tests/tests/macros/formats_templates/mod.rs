@@ -25,10 +25,16 @@ use tool_core::{block_on, tool, tools, ToolCall, ToolDefinition, ToolResponse};
 
 use crate::formats_support::fixture_path;
 
+mod deepseek_r1;
 mod dsml;
+mod glm_4_5;
+mod glm_4_7;
 mod json;
+mod model_table;
 mod pythonic_harmony;
+mod qwen3_thinking;
 mod read_back;
+mod reasoning_start;
 mod xml;
 
 /// Current weather for a city.

@@ -85,10 +85,21 @@ impl fmt::Display for UnknownModel {
 impl std::error::Error for UnknownModel {}
 
 /// Families by what the key of their names holds (lower case, without `-`, `_` and spaces;
-/// a second part, when given, must be there too), most specific first: the format, and
-/// whether the template opens `<think>` in the generation prompt. The templates each row was
-/// checked against are listed in `docs/formats.md`.
+/// a second part, when given, must be there too, in the name or its Ollama tag), most
+/// specific first: the format, and whether the template opens `<think>` in the generation
+/// prompt. The templates each row was checked against are listed in `docs/formats.md`.
 const FAMILIES: &[(&str, &str, ToolFormat, bool)] = &[
+    // DeepSeek: V3.2-Exp writes V3.1's calls, V3.2 (and V3.2-Speciale) and V4 write DSML;
+    // R1's templates (R1-0528, and R1's later revisions) open `<think>`. The hybrid models'
+    // encoders open it only in thinking mode, which the request chooses. First, as R1's
+    // distills name the model they were distilled into (DeepSeek-R1-Distill-Qwen-32B,
+    // DeepSeek-R1-0528-Qwen3-8B) but have R1's template.
+    ("deepseekv3.2exp", "", ToolFormat::DeepSeekV31, false),
+    ("deepseekv3.2", "", ToolFormat::DeepSeekV32, false),
+    ("deepseekv4", "", ToolFormat::DeepSeekV4, false),
+    ("deepseekv3.1", "", ToolFormat::DeepSeekV31, false),
+    ("deepseekr1", "", ToolFormat::DeepSeekV3, true),
+    ("deepseekv3", "", ToolFormat::DeepSeekV3, false),
     ("qwen3coder", "", ToolFormat::Qwen3Coder, false),
     // Qwen3 *-Thinking-2507 templates open `<think>`; the hybrid Qwen3 models write it.
     ("qwen3", "thinking", ToolFormat::Hermes, true),
@@ -96,18 +107,10 @@ const FAMILIES: &[(&str, &str, ToolFormat, bool)] = &[
     ("qwq", "", ToolFormat::Hermes, true),
     ("qwen2.5", "", ToolFormat::Hermes, false),
     ("hermes", "", ToolFormat::Hermes, false),
-    // DeepSeek: V3.2-Exp writes V3.1's calls, V3.2 (and V3.2-Speciale) and V4 write DSML;
-    // R1's templates (R1-0528, and R1's later revisions) open `<think>`. The hybrid models'
-    // encoders open it only in thinking mode, which the request chooses.
-    ("deepseekv3.2exp", "", ToolFormat::DeepSeekV31, false),
-    ("deepseekv3.2", "", ToolFormat::DeepSeekV32, false),
-    ("deepseekv4", "", ToolFormat::DeepSeekV4, false),
-    ("deepseekv3.1", "", ToolFormat::DeepSeekV31, false),
-    ("deepseekr1", "", ToolFormat::DeepSeekV3, true),
-    ("deepseekv3", "", ToolFormat::DeepSeekV3, false),
+    // GLM-4.7's template opens `<think>` in the generation prompt; 4.5's and 4.6's do not.
     ("glm4.5", "", ToolFormat::Glm, false),
     ("glm4.6", "", ToolFormat::Glm, false),
-    ("glm4.7", "", ToolFormat::Glm, false),
+    ("glm4.7", "", ToolFormat::Glm, true),
     ("minimaxm2", "", ToolFormat::MiniMax, true),
     ("kimik2", "", ToolFormat::KimiK2, false),
     ("gptoss", "", ToolFormat::Harmony, false),
@@ -125,18 +128,23 @@ const FAMILIES: &[(&str, &str, ToolFormat, bool)] = &[
     ("llama4", "", ToolFormat::Pythonic, false),
 ];
 
-/// The key a name is matched by: its last path segment (`Qwen/Qwen3-8B`, `hf.co/x/y`),
-/// without an Ollama tag's size (`qwen3:8b`), lower case, `-`, `_` and spaces removed.
-fn key(name: &str) -> String {
+/// The keys a name is matched by: its last path segment (`Qwen/Qwen3-8B`, `hf.co/x/y`), lower
+/// case, `-`, `_` and spaces removed; first without an Ollama tag (`qwen3:8b`), whose sizes
+/// must not name a family, then with it, where a variant is named
+/// (`qwen3:30b-a3b-thinking-2507`).
+fn keys(name: &str) -> (String, String) {
     let last = name.rsplit('/').next().unwrap_or(name);
     let base = match last.split_once(':') {
         Some((base, _)) => base,
         None => last,
     };
-    base.chars()
-        .filter(|c| !matches!(c, '-' | '_' | ' '))
-        .flat_map(char::to_lowercase)
-        .collect()
+    let key = |text: &str| -> String {
+        text.chars()
+            .filter(|c| !matches!(c, '-' | '_' | ' '))
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    (key(base), key(last))
 }
 
 impl ToolFormat {
@@ -158,10 +166,10 @@ impl ToolFormat {
     /// assert_eq!(ToolFormat::for_model("deepseek-ai/DeepSeek-V4-Flash").unwrap().format, ToolFormat::DeepSeekV4);
     /// ```
     pub fn for_model(name: &str) -> Result<ModelFormat, UnknownModel> {
-        let key = key(name);
+        let (base, tagged) = keys(name);
         FAMILIES
             .iter()
-            .find(|(family, also, _, _)| key.contains(family) && key.contains(also))
+            .find(|(family, also, _, _)| base.contains(family) && tagged.contains(also))
             .map(|&(_, _, format, thinks)| ModelFormat::new(format, thinks))
             .ok_or_else(|| UnknownModel {
                 name: name.to_string(),
@@ -184,7 +192,29 @@ mod tests {
                 ToolFormat::Hermes,
                 true,
             ),
+            ("Qwen/Qwen3-30B-A3B-Thinking-2507", ToolFormat::Hermes, true),
+            (
+                "qwen3:30b-a3b-thinking-2507-q4_K_M",
+                ToolFormat::Hermes,
+                true,
+            ),
+            (
+                "Qwen3-30B-A3B-Thinking-2507-Q4_K_M.gguf",
+                ToolFormat::Hermes,
+                true,
+            ),
+            ("qwen3:4b-instruct-2507-q4_K_M", ToolFormat::Hermes, false),
             ("Qwen/QwQ-32B", ToolFormat::Hermes, true),
+            (
+                "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B",
+                ToolFormat::DeepSeekV3,
+                true,
+            ),
+            (
+                "deepseek-ai/DeepSeek-R1-0528-Qwen3-8B",
+                ToolFormat::DeepSeekV3,
+                true,
+            ),
             (
                 "Qwen/Qwen3-Coder-30B-A3B-Instruct",
                 ToolFormat::Qwen3Coder,
@@ -197,6 +227,9 @@ mod tests {
             ),
             ("zai-org/GLM-4.6", ToolFormat::Glm, false),
             ("glm-4.5-air", ToolFormat::Glm, false),
+            ("zai-org/GLM-4.7", ToolFormat::Glm, true),
+            ("glm-4.7-flash:q4_K_M", ToolFormat::Glm, true),
+            ("GLM-4.7-Flash-Q4_K_M.gguf", ToolFormat::Glm, true),
             ("moonshotai/Kimi-K2-Instruct", ToolFormat::KimiK2, false),
             ("kimi-k2-thinking", ToolFormat::KimiK2, false),
             ("MiniMaxAI/MiniMax-M2", ToolFormat::MiniMax, true),
