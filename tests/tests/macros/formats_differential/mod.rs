@@ -64,15 +64,12 @@ enum Why {
     /// `"arguments"` for `"parameters"`: tool-parser 1.10's Llama parser loses the arguments.
     LlamaArgumentsKey,
     /// A JSON object that is not a call stays text here: no `"parameters"`/`"arguments"` (and
-    /// not an offered tool's name, as vLLM), `"type"` other than `"function"`, `"name"` not
-    /// the first key, or more than 64 spaces before it; tool-parser reads a call.
+    /// not an offered tool's name, as vLLM), `"type"` other than `"function"`, or more than 64
+    /// spaces before the first key; tool-parser reads a call.
     LlamaNotACall,
     /// Arguments that are not one JSON object (an array, a duplicate key) are a `CallError`
     /// here, telling the model; tool-parser passes them on.
     LlamaStrictJson,
-    /// A `{"name": ...}` nested inside another JSON object in the prose is read as a call
-    /// here (a misread); tool-parser and sglang keep the object as text.
-    LlamaNestedName,
     /// Python literals read as `ast.literal_eval` does: a bytes literal, a bare variable name
     /// or a non-finite number makes that call (only) a `CallError`; JSON's `true`/`null` are
     /// booleans and null. tool-parser turns names into strings and drops a list with `1e999`.
@@ -176,7 +173,6 @@ const DELIBERATE: &[(&str, &str, Why)] = &[
     ("llama", "vllm_arguments_key", Why::LlamaArgumentsKey),
     ("llama", "vllm_missing_parameters", Why::LlamaNotACall),
     ("llama", "type_not_function", Why::LlamaNotACall),
-    ("llama", "name_not_first_key", Why::LlamaNotACall),
     ("llama", "long_space_lead", Why::LlamaNotACall),
     ("llama", "double_encoded", Why::Repaired),
     ("llama", "parameters_array", Why::LlamaStrictJson),
@@ -208,13 +204,16 @@ const DELIBERATE: &[(&str, &str, Why)] = &[
         "sglang_unknown_tool_compact",
         Why::LlamaArgumentsKey,
     ),
-    ("llama", "sglang_arguments_before_name", Why::LlamaNotACall),
+    (
+        "llama",
+        "sglang_arguments_before_name",
+        Why::LlamaArgumentsKey,
+    ),
     (
         "llama",
         "sglang_arguments_before_name_tagged",
-        Why::LlamaNotACall,
+        Why::LlamaArgumentsKey,
     ),
-    ("llama", "sglang_non_tool_nested_name", Why::LlamaNestedName),
     ("pythonic", "vllm_bad_sibling", Why::PythonLiterals),
     ("pythonic", "vllm_non_finite", Why::PythonLiterals),
     ("pythonic", "json_literals", Why::PythonLiterals),
