@@ -4,9 +4,9 @@
 //!
 //! Run from this directory: `cargo run --release`. Harmony has no parser in tool-parser.
 //!
-//! Each record holds the one-shot parse (`calls`, `normal_text`); for the formats of
-//! `STREAMED` also what tool-parser's streaming API reports when the reply arrives in chunks
-//! of 1..N bytes (`streamed`, one entry per chunk size).
+//! Each record holds the one-shot parse (`calls`, `normal_text`) and what tool-parser's
+//! streaming API reports when the reply arrives in chunks of 1..N bytes (`streamed`, one entry
+//! per chunk size and cutting mode).
 
 mod streamed;
 
@@ -64,10 +64,13 @@ fn make(stem: &str) -> Box<dyn ToolParser> {
     }
 }
 
-/// Formats recorded whole only (their fixtures predate the streamed records).
-const WHOLE: &[&str] = &["hermes", "qwen3_coder", "mistral", "llama", "pythonic"];
-/// Formats recorded whole and streamed.
-const STREAMED: &[&str] = &[
+/// The formats recorded, each whole and streamed.
+const FORMATS: &[&str] = &[
+    "hermes",
+    "qwen3_coder",
+    "mistral",
+    "llama",
+    "pythonic",
     "deepseek_v3",
     "deepseek_v31",
     "deepseek_v32",
@@ -79,8 +82,10 @@ const STREAMED: &[&str] = &[
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
+    // A panic inside tool-parser is recorded (see `streamed::record`); its message is there.
+    std::panic::set_hook(Box::new(|_| {}));
     let tools = tools();
-    for stem in WHOLE.iter().chain(STREAMED) {
+    for stem in FORMATS {
         let text = std::fs::read_to_string(fixtures().join(format!("{stem}.corpus.json"))).unwrap();
         let cases: Vec<Value> = serde_json::from_str(&text).unwrap();
         let mut records = Vec::new();
@@ -104,9 +109,7 @@ async fn main() {
                 "calls": calls,
                 "normal_text": normal,
             });
-            if STREAMED.contains(stem) {
-                record["streamed"] = streamed::record(stem, input, &tools, &named).await;
-            }
+            record["streamed"] = streamed::record(stem, input, &tools, &named).await;
             records.push(record);
         }
         let path = fixtures().join(format!("{stem}.tool_parser.json"));

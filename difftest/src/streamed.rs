@@ -13,9 +13,19 @@ use crate::{arguments, make, tool};
 pub const CHUNK_BYTES: &[usize] = &[1, 2, 3, 5, 8, 16, 64];
 
 /// The format's special tokens: a serving engine streams text decoded token by token, so one
-/// of these arrives whole; `tokens_whole` chunkings never cut inside one.
+/// of these arrives whole; `tokens_whole` chunkings never cut inside one. They are the
+/// tokenizers' added (special) tokens the format uses, not tags spelled in ordinary tokens:
+/// Qwen's `<function=` / `<parameter=` are several ordinary tokens, so they can be cut.
 fn special_tokens(stem: &str) -> &'static [&'static str] {
     match stem {
+        // Qwen2.5 / Qwen3 and Qwen3-Coder tokenizers: added tokens.
+        "hermes" | "qwen3_coder" => &["<tool_call>", "</tool_call>", "<think>", "</think>"],
+        // Mistral's tekken control tokens (v11+ has `[ARGS]` and `[CALL_ID]`).
+        "mistral" => &["[TOOL_CALLS]", "[ARGS]", "[CALL_ID]"],
+        // Llama 3.1-3.3 special tokens.
+        "llama" => &["<|python_tag|>", "<|eom_id|>", "<|eot_id|>"],
+        // Llama 4 special tokens (its pythonic calls sit between the python tags).
+        "pythonic" => &["<|python_start|>", "<|python_end|>", "<|eom|>", "<|eot|>"],
         "deepseek_v3" | "deepseek_v31" => &[
             "<｜tool▁calls▁begin｜>",
             "<｜tool▁calls▁end｜>",
@@ -69,10 +79,38 @@ pub async fn record(stem: &str, input: &str, schemas: &[Tool], named: &[String])
     let mut out = Vec::new();
     for tokens_whole in [false, true] {
         for &size in CHUNK_BYTES {
-            out.push(stream(stem, input, &tools, size, tokens_whole).await);
+            // tool-parser's streaming parsers can panic (its pythonic one slices a `&str`
+            // inside a character): run each stream as a task, so a panic is recorded as the
+            // stream's outcome instead of ending the recording.
+            let (owned_stem, owned_input, owned_tools) =
+                (stem.to_string(), input.to_string(), tools.clone());
+            let task = tokio::spawn(async move {
+                stream(&owned_stem, &owned_input, &owned_tools, size, tokens_whole).await
+            });
+            out.push(match task.await {
+                Ok(entry) => entry,
+                Err(e) => json!({
+                    "chunk_bytes": size,
+                    "tokens_whole": tokens_whole,
+                    "calls": [],
+                    "normal_text": "",
+                    "error": format!("PANIC: {}", panic_message(e)),
+                }),
+            });
         }
     }
     Value::Array(out)
+}
+
+fn panic_message(e: tokio::task::JoinError) -> String {
+    match e.try_into_panic() {
+        Ok(payload) => payload
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default(),
+        Err(e) => e.to_string(),
+    }
 }
 
 /// Where a chunk starting at `at` ends: `size` bytes on, then on a character boundary, then

@@ -28,6 +28,7 @@ mod formats_corpus;
 mod formats_deepseek;
 mod formats_differential;
 mod formats_differential_open;
+mod formats_llama_peers;
 mod formats_misreads;
 mod formats_prompt;
 mod formats_templates;

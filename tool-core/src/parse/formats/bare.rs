@@ -8,6 +8,9 @@
 //! prose and is passed on with no delay. A candidate that can be one is held back until its
 //! value closes and then read whole, so a call is reported only when complete, and a JSON
 //! object that turns out not to be a call (no `"name"`, no arguments) is passed on as text.
+//! A candidate whose lead shows a value of the prose instead (a JSON object whose first key is
+//! another) is passed on as it arrives up to its end, so an object nested in it never starts
+//! a candidate: `{"user": {"name": "Bob"}}` is data, not a call.
 //! The lead is bounded ([`MAX_LEAD`]) and the value is scanned once, so the work stays linear.
 
 use super::core::{Core, Parsed, Stream};
@@ -28,6 +31,9 @@ pub(crate) enum Lead {
     Prose,
     /// Part of the lead, which is complete: the value is read to its end.
     Call,
+    /// Part of the lead, which shows a value written in the prose: it is text up to its end,
+    /// and nothing inside it starts a candidate.
+    Object,
 }
 
 /// One bare-call format.
@@ -65,6 +71,8 @@ enum State {
     /// Right after a call: whitespace and one separator are held until the next byte shows
     /// whether another call follows.
     After,
+    /// Inside a value of the prose ([`Lead::Object`]): text up to the value's end.
+    Skip,
 }
 
 /// A parser for one bare-call format `F`. See [`FormatParser`](super::FormatParser).
@@ -112,6 +120,7 @@ impl<F: Bare> BareParser<F> {
                 State::Lead => self.step_lead(chunk, i, out),
                 State::Value => self.step_value(chunk, i, out),
                 State::After => self.step_after(chunk, i, out),
+                State::Skip => self.step_skip(chunk, i, out),
             };
         }
         self.core.offset += chunk.len();
@@ -125,7 +134,7 @@ impl<F: Bare> BareParser<F> {
         self.core.out_start = out.len();
         utf8::finish(self, out);
         match self.state {
-            State::Prose | State::After | State::Lead => {
+            State::Prose | State::After | State::Lead | State::Skip => {
                 let pending = std::mem::take(&mut self.tag);
                 if pending.len() > 1 {
                     self.core.diagnose(
@@ -240,6 +249,15 @@ impl<F: Bare> BareParser<F> {
                     self.release(out);
                     return j;
                 }
+                Lead::Object => {
+                    self.held.push(char::from(b));
+                    let closed = self.shape.scan(self.held.as_bytes()).is_some();
+                    self.release(out);
+                    if !closed {
+                        self.state = State::Skip;
+                    }
+                    return j + 1;
+                }
                 Lead::Call => {
                     self.held.push(char::from(b));
                     self.state = State::Value;
@@ -268,6 +286,23 @@ impl<F: Bare> BareParser<F> {
             }
             None => {
                 self.held.push_str(rest);
+                chunk.len()
+            }
+        }
+    }
+
+    /// Passes a value of the prose on as text as it arrives, up to its end.
+    fn step_skip(&mut self, chunk: &str, i: usize, out: &mut Vec<Event>) -> usize {
+        let rest = chunk.get(i..).unwrap_or_default();
+        match self.shape.scan(rest.as_bytes()) {
+            Some(n) => {
+                self.core
+                    .emit(Stream::Text, rest.get(..n).unwrap_or_default(), out);
+                self.state = State::Prose;
+                i + n
+            }
+            None => {
+                self.core.emit(Stream::Text, rest, out);
                 chunk.len()
             }
         }

@@ -1,9 +1,10 @@
 //! Reading a Llama 3.x JSON call: which objects in the prose are calls, and their arguments.
 //!
 //! An object is a call when its first key is `"name"` (or `"type"`, as Llama 3.2 writes
-//! `{"type": "function", "name": ...}`), its `"name"` is a string, and it has `"parameters"`
-//! (or `"arguments"`), or names one of the offered tools. Any other JSON object in the reply
-//! is prose: its bytes come out as text, as written.
+//! `{"type": "function", "name": ...}`, or `"parameters"`/`"arguments"`, which the peers read
+//! before the name too), its `"name"` is a string, and it has `"parameters"` (or
+//! `"arguments"`), or names one of the offered tools. Any other JSON object in the reply is
+//! prose: its bytes come out as text, as written, and so do the objects nested in it.
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -18,7 +19,9 @@ pub(super) const EXAMPLE: &str = r#"{"name": "NAME", "parameters": {...}}"#;
 pub(super) const PYTHON_TAG: &str = "<|python_tag|>";
 
 /// The first keys that make an object a candidate.
-const KEYS: &[&[u8]] = &[b"name", b"type"];
+const KEYS: &[&[u8]] = &[b"name", b"type", b"parameters", b"arguments"];
+/// The longest first key read as one; a longer one (or one of other characters) is prose.
+const MAX_KEY: usize = 32;
 /// Whitespace allowed between `{` and the first key.
 const MAX_SPACE: usize = 64;
 
@@ -73,10 +76,14 @@ impl Bare for LlamaCall {
                 if KEYS.contains(&self.key.as_slice()) {
                     Lead::Call
                 } else {
-                    Lead::Prose
+                    // A JSON object of the prose: what is nested in it is data too.
+                    Lead::Object
                 }
             }
-            Phase::Key if b.is_ascii_lowercase() && self.key.len() < 8 => {
+            Phase::Key
+                if (b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+                    && self.key.len() < MAX_KEY =>
+            {
                 self.key.push(b);
                 Lead::More
             }

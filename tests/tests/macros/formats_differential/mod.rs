@@ -4,12 +4,25 @@
 //!
 //! tool-parser's outputs are fixtures recorded by `difftest/` (outside the workspace, so its
 //! tokio/regex/rustpython dependencies stay out of this build): `cd difftest && cargo run
-//! --release` rewrites `tests/fixtures/formats/<format>.tool_parser.json`.
+//! --release` rewrites `tests/fixtures/formats/<format>.tool_parser.json`. Its streamed
+//! readings (chunks of 1..64 bytes) are compared in `streamed.rs`.
+
+mod streamed;
 
 use crate::formats_support;
 
 use formats_support::{calls, corpus, fixture_path, parse_chunks};
 use serde_json::Value;
+use tool_core::parse::ToolFormat;
+
+/// The formats compared here (the open-model ones are in `formats_differential_open.rs`).
+const STEMS: &[(ToolFormat, &str)] = &[
+    (ToolFormat::Hermes, "hermes"),
+    (ToolFormat::Qwen3Coder, "qwen3_coder"),
+    (ToolFormat::Mistral, "mistral"),
+    (ToolFormat::Llama, "llama"),
+    (ToolFormat::Pythonic, "pythonic"),
+];
 
 /// Why a reply's calls differ from tool-parser's, by reason.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,8 +64,8 @@ enum Why {
     /// `"arguments"` for `"parameters"`: tool-parser 1.10's Llama parser loses the arguments.
     LlamaArgumentsKey,
     /// A JSON object that is not a call stays text here: no `"parameters"`/`"arguments"` (and
-    /// not an offered tool's name, as vLLM), `"type"` other than `"function"`, `"name"` not
-    /// the first key, or more than 64 spaces before it; tool-parser reads a call.
+    /// not an offered tool's name, as vLLM), `"type"` other than `"function"`, or more than 64
+    /// spaces before the first key; tool-parser reads a call.
     LlamaNotACall,
     /// Arguments that are not one JSON object (an array, a duplicate key) are a `CallError`
     /// here, telling the model; tool-parser passes them on.
@@ -160,11 +173,47 @@ const DELIBERATE: &[(&str, &str, Why)] = &[
     ("llama", "vllm_arguments_key", Why::LlamaArgumentsKey),
     ("llama", "vllm_missing_parameters", Why::LlamaNotACall),
     ("llama", "type_not_function", Why::LlamaNotACall),
-    ("llama", "name_not_first_key", Why::LlamaNotACall),
     ("llama", "long_space_lead", Why::LlamaNotACall),
     ("llama", "double_encoded", Why::Repaired),
     ("llama", "parameters_array", Why::LlamaStrictJson),
     ("llama", "duplicate_key", Why::LlamaStrictJson),
+    ("llama", "sglang_python_tag", Why::LlamaArgumentsKey),
+    ("llama", "sglang_no_python_tag", Why::LlamaArgumentsKey),
+    (
+        "llama",
+        "sglang_text_before_python_tag",
+        Why::LlamaArgumentsKey,
+    ),
+    ("llama", "sglang_multiple_json", Why::LlamaArgumentsKey),
+    ("llama", "sglang_multiple_arguments", Why::LlamaArgumentsKey),
+    ("llama", "sglang_text_then_call", Why::LlamaArgumentsKey),
+    (
+        "llama",
+        "sglang_empty_json_before_tag",
+        Why::LlamaArgumentsKey,
+    ),
+    ("llama", "sglang_json_before_tag", Why::LlamaArgumentsKey),
+    ("llama", "sglang_unknown_tool", Why::LlamaArgumentsKey),
+    (
+        "llama",
+        "sglang_unknown_tool_tagged",
+        Why::LlamaArgumentsKey,
+    ),
+    (
+        "llama",
+        "sglang_unknown_tool_compact",
+        Why::LlamaArgumentsKey,
+    ),
+    (
+        "llama",
+        "sglang_arguments_before_name",
+        Why::LlamaArgumentsKey,
+    ),
+    (
+        "llama",
+        "sglang_arguments_before_name_tagged",
+        Why::LlamaArgumentsKey,
+    ),
     ("pythonic", "vllm_bad_sibling", Why::PythonLiterals),
     ("pythonic", "vllm_non_finite", Why::PythonLiterals),
     ("pythonic", "json_literals", Why::PythonLiterals),
@@ -173,6 +222,7 @@ const DELIBERATE: &[(&str, &str, Why)] = &[
     ("pythonic", "multiline_list", Why::PythonicLayout),
     ("pythonic", "two_lists", Why::PythonicLayout),
     ("pythonic", "trailing_comma_list", Why::PythonicLayout),
+    ("pythonic", "sglang_two_lists", Why::PythonicLayout),
     ("pythonic", "code_fence", Why::FencedExample),
     ("pythonic", "fence_then_real", Why::FencedExample),
 ];
@@ -200,22 +250,17 @@ pub(crate) fn theirs(record: &Value) -> Vec<(String, Value)> {
 fn the_same_calls_as_tool_parser_except_the_listed_differences() {
     let mut unexpected = Vec::new();
     let mut stale = Vec::new();
-    for stem in ["hermes", "qwen3_coder", "mistral", "llama", "pythonic"] {
+    for (format, stem) in STEMS {
         let records = recorded(stem);
         let cases = corpus(stem);
         assert_eq!(records.len(), cases.len(), "{stem}: re-record the fixtures");
         for (case, record) in cases.iter().zip(&records) {
             assert_eq!(record["name"].as_str(), Some(case.name.as_str()));
-            let format = formats_support::FORMATS
-                .iter()
-                .find(|(_, s)| *s == stem)
-                .unwrap()
-                .0;
-            let ours = calls(&parse_chunks(format, &case.text, &[], case.reason));
+            let ours = calls(&parse_chunks(*format, &case.text, &[], case.reason));
             let theirs = theirs(record);
             let listed = DELIBERATE
                 .iter()
-                .find(|(s, n, _)| *s == stem && *n == case.name);
+                .find(|(s, n, _)| s == stem && *n == case.name);
             match (ours == theirs, listed) {
                 (false, None) => unexpected.push(format!(
                     "{stem}/{}:\n  ours   {ours:?}\n  theirs {theirs:?}",
