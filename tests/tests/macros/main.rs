@@ -31,6 +31,7 @@ mod formats_differential_open;
 mod formats_llama_peers;
 mod formats_misreads;
 mod formats_prompt;
+mod formats_reasoning_tokens;
 mod formats_templates;
 mod nested_unknown_keys;
 mod parse_props;

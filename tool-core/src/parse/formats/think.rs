@@ -209,35 +209,45 @@ impl Think {
             self.tag.push(b'<', &self.in_reasoning);
             return p + 1;
         }
-        let b = rest.as_bytes().first().copied().unwrap_or_default();
-        match self.tag.push(b, &self.in_reasoning) {
-            Step::Partial => 1,
+        // A whole character at a time: the format's token may hold non-ASCII characters
+        // (DeepSeek's `<｜DSML｜tool_calls>`), and the next step must start on a character.
+        let n = rest.chars().next().map_or(0, char::len_utf8);
+        let Some(c) = rest.as_bytes().get(..n).filter(|c| !c.is_empty()) else {
+            return 0;
+        };
+        match self.tag.push_char(c, &self.in_reasoning) {
+            Step::Partial => n,
             Step::Full(0) => {
                 push(out, out_start, Stream::Markup, CLOSE_STR, self.taken);
                 self.taken += CLOSE.len();
                 self.tag.clear();
                 self.state = State::Done;
-                1
+                n
             }
             Step::Full(2) => {
                 // The format's own token: the reasoning ends without `</think>`, and the
                 // held token is the first input of the format's parser.
                 self.state = State::Done;
-                1
+                n
             }
             Step::Full(_) if !self.reasoned => {
                 // A reply that repeats the `<think>` its template already opened.
                 push(out, out_start, Stream::Markup, OPEN_STR, self.taken);
                 self.taken += OPEN.len();
                 self.tag.clear();
-                1
+                n
             }
             Step::Full(_) | Step::Mismatch => {
-                // Not the end tag: its bytes are reasoning; a mismatching byte is read again.
+                // Not the end tag: its bytes are reasoning; a mismatching character is read
+                // again.
                 let full = self.tag.len() == OPEN.len() && self.tag.as_str() == OPEN_STR;
                 let pending = std::mem::take(&mut self.tag);
                 self.reason(pending.as_str(), out, out_start);
-                usize::from(full)
+                if full {
+                    n
+                } else {
+                    0
+                }
             }
         }
     }

@@ -232,6 +232,12 @@ impl TextFormat for DeepSeekV4 {
         true
     }
 
+    /// V4 may open its tool block while thinking, without `</think>` (llama.cpp's DeepSeek-V4
+    /// template tests hold such a reply): the block's special token ends the reasoning.
+    fn reasoning_ends_at(&self) -> &'static [u8] {
+        TOOL_CALLS.as_bytes()
+    }
+
     /// As the encoder renders it after the system message.
     fn tools_prompt(&self, definitions: &[ToolDefinition]) -> String {
         format!(
