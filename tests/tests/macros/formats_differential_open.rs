@@ -6,7 +6,7 @@
 //!
 //! The fixtures are recorded by `difftest/` (`cd difftest && cargo run --release`).
 
-use crate::formats_differential::{recorded, theirs};
+use crate::formats_differential::{recorded, same_calls_except_listed, theirs};
 use crate::formats_support;
 
 use formats_support::{calls, corpus, parse_chunks};
@@ -295,36 +295,7 @@ const DELIBERATE: &[(&str, &str, Why)] = &[
 
 #[test]
 fn the_same_calls_as_tool_parser_on_the_open_model_formats_except_the_listed_differences() {
-    let mut unexpected = Vec::new();
-    let mut stale = Vec::new();
-    for (format, stem) in STEMS {
-        let records = recorded(stem);
-        let cases = corpus(stem);
-        assert_eq!(records.len(), cases.len(), "{stem}: re-record the fixtures");
-        for (case, record) in cases.iter().zip(&records) {
-            assert_eq!(record["name"].as_str(), Some(case.name.as_str()));
-            let ours = calls(&parse_chunks(*format, &case.text, &[], case.reason));
-            let theirs = theirs(record);
-            let listed = DELIBERATE
-                .iter()
-                .find(|(s, n, _)| s == stem && *n == case.name);
-            match (ours == theirs, listed) {
-                (false, None) => unexpected.push(format!(
-                    "{stem}/{}:\n  ours   {ours:?}\n  theirs {theirs:?}",
-                    case.name
-                )),
-                (true, Some(_)) => stale.push(format!("{stem}/{}", case.name)),
-                _ => {}
-            }
-        }
-    }
-    assert!(
-        unexpected.is_empty(),
-        "unlisted differences ({}):\n{}",
-        unexpected.len(),
-        unexpected.join("\n")
-    );
-    assert!(stale.is_empty(), "listed but agreeing: {stale:?}");
+    same_calls_except_listed(STEMS, DELIBERATE);
 }
 
 /// Per format: replies, and how many of them tool-parser's streaming API reads differently

@@ -11,7 +11,13 @@ use super::{
 
 #[test]
 fn hermes_writes_what_qwen3s_template_writes() {
-    let rendered = render("Qwen-Qwen3-0.6B.jinja");
+    hermes_writes_what_the_qwen_template_writes("Qwen-Qwen3-0.6B.jinja");
+}
+
+/// Hermes's tool block (the template's JSON written compact), calls and results, as a Qwen
+/// template renders them in its `<|im_start|>` turns.
+pub(super) fn hermes_writes_what_the_qwen_template_writes(template: &str) {
+    let rendered = render(template);
     let ours = ours(ToolFormat::Hermes);
     assert_same_but_compact_json("tool block", &rendered, &ours.tools);
     assert_rendered(

@@ -4,25 +4,14 @@
 
 use tool_core::parse::{ModelFormat, ToolFormat};
 
-use super::{assert_rendered, assert_same_but_compact_json, ours, render};
+use super::json::hermes_writes_what_the_qwen_template_writes;
+use super::render;
 
 pub(super) const TEMPLATE: &str = "unsloth-Qwen3-Thinking-2507.jinja";
 
 #[test]
 fn hermes_writes_what_qwen3_thinking_2507s_template_writes() {
-    let rendered = render(TEMPLATE);
-    let ours = ours(ToolFormat::Hermes);
-    assert_same_but_compact_json("tool block", &rendered, &ours.tools);
-    assert_rendered(
-        "calls",
-        &rendered,
-        &format!("<|im_start|>assistant\n{}<|im_end|>", ours.calls),
-    );
-    assert_rendered(
-        "results",
-        &rendered,
-        &format!("<|im_start|>user\n{}<|im_end|>", ours.results),
-    );
+    hermes_writes_what_the_qwen_template_writes(TEMPLATE);
 }
 
 #[test]
@@ -72,19 +61,7 @@ pub(super) const QWQ: &str = "Qwen-QwQ-32B.jinja";
 
 #[test]
 fn hermes_writes_what_qwqs_template_writes() {
-    let rendered = render(QWQ);
-    let ours = ours(ToolFormat::Hermes);
-    assert_same_but_compact_json("tool block", &rendered, &ours.tools);
-    assert_rendered(
-        "calls",
-        &rendered,
-        &format!("<|im_start|>assistant\n{}<|im_end|>", ours.calls),
-    );
-    assert_rendered(
-        "results",
-        &rendered,
-        &format!("<|im_start|>user\n{}<|im_end|>", ours.results),
-    );
+    hermes_writes_what_the_qwen_template_writes(QWQ);
 }
 
 #[test]

@@ -72,39 +72,26 @@ fn a_glm_4_7_reply_gives_its_reasoning_and_calls() {
 
 #[test]
 fn a_qwen3_thinking_2507_reply_gives_its_reasoning_and_calls() {
-    // After the generation prompt's `<think>\n`: reasoning, `\n</think>\n\n`, the calls.
-    let calls = between(
-        &render(super::qwen3_thinking::TEMPLATE),
-        "<|im_start|>assistant\n",
-        "<|im_end|>",
-    )
-    .to_string();
-    assert!(calls.starts_with("<tool_call>"), "{calls}");
-    let reply = format!("The user wants two things.\n</think>\n\n{calls}");
-    for size in [reply.len(), 1, 3] {
-        let (reasoning, text, read) = read_as("Qwen/Qwen3-30B-A3B-Thinking-2507", &reply, size);
-        assert_eq!(
-            reasoning.trim(),
-            "The user wants two things.",
-            "pieces of {size}"
-        );
-        assert_eq!(text.trim(), "", "pieces of {size}");
-        assert_eq!(read, expected(), "pieces of {size}");
-    }
+    a_qwen_thinking_reply_gives_its_reasoning_and_calls(
+        super::qwen3_thinking::TEMPLATE,
+        "Qwen/Qwen3-30B-A3B-Thinking-2507",
+    );
 }
 
 #[test]
 fn a_qwq_reply_gives_its_reasoning_and_calls() {
-    let calls = between(
-        &render(super::qwen3_thinking::QWQ),
-        "<|im_start|>assistant\n",
-        "<|im_end|>",
-    )
-    .to_string();
+    a_qwen_thinking_reply_gives_its_reasoning_and_calls(super::qwen3_thinking::QWQ, "Qwen/QwQ-32B");
+}
+
+/// After a Qwen thinking template's generation prompt `<think>\n`: reasoning,
+/// `\n</think>\n\n`, then the calls as `template` writes them, read as the model table says
+/// for `model`.
+fn a_qwen_thinking_reply_gives_its_reasoning_and_calls(template: &str, model: &str) {
+    let calls = between(&render(template), "<|im_start|>assistant\n", "<|im_end|>").to_string();
     assert!(calls.starts_with("<tool_call>"), "{calls}");
     let reply = format!("The user wants two things.\n</think>\n\n{calls}");
     for size in [reply.len(), 1, 3] {
-        let (reasoning, text, read) = read_as("Qwen/QwQ-32B", &reply, size);
+        let (reasoning, text, read) = read_as(model, &reply, size);
         assert_eq!(
             reasoning.trim(),
             "The user wants two things.",
