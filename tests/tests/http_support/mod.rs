@@ -231,9 +231,19 @@ pub struct Conversation {
 /// The loop an application (or the runner) runs: ask, run the calls with `call_all`, give
 /// the results back, until a turn without calls or an error. At most four turns.
 pub async fn converse(model: &dyn Model, registry: &ToolRegistry) -> Conversation {
-    let mut messages = vec![Message::user(USER)];
+    converse_as(model, registry, USER, 4).await
+}
+
+/// [`converse`], starting from `user`'s message and allowing at most `max` turns.
+pub async fn converse_as(
+    model: &dyn Model,
+    registry: &ToolRegistry,
+    user: &str,
+    max: usize,
+) -> Conversation {
+    let mut messages = vec![Message::user(user)];
     let mut turns = Vec::new();
-    for _ in 0..4 {
+    for _ in 0..max {
         let (events, turn) = one_turn(model, &messages, registry).await;
         turns.push(events);
         let turn = match turn {
@@ -264,7 +274,20 @@ pub async fn converse(model: &dyn Model, registry: &ToolRegistry) -> Conversatio
             .collect();
         messages.push(Message::Tool { results });
     }
-    panic!("the conversation did not end within four turns");
+    panic!("the conversation did not end within {max} turns");
+}
+
+impl Conversation {
+    /// The model's finished turns, in order.
+    pub fn model_turns(&self) -> Vec<ModelTurn> {
+        self.messages
+            .iter()
+            .filter_map(|m| match m {
+                Message::Assistant(turn) => Some(turn.clone()),
+                _ => None,
+            })
+            .collect()
+    }
 }
 
 /// Text deltas of a turn, joined.

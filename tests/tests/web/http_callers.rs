@@ -14,14 +14,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use serde_json::{json, Value};
-use tool_core::model::{Anthropic, Message, ModelEvent, OpenAiResponses, ToolResult};
+use tool_core::model::{Anthropic, Message, ModelEvent, OpenAiResponses};
 use tool_core::{
     AllowedCallers, CallFuture, Caller, Tool, ToolContext, ToolErrorCode, ToolRegistry,
     ToolResponse,
 };
 use wiremock::Request;
 
-use crate::http_support::{self, fixture, one_turn, requests, server, sse};
+use crate::http_support::{self, fixture, requests, server, sse};
 
 /// A tool that says who may call it and counts its runs.
 struct Counted {
@@ -75,40 +75,41 @@ struct Story {
 }
 
 async fn converse(model: &dyn tool_core::model::Model, registry: &ToolRegistry) -> Story {
-    let mut messages = vec![Message::user("Play the game.")];
-    let mut story = Story {
-        early: Vec::new(),
-        calls: Vec::new(),
-        responses: Vec::new(),
-    };
-    for _ in 0..4 {
-        let (events, turn) = one_turn(model, &messages, registry).await;
-        let turn = turn.expect("the turn is read");
-        story.early.push(
+    let conversation = http_support::converse_as(model, registry, "Play the game.", 4).await;
+    if let Err(error) = &conversation.outcome {
+        panic!("the turn is read: {error:?}");
+    }
+    let early = conversation
+        .turns
+        .iter()
+        .map(|events| {
             events
                 .iter()
                 .filter_map(|e| match e {
                     ModelEvent::CallReady { call, .. } => Some(call.clone()),
                     _ => None,
                 })
-                .collect(),
-        );
-        let calls = turn.calls.clone();
-        story.calls.push(calls.clone());
-        messages.push(Message::Assistant(turn));
-        if calls.is_empty() {
-            return story;
-        }
-        let responses = registry.call_all(&calls).await;
-        story.responses.push(responses.clone());
-        let results = calls
-            .iter()
-            .zip(responses)
-            .map(|(call, response)| ToolResult::new(call.id.clone(), call.name.clone(), response))
-            .collect();
-        messages.push(Message::Tool { results });
+                .collect()
+        })
+        .collect();
+    let calls = conversation
+        .model_turns()
+        .into_iter()
+        .map(|turn| turn.calls)
+        .collect();
+    let responses = conversation
+        .messages
+        .iter()
+        .filter_map(|m| match m {
+            Message::Tool { results } => Some(results.iter().map(|r| r.response.clone()).collect()),
+            _ => None,
+        })
+        .collect();
+    Story {
+        early,
+        calls,
+        responses,
     }
-    panic!("the conversation did not end within four turns");
 }
 
 async fn anthropic(allowed: AllowedCallers) -> (Story, Vec<Request>, usize) {

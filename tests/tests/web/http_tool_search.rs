@@ -17,11 +17,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use serde_json::{json, Value};
-use tool_core::model::{Anthropic, Message, Model, ModelTurn, OpenAiResponses, ToolResult};
+use tool_core::model::{Anthropic, Model, ModelTurn, OpenAiResponses};
 use tool_core::{CallFuture, Tool, ToolContext, ToolDefinition, ToolRegistry, ToolResponse};
 use wiremock::{Request, ResponseTemplate};
 
-use crate::http_support::{self, fixture, one_turn, requests, server, sse};
+use crate::http_support::{self, fixture, requests, server, sse};
 
 /// A tool known by its definition, deferred or not, counting its runs.
 struct Listed {
@@ -79,33 +79,19 @@ fn tools_bytes(request: &Request) -> String {
     body(request)["tools"].to_string()
 }
 
-/// Runs turns until one without calls (at most `max`), answering calls with `call_all`.
+/// The model's turns of a conversation from `user` (at most `max` turns), calls answered
+/// with `call_all`.
 async fn converse(
     model: &dyn Model,
     registry: &ToolRegistry,
     user: &str,
     max: usize,
-) -> (Vec<ModelTurn>, Vec<Message>) {
-    let mut messages = vec![Message::user(user)];
-    let mut turns = Vec::new();
-    for _ in 0..max {
-        let (_, turn) = one_turn(model, &messages, registry).await;
-        let turn = turn.expect("the turn is read");
-        turns.push(turn.clone());
-        let calls = turn.calls.clone();
-        messages.push(Message::Assistant(turn));
-        if calls.is_empty() {
-            return (turns, messages);
-        }
-        let responses = registry.call_all(&calls).await;
-        let results = calls
-            .iter()
-            .zip(responses)
-            .map(|(call, response)| ToolResult::new(call.id.clone(), call.name.clone(), response))
-            .collect();
-        messages.push(Message::Tool { results });
+) -> Vec<ModelTurn> {
+    let conversation = http_support::converse_as(model, registry, user, max).await;
+    if let Err(error) = &conversation.outcome {
+        panic!("the turn is read: {error:?}");
     }
-    panic!("the conversation did not end within {max} turns");
+    conversation.model_turns()
 }
 
 fn note_tools() -> Vec<(&'static str, &'static str, Value, bool)> {
@@ -152,7 +138,7 @@ async fn anthropic_streamed_search_then_the_found_tool() {
         .with_api_key("sk-ant-test")
         .with_endpoint(|e| http_support::test_endpoint(e, format!("{}/v1", server.uri())));
     assert!(model.native_tool_search());
-    let (turns, _) = converse(&model, &registry, "Add a bullet 'bye' after 'hi'.", 4).await;
+    let turns = converse(&model, &registry, "Add a bullet 'bye' after 'hi'.", 4).await;
     assert_eq!(turns.len(), 3);
 
     // Turn one: a direct call, and a server-side search that is no call of ours.
@@ -295,7 +281,7 @@ async fn anthropic_whole_response_with_search_and_call() {
         .with_endpoint(|e| {
             http_support::test_endpoint(e, format!("{}/v1", server.uri())).with_stream(false)
         });
-    let (turns, _) = converse(&model, &registry, "Weather in San Francisco?", 3).await;
+    let turns = converse(&model, &registry, "Weather in San Francisco?", 3).await;
     assert_eq!(turns[0].calls.len(), 1);
     assert_eq!(turns[0].calls[0].name, "get_weather");
     assert_eq!(runs[1].load(Ordering::SeqCst), 1);
@@ -362,7 +348,7 @@ async fn openai_responses_hosted_search_then_the_found_tool() {
         .with_api_key("sk-test")
         .with_endpoint(|e| http_support::test_endpoint(e, format!("{}/v1", server.uri())));
     assert!(model.native_tool_search());
-    let (turns, _) = converse(&model, &registry, "What's the weather in San Francisco?", 3).await;
+    let turns = converse(&model, &registry, "What's the weather in San Francisco?", 3).await;
     assert_eq!(turns.len(), 2);
     assert_eq!(turns[0].calls.len(), 1);
     assert_eq!(turns[0].calls[0].name, "get_weather");
