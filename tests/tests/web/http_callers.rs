@@ -113,18 +113,40 @@ async fn converse(model: &dyn tool_core::model::Model, registry: &ToolRegistry) 
 }
 
 async fn anthropic(allowed: AllowedCallers) -> (Story, Vec<Request>, usize) {
-    let route = "/v1/messages";
+    play(
+        "/v1/messages",
+        "callers_anthropic",
+        &["rollDie"],
+        allowed,
+        |endpoint| {
+            Anthropic::new("claude-sonnet-4-5-20250929")
+                .with_api_key("sk-ant-test")
+                .with_endpoint(|e| http_support::test_endpoint(e, endpoint))
+        },
+    )
+    .await
+}
+
+/// Replays the three recorded turns `<fixtures>_turn{1,2,3}.sse` on `route` to the model
+/// `connect` builds for the server's `/v1` endpoint, with the tools `names` allowing
+/// `allowed`: what happened, the requests sent (checked against the SDK's types), and how
+/// many times the tools ran.
+async fn play<M: tool_core::model::Model>(
+    route: &str,
+    fixtures: &str,
+    names: &[&'static str],
+    allowed: AllowedCallers,
+    connect: impl FnOnce(String) -> M,
+) -> (Story, Vec<Request>, usize) {
     let server = server(
         route,
         (1..=3)
-            .map(|i| sse(fixture(&format!("callers_anthropic_turn{i}.sse"))))
+            .map(|i| sse(fixture(&format!("{fixtures}_turn{i}.sse"))))
             .collect(),
     )
     .await;
-    let (registry, runs) = registry(&["rollDie"], allowed);
-    let model = Anthropic::new("claude-sonnet-4-5-20250929")
-        .with_api_key("sk-ant-test")
-        .with_endpoint(|e| http_support::test_endpoint(e, format!("{}/v1", server.uri())));
+    let (registry, runs) = registry(names, allowed);
+    let model = connect(format!("{}/v1", server.uri()));
     let story = converse(&model, &registry).await;
     let sent = requests(&server).await;
     http_support::assert_sdk_accepts(route, &sent);
@@ -189,23 +211,19 @@ async fn anthropic_program_calls_never_run_a_direct_only_tool() {
 }
 
 async fn openai(allowed: AllowedCallers) -> (Story, Vec<Request>, usize) {
-    let route = "/v1/responses";
-    let server = server(
-        route,
-        (1..=3)
-            .map(|i| sse(fixture(&format!("callers_openai_responses_turn{i}.sse"))))
-            .collect(),
+    let names = &["getInventory", "getDemand"];
+    play(
+        "/v1/responses",
+        "callers_openai_responses",
+        names,
+        allowed,
+        |endpoint| {
+            OpenAiResponses::new("gpt-5.6-sol")
+                .with_api_key("sk-test")
+                .with_endpoint(|e| http_support::test_endpoint(e, endpoint))
+        },
     )
-    .await;
-    let (registry, runs) = registry(&["getInventory", "getDemand"], allowed);
-    let model = OpenAiResponses::new("gpt-5.6-sol")
-        .with_api_key("sk-test")
-        .with_endpoint(|e| http_support::test_endpoint(e, format!("{}/v1", server.uri())));
-    let story = converse(&model, &registry).await;
-    let sent = requests(&server).await;
-    http_support::assert_sdk_accepts(route, &sent);
-    let runs = runs.load(Ordering::SeqCst);
-    (story, sent, runs)
+    .await
 }
 
 const OPENAI_PROGRAM: &str = "call_voPdoCqf8APY4DMpam3bdmxq";
