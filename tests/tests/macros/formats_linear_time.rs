@@ -264,8 +264,11 @@ fn every_format_reads_every_unclosed_construct_in_linear_time() {
         );
         if r >= MAX_RATIO {
             slow.push(format!(
-                "{:?} {}: {a:?} at 64 KiB, {b:?} at 1 MiB ({r:.0}x)",
-                hostile.format, hostile.what
+                "{:?} {}: {a:?} at {} KiB, {b:?} at {} KiB ({r:.0}x)",
+                hostile.format,
+                hostile.what,
+                SMALL >> 10,
+                LARGE >> 10
             ));
         }
     }

@@ -192,7 +192,7 @@ fn read_invoke(text: &str, options: &FormatOptions, example: &str) -> Parsed {
         };
         match typed(&name, key, value, string, schema) {
             // A repeated key keeps its place and takes the last value, as in a JSON map.
-            Ok(v) => args.set(&key, v),
+            Ok(v) => args.set(key, v),
             Err(response) => {
                 return Parsed {
                     name: Some(name),
