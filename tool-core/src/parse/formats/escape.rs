@@ -6,9 +6,57 @@
 //! of closing such a call. Here a word with no quote, backslash or control byte is copied as a
 //! whole.
 
+use std::collections::HashMap;
+
 use serde_json::Value;
 
 use super::convert::Converted;
+
+/// Past this many keys an [`ArgMap`] finds a key through an index rather than a scan.
+const SCANNED_KEYS: usize = 16;
+
+/// The arguments of one call as they are read, in order: a repeated key keeps its first place
+/// and takes its last value, as in a JSON map. A short call is searched by a scan (no index to
+/// build); a long one through an index, so that a call of many parameters is not read in time
+/// quadratic in their number.
+#[derive(Default)]
+pub(crate) struct ArgMap<'a> {
+    args: Vec<(String, Converted<'a>)>,
+    index: HashMap<String, usize>,
+}
+
+impl<'a> ArgMap<'a> {
+    /// Sets `key` to `value`.
+    pub(crate) fn set(&mut self, key: &str, value: Converted<'a>) {
+        let at = if self.args.len() < SCANNED_KEYS {
+            self.args.iter().position(|(k, _)| k == key)
+        } else {
+            if self.index.is_empty() {
+                let keys = self.args.iter().enumerate();
+                self.index = keys.map(|(i, (k, _))| (k.clone(), i)).collect();
+            }
+            self.index.get(key).copied()
+        };
+        match at.and_then(|at| self.args.get_mut(at)) {
+            Some(slot) => slot.1 = value,
+            None => {
+                if !self.index.is_empty() {
+                    self.index.insert(key.to_string(), self.args.len());
+                }
+                self.args.push((key.to_string(), value));
+            }
+        }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.args.is_empty()
+    }
+
+    /// The arguments as a compact JSON object ([`object_json`]).
+    pub(crate) fn json(&self) -> String {
+        object_json(&self.args)
+    }
+}
 
 /// The JSON object of `args` in order, as `serde_json` writes a `Map` (compact), faster on
 /// long strings.
@@ -119,6 +167,24 @@ fn push_escape(b: u8, out: &mut String) {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_repeated_key_keeps_its_place_and_takes_the_last_value_short_or_long() {
+        for count in [3, 40] {
+            let mut args = ArgMap::default();
+            for i in 0..count {
+                args.set(&format!("k{i}"), Converted::Text("a"));
+            }
+            args.set("k1", Converted::Text("b"));
+            args.set(&format!("k{}", count - 1), Converted::Text("c"));
+            let value: Value = serde_json::from_str(&args.json()).unwrap();
+            let map = value.as_object().unwrap();
+            assert_eq!(map.len(), count);
+            assert_eq!(map.keys().nth(1).map(String::as_str), Some("k1"));
+            assert_eq!(map["k1"], "b");
+            assert_eq!(map[&format!("k{}", count - 1)], "c");
+        }
+    }
 
     #[test]
     fn every_byte_class_is_written_as_serde_json_writes_it() {

@@ -8,12 +8,12 @@
 
 use crate::parse::event::DiagnosticKind;
 use crate::parse::formats::blocks::{object, Body};
-use crate::parse::formats::convert::{convert_in, Converted};
+use crate::parse::formats::convert::convert_in;
 use crate::parse::formats::core::Parsed;
-use crate::parse::formats::escape::object_json;
+use crate::parse::formats::escape::ArgMap;
 use crate::parse::formats::marked::{MarkedText, MarkerRules};
 use crate::parse::formats::options::FormatOptions;
-use crate::parse::formats::tagged_values::{find, preview};
+use crate::parse::formats::tagged_values::{find, preview, Ahead};
 
 pub(super) const OPEN: &[u8] = b"<tool_call>";
 pub(super) const EXAMPLE: &str =
@@ -119,13 +119,19 @@ pub(super) fn read_call(text: &str, options: &FormatOptions) -> Parsed {
         ));
     }
     let schema = options.schema(&name);
-    let mut args: Vec<(String, Converted<'_>)> = Vec::new();
+    let mut args = ArgMap::default();
     let mut rest = text.get(head_end..).unwrap_or_default();
-    while let Some(at) = find(rest, KEY) {
+    // Each search goes on from the last one of its marker: with many unclosed keys or values,
+    // searching the rest of the call once per pair would cost its length times their number.
+    let mut keys = Ahead::new(text, KEY);
+    let mut key_ends = Ahead::new(text, KEY_END);
+    let mut values = Ahead::new(text, VALUE);
+    let mut value_ends = Ahead::new(text, VALUE_END);
+    while let Some(at) = keys.find(rest) {
         let after = rest.get(at + KEY.len()..).unwrap_or_default();
         // The key ends at `</arg_key>`, or (repaired) at the `<arg_value>` that follows it.
-        let value_at = find(after, VALUE);
-        let (key, after_key) = match find(after, KEY_END) {
+        let value_at = values.find(after);
+        let (key, after_key) = match key_ends.find(after) {
             Some(e) if value_at.is_none_or(|v| e < v) => (
                 after.get(..e).unwrap_or_default(),
                 after.get(e + KEY_END.len()..).unwrap_or_default(),
@@ -143,7 +149,7 @@ pub(super) fn read_call(text: &str, options: &FormatOptions) -> Parsed {
             }
         };
         let key = key.trim().to_string();
-        let Some(v) = find(after_key, VALUE) else {
+        let Some(v) = values.find(after_key) else {
             return Parsed::invalid(
                 Some(name),
                 format!("<arg_key>{key}</arg_key> has no <arg_value>. Write it as {EXAMPLE}."),
@@ -158,8 +164,8 @@ pub(super) fn read_call(text: &str, options: &FormatOptions) -> Parsed {
         }
         let body = after_key.get(v + VALUE.len()..).unwrap_or_default();
         // As while streaming: the value ends at `</arg_value>`, or at the next `<arg_key>`.
-        let next_key = find(body, KEY);
-        let (value, next) = match find(body, VALUE_END) {
+        let next_key = keys.find(body);
+        let (value, next) = match value_ends.find(body) {
             Some(e) if next_key.is_none_or(|k| e < k) => {
                 (body.get(..e).unwrap_or_default(), e + VALUE_END.len())
             }
@@ -175,10 +181,7 @@ pub(super) fn read_call(text: &str, options: &FormatOptions) -> Parsed {
         let place = ("<arg_value> after <arg_key>", "</arg_key>");
         match convert_in(&name, &key, value, schema, place) {
             // A repeated key keeps its place and takes the last value, as in a JSON map.
-            Ok(v) => match args.iter_mut().find(|(k, _)| *k == key) {
-                Some(slot) => slot.1 = v,
-                None => args.push((key, v)),
-            },
+            Ok(v) => args.set(&key, v),
             Err(response) => {
                 return Parsed {
                     name: Some(name),
@@ -189,7 +192,7 @@ pub(super) fn read_call(text: &str, options: &FormatOptions) -> Parsed {
         }
         rest = body.get(next..).unwrap_or_default();
         let gap = rest
-            .get(..find(rest, KEY).unwrap_or(rest.len()))
+            .get(..keys.find(rest).unwrap_or(rest.len()))
             .unwrap_or_default();
         if !gap.trim().is_empty() {
             repairs.push((
@@ -200,7 +203,7 @@ pub(super) fn read_call(text: &str, options: &FormatOptions) -> Parsed {
     }
     Parsed {
         name: Some(name),
-        result: Ok(object(object_json(&args))),
+        result: Ok(object(args.json())),
         repairs,
     }
 }

@@ -10,6 +10,7 @@ use crate::parse::formats::any_parser::AnyParser;
 use crate::parse::formats::blocks::BlockParser;
 use crate::parse::formats::options::FormatOptions;
 use crate::parse::formats::spec::TextFormat;
+use crate::parse::formats::tagged_values::{first_of, Ahead};
 use crate::parse::formats::written::{
     arguments, each_call, first_tool_call, python_json, signature, tool_response, ToolCallBody,
 };
@@ -99,19 +100,19 @@ impl TextFormat for Glm {
 fn pairs_as_written(block: &str) -> String {
     let mut object = Map::new();
     let mut rest = block;
+    // Searches that go on from the last one, so that many unclosed keys and values stay linear.
+    let mut key_ends = [Ahead::new(block, "</arg_key>")];
+    let mut values = Ahead::new(block, "<arg_value>");
+    let mut ends = ["</arg_value>", "<arg_key>"].map(|m| Ahead::new(block, m));
     while let Some(at) = rest.find("<arg_key>") {
         rest = rest.get(at + "<arg_key>".len()..).unwrap_or_default();
-        let key_end = rest.find("</arg_key>").unwrap_or(rest.len());
+        let key_end = first_of(&mut key_ends, rest);
         let key = rest.get(..key_end).unwrap_or_default().trim().to_string();
-        let Some(v) = rest.find("<arg_value>") else {
+        let Some(v) = values.find(rest) else {
             break;
         };
         rest = rest.get(v + "<arg_value>".len()..).unwrap_or_default();
-        let end = ["</arg_value>", "<arg_key>"]
-            .iter()
-            .filter_map(|m| rest.find(m))
-            .min()
-            .unwrap_or(rest.len());
+        let end = first_of(&mut ends, rest);
         let value = rest.get(..end).unwrap_or_default();
         object.insert(key, Value::String(value.to_string()));
         rest = rest.get(end..).unwrap_or_default();

@@ -8,12 +8,12 @@
 
 use crate::parse::event::DiagnosticKind;
 use crate::parse::formats::blocks::{object, Body};
-use crate::parse::formats::convert::{convert_in, Converted};
+use crate::parse::formats::convert::convert_in;
 use crate::parse::formats::core::Parsed;
-use crate::parse::formats::escape::object_json;
+use crate::parse::formats::escape::ArgMap;
 use crate::parse::formats::marked::{MarkedText, MarkerRules};
 use crate::parse::formats::options::FormatOptions;
-use crate::parse::formats::tagged_values::{find, preview, strip_framing};
+use crate::parse::formats::tagged_values::{find, preview, strip_framing, Ahead};
 
 pub(super) const OPEN: &[u8] = b"<minimax:tool_call>";
 pub(super) const EXAMPLE: &str = "<minimax:tool_call>\n<invoke name=\"NAME\">\n<parameter name=\"KEY\">VALUE</parameter>\n</invoke>\n</minimax:tool_call>";
@@ -163,9 +163,12 @@ fn read_invoke(text: &str, options: &FormatOptions) -> Parsed {
         );
     };
     let schema = options.schema(&name);
-    let mut args: Vec<(String, Converted<'_>)> = Vec::new();
+    let mut args = ArgMap::default();
     let mut repairs = Vec::new();
-    while let Some(at) = find(rest, PARAMETER) {
+    // Each search goes on from the last one: with many unclosed parameters, searching the
+    // rest of the invoke once per parameter would cost its length times their number.
+    let (mut opens, mut ends) = (Ahead::new(text, PARAMETER), Ahead::new(text, PARAMETER_END));
+    while let Some(at) = opens.find(rest) {
         let after = rest.get(at + PARAMETER.len()..).unwrap_or_default();
         let Some((key, body)) = attribute(after) else {
             return Parsed::invalid(
@@ -175,12 +178,14 @@ fn read_invoke(text: &str, options: &FormatOptions) -> Parsed {
                 ),
             );
         };
-        let (value, next) = match find(body, PARAMETER_END) {
-            Some(e) if body.get(..e).is_some_and(|v| find(v, PARAMETER).is_none()) => {
+        // The value ends at `</parameter>`, unless the next parameter opens first.
+        let next_open = opens.find(body);
+        let (value, next) = match ends.find(body) {
+            Some(e) if next_open.is_none_or(|n| n + PARAMETER.len() > e) => {
                 (body.get(..e).unwrap_or_default(), e + PARAMETER_END.len())
             }
             _ => {
-                let e = find(body, PARAMETER).unwrap_or(body.len());
+                let e = next_open.unwrap_or(body.len());
                 repairs.push((
                     DiagnosticKind::MissingParameterClose,
                     format!("<parameter name=\"{key}\"> was not closed with </parameter>"),
@@ -191,10 +196,7 @@ fn read_invoke(text: &str, options: &FormatOptions) -> Parsed {
         let value = strip_framing(value);
         match convert_in(&name, &key, value, schema, ("<parameter name=\"", "\">")) {
             // A repeated key keeps its place and takes the last value, as in a JSON map.
-            Ok(v) => match args.iter_mut().find(|(k, _)| *k == key) {
-                Some(slot) => slot.1 = v,
-                None => args.push((key, v)),
-            },
+            Ok(v) => args.set(&key, v),
             Err(response) => {
                 return Parsed {
                     name: Some(name),
@@ -207,7 +209,7 @@ fn read_invoke(text: &str, options: &FormatOptions) -> Parsed {
     }
     Parsed {
         name: Some(name),
-        result: Ok(object(object_json(&args))),
+        result: Ok(object(args.json())),
         repairs,
     }
 }

@@ -10,6 +10,7 @@ use crate::parse::formats::any_parser::AnyParser;
 use crate::parse::formats::blocks::BlockParser;
 use crate::parse::formats::options::FormatOptions;
 use crate::parse::formats::spec::TextFormat;
+use crate::parse::formats::tagged_values::{first_of, Ahead};
 use crate::parse::formats::written::{arguments, python_json, safe_json};
 use crate::response::ToolResponse;
 
@@ -106,6 +107,8 @@ impl TextFormat for MiniMax {
 fn parameters_as_written(block: &str) -> String {
     let mut object = Map::new();
     let mut rest = block;
+    // Searches that go on from the last one, so that many unclosed values stay linear.
+    let mut ends = ["</parameter>", "<parameter name=", "</invoke>"].map(|m| Ahead::new(block, m));
     while let Some(at) = rest.find("<parameter name=") {
         rest = rest
             .get(at + "<parameter name=".len()..)
@@ -114,11 +117,7 @@ fn parameters_as_written(block: &str) -> String {
         let key = rest.get(..gt).unwrap_or_default().trim().trim_matches('"');
         let key = key.to_string();
         rest = rest.get(gt + 1..).unwrap_or_default();
-        let end = ["</parameter>", "<parameter name=", "</invoke>"]
-            .iter()
-            .filter_map(|m| rest.find(m))
-            .min()
-            .unwrap_or(rest.len());
+        let end = first_of(&mut ends, rest);
         let value = rest.get(..end).unwrap_or_default();
         object.insert(key, Value::String(value.trim_matches('\n').to_string()));
         rest = rest.get(end..).unwrap_or_default();

@@ -5,6 +5,7 @@
 //! that is not a well-formed list of calls is a `CallError` when its first name is one of the
 //! offered tools (or no tools are known), and prose otherwise.
 
+use super::end::PyEnd;
 use super::literal::calls;
 use crate::parse::formats::bare::{Bare, Lead};
 use crate::parse::formats::core::Parsed;
@@ -21,46 +22,6 @@ enum Phase {
     #[default]
     Open,
     Name,
-}
-
-/// Where a Python literal ends: bracket depth and string state, carried across chunks.
-#[derive(Debug, Default, Clone, Copy)]
-struct PyEnd {
-    depth: u32,
-    /// The quote of the string being read (`0`: none).
-    quote: u8,
-    escaped: bool,
-}
-
-impl PyEnd {
-    fn scan(&mut self, s: &[u8]) -> Option<usize> {
-        for (i, &b) in s.iter().enumerate() {
-            if self.quote != 0 {
-                if self.escaped {
-                    self.escaped = false;
-                } else if b == b'\\' {
-                    self.escaped = true;
-                } else if b == self.quote {
-                    // A triple-quoted string reads as empty strings around a plain one,
-                    // which ends at the same place unless it holds its own quote.
-                    self.quote = 0;
-                }
-                continue;
-            }
-            match b {
-                b'"' | b'\'' => self.quote = b,
-                b'[' | b'(' | b'{' => self.depth = self.depth.saturating_add(1),
-                b']' | b')' | b'}' => {
-                    self.depth = self.depth.saturating_sub(1);
-                    if self.depth == 0 {
-                        return Some(i + 1);
-                    }
-                }
-                _ => {}
-            }
-        }
-        None
-    }
 }
 
 /// The reading of one candidate list.

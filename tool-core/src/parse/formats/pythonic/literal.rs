@@ -5,6 +5,8 @@
 
 use serde_json::{Map, Number, Value};
 
+use super::end::PyEnd;
+
 /// One call of the list: its name, its arguments as JSON object text (or what is wrong with
 /// them), and where it ends in the list's text (after the comma that follows it).
 #[derive(Debug)]
@@ -120,32 +122,10 @@ impl Reader<'_> {
         if bytes.get(self.at) != Some(&b'(') {
             return None;
         }
-        let (mut depth, mut quote, mut escaped) = (0u32, 0u8, false);
-        while let Some(&b) = bytes.get(self.at) {
-            self.at += 1;
-            if quote != 0 {
-                if escaped {
-                    escaped = false;
-                } else if b == b'\\' {
-                    escaped = true;
-                } else if b == quote {
-                    quote = 0;
-                }
-                continue;
-            }
-            match b {
-                b'"' | b'\'' => quote = b,
-                b'(' | b'[' | b'{' => depth += 1,
-                b')' | b']' | b'}' => {
-                    depth = depth.saturating_sub(1);
-                    if depth == 0 {
-                        return (b == b')').then_some(name);
-                    }
-                }
-                _ => {}
-            }
-        }
-        None
+        // The same scan that found the list's end, so that both read strings alike.
+        let n = PyEnd::default().scan(bytes.get(self.at..)?)?;
+        self.at += n;
+        (bytes.get(self.at - 1) == Some(&b')')).then_some(name)
     }
 
     fn ident(&mut self) -> Option<&str> {

@@ -6,6 +6,7 @@
 //! the system message; a result goes back as the `ipython` message, a JSON string.
 
 mod call;
+mod end;
 mod format;
 mod literal;
 

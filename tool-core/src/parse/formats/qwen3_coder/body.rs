@@ -7,12 +7,12 @@
 
 use crate::parse::event::DiagnosticKind;
 use crate::parse::formats::blocks::{object, Body};
-use crate::parse::formats::convert::{convert, Converted};
+use crate::parse::formats::convert::convert;
 use crate::parse::formats::core::Parsed;
-use crate::parse::formats::escape::object_json;
+use crate::parse::formats::escape::ArgMap;
 use crate::parse::formats::marked::{MarkedText, MarkerRules};
 use crate::parse::formats::options::FormatOptions;
-use crate::parse::formats::tagged_values::{find, preview, strip_framing};
+use crate::parse::formats::tagged_values::{find, preview, strip_framing, Ahead};
 
 pub(super) const OPEN: &[u8] = b"<tool_call>";
 pub(super) const EXAMPLE: &str =
@@ -146,10 +146,14 @@ fn read_function(text: &str, options: &FormatOptions) -> Parsed {
     };
     let name = text.get(..gt).unwrap_or_default().trim().to_string();
     let schema = options.schema(&name);
-    let mut args: Vec<(String, Converted<'_>)> = Vec::new();
+    let mut args = ArgMap::default();
     let mut repairs = Vec::new();
     let mut rest = text.get(gt + 1..).unwrap_or_default();
-    while let Some(at) = find(rest, "<parameter=") {
+    // Each search goes on from the last one: with many unclosed parameters, searching the
+    // rest of the function once per parameter would cost its length times their number.
+    let mut opens = Ahead::new(text, "<parameter=");
+    let mut ends = Ahead::new(text, "</parameter>");
+    while let Some(at) = opens.find(rest) {
         let after = rest.get(at + "<parameter=".len()..).unwrap_or_default();
         let Some(gt) = after.find('>') else {
             return Parsed::invalid(
@@ -159,16 +163,14 @@ fn read_function(text: &str, options: &FormatOptions) -> Parsed {
         };
         let key = after.get(..gt).unwrap_or_default().trim().to_string();
         let body = after.get(gt + 1..).unwrap_or_default();
-        let (value, next) = match find(body, "</parameter>") {
-            Some(e)
-                if body
-                    .get(..e)
-                    .is_some_and(|v| find(v, "<parameter=").is_none()) =>
-            {
+        // The value ends at `</parameter>`, unless the next parameter opens first.
+        let next_open = opens.find(body);
+        let (value, next) = match ends.find(body) {
+            Some(e) if next_open.is_none_or(|n| n + "<parameter=".len() > e) => {
                 (body.get(..e).unwrap_or_default(), e + "</parameter>".len())
             }
             _ => {
-                let e = find(body, "<parameter=").unwrap_or(body.len());
+                let e = next_open.unwrap_or(body.len());
                 repairs.push((
                     DiagnosticKind::MissingParameterClose,
                     format!("<parameter={key}> was not closed with </parameter>"),
@@ -178,13 +180,8 @@ fn read_function(text: &str, options: &FormatOptions) -> Parsed {
         };
         let value = strip_framing(value);
         match convert(&name, &key, value, schema) {
-            Ok(v) => {
-                // A repeated key keeps its place and takes the last value, as in a JSON map.
-                match args.iter_mut().find(|(k, _)| *k == key) {
-                    Some(slot) => slot.1 = v,
-                    None => args.push((key, v)),
-                }
-            }
+            // A repeated key keeps its place and takes the last value, as in a JSON map.
+            Ok(v) => args.set(&key, v),
             Err(response) => {
                 return Parsed {
                     name: Some(name),
@@ -195,7 +192,7 @@ fn read_function(text: &str, options: &FormatOptions) -> Parsed {
         }
         rest = body.get(next..).unwrap_or_default();
     }
-    let json = object_json(&args);
+    let json = args.json();
     Parsed {
         name: Some(name),
         result: Ok(object(json)),

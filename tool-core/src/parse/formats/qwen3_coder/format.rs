@@ -10,6 +10,7 @@ use crate::parse::formats::any_parser::AnyParser;
 use crate::parse::formats::blocks::BlockParser;
 use crate::parse::formats::options::FormatOptions;
 use crate::parse::formats::spec::TextFormat;
+use crate::parse::formats::tagged_values::{first_of, Ahead};
 use crate::parse::formats::written::{
     arguments, each_call, first_tool_call, python_json, tool_response, ToolCallBody,
 };
@@ -77,16 +78,14 @@ impl TextFormat for Qwen3Coder {
 fn parameters_as_written(block: &str) -> String {
     let mut object = Map::new();
     let mut rest = block;
+    // Searches that go on from the last one, so that many unclosed values stay linear.
+    let mut ends = ["</parameter>", "<parameter=", "</function>"].map(|m| Ahead::new(block, m));
     while let Some(at) = rest.find("<parameter=") {
         rest = rest.get(at + "<parameter=".len()..).unwrap_or_default();
         let Some(gt) = rest.find('>') else { break };
         let key = rest.get(..gt).unwrap_or_default().trim().to_string();
         rest = rest.get(gt + 1..).unwrap_or_default();
-        let end = ["</parameter>", "<parameter=", "</function>"]
-            .iter()
-            .filter_map(|m| rest.find(m))
-            .min()
-            .unwrap_or(rest.len());
+        let end = first_of(&mut ends, rest);
         let value = rest.get(..end).unwrap_or_default();
         let value = value.strip_prefix('\n').unwrap_or(value);
         let value = value.strip_suffix('\n').unwrap_or(value);

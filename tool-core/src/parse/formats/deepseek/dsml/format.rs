@@ -11,6 +11,7 @@ use crate::parse::formats::any_parser::AnyParser;
 use crate::parse::formats::blocks::BlockParser;
 use crate::parse::formats::options::FormatOptions;
 use crate::parse::formats::spec::{ResultRef, TextFormat};
+use crate::parse::formats::tagged_values::{first_of, Ahead};
 use crate::parse::formats::written::{arguments, python_json};
 use crate::response::ToolResponse;
 
@@ -134,17 +135,15 @@ fn write_block(block: &str, calls: &[ToolCall], out: &mut String) {
 fn parameters_as_written(block: &str) -> String {
     let mut object = Map::new();
     let mut rest = block;
+    // Searches that go on from the last one, so that many unclosed values stay linear.
+    let mut ends = [PARAMETER_END, PARAMETER, INVOKE_END].map(|m| Ahead::new(block, m));
     while let Some(at) = rest.find(PARAMETER) {
         rest = rest.get(at + PARAMETER.len()..).unwrap_or_default();
         let Some((attrs, body)) = attributes(rest) else {
             break;
         };
         let key = attribute(&attrs, "name").unwrap_or_default().to_string();
-        let end = [PARAMETER_END, PARAMETER, INVOKE_END]
-            .iter()
-            .filter_map(|m| body.find(m))
-            .min()
-            .unwrap_or(body.len());
+        let end = first_of(&mut ends, body);
         object.insert(
             key,
             Value::String(body.get(..end).unwrap_or_default().to_string()),

@@ -16,9 +16,9 @@ use crate::parse::event::DiagnosticKind;
 use crate::parse::formats::blocks::object;
 use crate::parse::formats::convert::{convert_in, Converted};
 use crate::parse::formats::core::Parsed;
-use crate::parse::formats::escape::object_json;
+use crate::parse::formats::escape::ArgMap;
 use crate::parse::formats::options::FormatOptions;
-use crate::parse::formats::tagged_values::{find, preview};
+use crate::parse::formats::tagged_values::{preview, Ahead};
 use crate::response::ToolResponse;
 
 /// The markers inside a block (the block markers themselves are the body's, `body.rs`).
@@ -35,12 +35,15 @@ pub(super) fn read_block(
 ) -> Vec<(Parsed, usize)> {
     let mut calls = Vec::new();
     let mut at = 0;
-    while let Some(found) = raw.get(at..).and_then(|rest| find(rest, INVOKE)) {
+    // Each search goes on from the last one: with many unclosed invokes, searching the rest
+    // of the block once per invoke would cost its length times their number.
+    let (mut opens, mut ends) = (Ahead::new(raw, INVOKE), Ahead::new(raw, INVOKE_END));
+    while let Some(found) = raw.get(at..).and_then(|rest| opens.find(rest)) {
         let stray = raw.get(at..at + found).unwrap_or_default().trim();
         let start = at + found + INVOKE.len();
         let rest = raw.get(start..).unwrap_or_default();
-        let close = find(rest, INVOKE_END);
-        let next = find(rest, INVOKE);
+        let close = ends.find(rest);
+        let next = opens.find(rest);
         let mut parsed = match close {
             Some(e) if next.is_none_or(|n| e < n) => {
                 at = start + e + INVOKE_END.len();
@@ -145,12 +148,14 @@ fn read_invoke(text: &str, options: &FormatOptions, example: &str) -> Parsed {
         );
     };
     let schema = options.schema(&name);
-    let mut args: Vec<(String, Converted<'_>)> = Vec::new();
+    let mut args = ArgMap::default();
     let mut repairs = Vec::new();
     // Text outside the parameters: whitespace in the encoder's layout, else something the
     // model meant (a JSON object for arguments, or junk), which is never dropped silently.
     let mut outside = String::new();
-    while let Some(at) = find(rest, PARAMETER) {
+    // As for the invokes: each search goes on from the last one.
+    let (mut opens, mut ends) = (Ahead::new(text, PARAMETER), Ahead::new(text, PARAMETER_END));
+    while let Some(at) = opens.find(rest) {
         outside.push_str(rest.get(..at).unwrap_or_default().trim());
         let after = rest.get(at + PARAMETER.len()..).unwrap_or_default();
         let Some((key, string, body)) = attributes(after).and_then(|(attrs, body)| {
@@ -168,12 +173,14 @@ fn read_invoke(text: &str, options: &FormatOptions, example: &str) -> Parsed {
                 ),
             );
         };
-        let (value, next) = match find(body, PARAMETER_END) {
-            Some(e) if body.get(..e).is_some_and(|v| find(v, PARAMETER).is_none()) => {
+        // The value ends at its end tag, unless the next parameter opens first.
+        let next_open = opens.find(body);
+        let (value, next) = match ends.find(body) {
+            Some(e) if next_open.is_none_or(|n| n + PARAMETER.len() > e) => {
                 (body.get(..e).unwrap_or_default(), e + PARAMETER_END.len())
             }
             _ => {
-                let e = find(body, PARAMETER).unwrap_or(body.len());
+                let e = next_open.unwrap_or(body.len());
                 repairs.push((
                     DiagnosticKind::MissingParameterClose,
                     format!(
@@ -185,10 +192,7 @@ fn read_invoke(text: &str, options: &FormatOptions, example: &str) -> Parsed {
         };
         match typed(&name, key, value, string, schema) {
             // A repeated key keeps its place and takes the last value, as in a JSON map.
-            Ok(v) => match args.iter_mut().find(|(k, _)| k == key) {
-                Some(slot) => slot.1 = v,
-                None => args.push((key.to_string(), v)),
-            },
+            Ok(v) => args.set(key, v),
             Err(response) => {
                 return Parsed {
                     name: Some(name),
@@ -225,7 +229,7 @@ fn read_invoke(text: &str, options: &FormatOptions, example: &str) -> Parsed {
     }
     Parsed {
         name: Some(name),
-        result: Ok(object(object_json(&args))),
+        result: Ok(object(args.json())),
         repairs,
     }
 }
