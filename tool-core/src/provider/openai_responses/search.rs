@@ -108,7 +108,32 @@ pub(crate) fn has_tool_search(model: &str) -> Option<bool> {
 
 #[cfg(test)]
 mod tests {
-    use super::has_tool_search;
+    use super::{has_tool_search, searched_tools};
+
+    #[test]
+    fn what_the_search_output_loaded() {
+        let items = serde_json::json!([
+            {"type": "tool_search_call", "arguments": {"paths": ["crm"]}, "execution": "server"},
+            {"type": "tool_search_output", "execution": "server", "tools": [
+                {"type": "function", "name": "get_weather", "parameters": {}},
+                {"type": "namespace", "name": "crm", "description": "CRM.", "tools": [
+                    {"type": "function", "name": "lookup", "parameters": {}}]},
+                {"type": "namespace", "name": "send_email", "description": "", "tools": [
+                    {"type": "function", "name": "send_email", "parameters": {}}]},
+                {"type": "web_search"}]},
+            {"type": "function_call", "call_id": "c1", "name": "lookup", "namespace": "crm", "arguments": "{}"},
+            {"type": "tool_search_output", "tools": [{"type": "function", "name": "get_weather"}]}
+        ]);
+        let mut loaded = vec!["earlier".to_string()];
+        searched_tools(&items, &mut loaded);
+        assert_eq!(
+            loaded,
+            ["earlier", "get_weather", "crm__lookup", "send_email"]
+        );
+        let mut none = Vec::new();
+        searched_tools(&serde_json::json!({"not": "a list"}), &mut none);
+        assert!(none.is_empty());
+    }
 
     #[test]
     fn models_with_tool_search() {

@@ -40,7 +40,9 @@ impl Catalogue {
 impl Run {
     /// Tells the run whether the model searches deferred tools with the provider's own tool
     /// search ([`Model::native_tool_search`](crate::model::Model::native_tool_search)). If
-    /// so, every tool is offered, the deferred ones marked for the provider. If not (the
+    /// so, every tool is offered, the deferred ones marked for the provider, and a deferred
+    /// tool is run once the provider's search has returned it (read from the turns of the
+    /// Anthropic and OpenAI Responses adapters). If not (the
     /// default), the run offers its own `search_tools` tool and the deferred tools it has
     /// found. [`Runner`](crate::runner::Runner) sets it from its model; set it yourself when
     /// you drive a [`Run`] by hand.
