@@ -525,3 +525,84 @@ fn a_model_with_its_own_search_gets_every_tool_marked() {
     };
     assert_eq!(batch.calls.len(), 1);
 }
+
+/// A turn as the Anthropic adapter records it: its content blocks, one search result that
+/// returned `found`, and `calls`.
+fn anthropic_turn(found: &[&str], calls: Vec<ToolCall>) -> ModelTurn {
+    let references: Vec<serde_json::Value> = found
+        .iter()
+        .map(|name| serde_json::json!({"type": "tool_reference", "tool_name": name}))
+        .collect();
+    let mut content = vec![
+        serde_json::json!({"type": "tool_search_tool_result", "tool_use_id": "srvtoolu_1",
+        "content": {"type": "tool_search_tool_search_result", "tool_references": references}}),
+    ];
+    for call in &calls {
+        content.push(
+            serde_json::json!({"type": "tool_use", "id": call.id, "name": call.name, "input": {}}),
+        );
+    }
+    let native = serde_json::json!({"role": "assistant", "content": content});
+    ModelTurn {
+        native: Some(tool_core::model::NativeContent::new(
+            tool_core::provider::Api::Anthropic,
+            native,
+        )),
+        ..ModelTurn::with_calls("", calls)
+    }
+}
+
+#[test]
+fn with_the_providers_search_only_what_it_returned_runs_and_a_conversation_keeps_it() {
+    let registry = catalogue();
+    let mut run = Run::new("Open an issue", RunOptions::new());
+    run.use_native_tool_search(true);
+    let Step::CallModel(_) = run.step(&registry).unwrap() else {
+        panic!()
+    };
+    // The search returned list_issues; the model calls it, a tool it did not return, and a
+    // tool that is not deferred.
+    let calls = vec![
+        call("c1", "list_issues", r#"{"repo":"acme/app"}"#),
+        call(
+            "c2",
+            "send_email",
+            r#"{"to":"a@b.c","subject":"x","body":"y"}"#,
+        ),
+        call("c3", "get_weather", r#"{"city":"Paris"}"#),
+    ];
+    run.record_turn(anthropic_turn(&["list_issues"], calls), &registry)
+        .unwrap();
+    assert_eq!(run.loaded_tools(), ["list_issues"]);
+    let Step::RunTools(batch) = run.step(&registry).unwrap() else {
+        panic!()
+    };
+    let ran: Vec<&str> = batch.calls.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(ran, ["list_issues", "get_weather"]);
+    assert_eq!(batch.denied.len(), 1);
+    assert_eq!(batch.denied[0].call_id, "c2");
+    assert_eq!(
+        batch.denied[0].response.error_code(),
+        Some(ToolErrorCode::NotFound)
+    );
+
+    // A conversation continued from its messages keeps what the provider's search loaded.
+    let history = vec![
+        Message::user("Open an issue"),
+        Message::Assistant(anthropic_turn(&["list_issues"], vec![])),
+        Message::user("And list them again."),
+    ];
+    let mut run = Run::with_messages(history, RunOptions::new());
+    run.use_native_tool_search(true);
+    assert_eq!(run.loaded_tools(), ["list_issues"]);
+    let Step::CallModel(_) = run.step(&registry).unwrap() else {
+        panic!()
+    };
+    let again = call("c4", "list_issues", r#"{"repo":"acme/app"}"#);
+    run.record_turn(anthropic_turn(&[], vec![again]), &registry)
+        .unwrap();
+    let Step::RunTools(batch) = run.step(&registry).unwrap() else {
+        panic!()
+    };
+    assert_eq!(batch.calls.len(), 1);
+}

@@ -265,3 +265,117 @@ async fn anthropic_refuses_a_call_outside_the_allowed_set_with_an_error_result()
     assert_eq!(last["content"][0]["type"], "tool_result");
     assert_eq!(last["content"][0]["is_error"], true);
 }
+
+/// The recorded Responses turn one with `"namespace": "weather"` on its two calls: in every
+/// event that carries the item (`everywhere`), or only in `response.output_item.added`.
+fn namespaced_turn1(everywhere: bool) -> String {
+    let [turn1, _] = recorded("openai_responses");
+    let plain = r#""type":"function_call","#;
+    let namespaced = r#""type":"function_call","namespace":"weather","#;
+    let lines: Vec<String> = turn1
+        .lines()
+        .map(|line| {
+            if everywhere || line.contains("response.output_item.added") {
+                line.replace(plain, namespaced)
+            } else {
+                line.to_string()
+            }
+        })
+        .collect();
+    let turn1 = lines.join("\n") + "\n";
+    assert_eq!(
+        turn1.matches(namespaced).count(),
+        if everywhere { 6 } else { 2 }
+    );
+    turn1
+}
+
+#[tokio::test]
+async fn responses_streamed_namespaced_calls_start_under_their_full_name_and_run_once() {
+    use tool_core::runner::RunEvent;
+    for everywhere in [true, false] {
+        for plain_too in [false, true] {
+            let case =
+                format!("namespace everywhere: {everywhere}, plain get_weather: {plain_too}");
+            let weather = Weather::default();
+            let plain = Weather::default();
+            let mut registry = tools![find_account]
+                .merge(
+                    &ToolRegistry::new().with(weather.clone()),
+                    Shape::new().namespace(ToolNamespace::new("weather", "Weather by city.")),
+                )
+                .unwrap();
+            if plain_too {
+                registry = registry.with(plain.clone());
+            }
+            let [_, turn2] = recorded("openai_responses");
+            let route = "/v1/responses";
+            let server = server(route, vec![sse(namespaced_turn1(everywhere)), sse(turn2)]).await;
+            let runner = Runner::new(responses(format!("{}/v1", server.uri())), registry);
+            let events = runner.run_streamed(USER).collect_events().await;
+            assert!(
+                matches!(events.last(), Some(RunEvent::RunFinished { .. })),
+                "{case}: {:?}",
+                events.last()
+            );
+            // The namespaced tool ran once per call; the plain one never.
+            assert_eq!(weather.runs(), 2, "{case}");
+            assert_eq!(plain.runs(), 0, "{case}");
+            // Named in full from the first event on.
+            for event in &events {
+                match event {
+                    RunEvent::CallStarted { name, .. } => {
+                        assert_eq!(name, "weather__get_weather", "{case}")
+                    }
+                    RunEvent::CallReady { call, .. } => {
+                        assert_eq!(call.name, "weather__get_weather", "{case}")
+                    }
+                    _ => {}
+                }
+            }
+            // Exactly one result per call id, the tool's own.
+            let results: Vec<(&str, &str, String)> = events
+                .iter()
+                .filter_map(|event| match event {
+                    RunEvent::ToolResult {
+                        call_id,
+                        name,
+                        response,
+                    } => Some((
+                        call_id.as_str(),
+                        name.as_str(),
+                        response.model_text().into_owned(),
+                    )),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(results.len(), 2, "{case}: {results:?}");
+            assert_ne!(results[0].0, results[1].0, "{case}");
+            for (_, name, text) in &results {
+                assert_eq!(*name, "weather__get_weather", "{case}");
+                assert!(
+                    text == "15 C, light rain" || text == "22 C, sunny",
+                    "{case}: {text}"
+                );
+            }
+            // The calls go back with their namespace, however the stream gave it.
+            let received = requests(&server).await;
+            http_support::assert_sdk_accepts(route, &received);
+            let second = body(&received[1]);
+            let calls: Vec<&Value> = second["input"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|item| item["type"] == "function_call")
+                .collect();
+            assert_eq!(calls.len(), 2, "{case}");
+            for call in calls {
+                assert_eq!(
+                    (&call["name"], &call["namespace"]),
+                    (&json!("get_weather"), &json!("weather")),
+                    "{case}"
+                );
+            }
+        }
+    }
+}

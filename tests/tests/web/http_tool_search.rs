@@ -53,7 +53,9 @@ impl Tool for Listed {
 }
 
 /// A registry of `(name, description, schema, deferred)`, and each tool's run counter.
-fn registry(tools: &[(&str, &str, Value, bool)]) -> (ToolRegistry, Vec<Arc<AtomicUsize>>) {
+pub(crate) fn registry(
+    tools: &[(&str, &str, Value, bool)],
+) -> (ToolRegistry, Vec<Arc<AtomicUsize>>) {
     let mut registry = ToolRegistry::new();
     let mut runs = Vec::new();
     for (name, description, schema, deferred) in tools {
@@ -94,7 +96,7 @@ async fn converse(
     conversation.model_turns()
 }
 
-fn note_tools() -> Vec<(&'static str, &'static str, Value, bool)> {
+pub(crate) fn note_tools() -> Vec<(&'static str, &'static str, Value, bool)> {
     let note_id = json!({"type": "object", "properties": {"noteId": {"type": "string"}}, "required": ["noteId"]});
     vec![
         (
@@ -213,7 +215,7 @@ async fn anthropic_streamed_search_then_the_found_tool() {
 
 /// vercel/ai `packages/anthropic/src/__fixtures__/anthropic-tool-search-bm25.1.json`
 /// (commit ed857f5): a whole response with the search, its result and the call together.
-fn whole_search_response() -> Value {
+pub(crate) fn whole_search_response() -> Value {
     json!({
         "model": "claude-sonnet-4-5-20250929",
         "id": "msg_01UT62y3tNACWwnL9oJ9rzUG",

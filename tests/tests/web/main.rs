@@ -8,6 +8,8 @@
 
 #[path = "../http_support/mod.rs"]
 mod http_support;
+#[path = "../support/spans.rs"]
+mod spans;
 #[path = "../support/mod.rs"]
 mod support;
 
@@ -25,7 +27,10 @@ mod http_output;
 mod http_output_limit;
 mod http_output_matrix;
 mod http_reasoning;
+mod http_search_loaded;
 mod http_search_tools;
+mod http_store;
 mod http_tool_search;
+mod http_tool_search_setting;
 mod http_whole;
 mod tool_search_catalogue;

@@ -7,7 +7,7 @@ use serde_json::{json, Map, Value};
 use super::http::{self, Decoder};
 use super::http::{
     calls_and_responses, count, endpoint_methods, finished_turn, native_of, neutral_turn,
-    push_reasoning, reasoning_methods,
+    push_reasoning, reasoning_methods, unknown_tool_search,
 };
 use super::{
     Message, Model, ModelError, ModelErrorKind, ModelEvent, ModelRequest, ModelStream, ModelTurn,
@@ -53,6 +53,8 @@ pub struct Anthropic {
     native_output: Option<bool>,
     /// The tool search tool for deferred tools: `None` by model name, `Some(None)` off.
     tool_search: Option<Option<SearchTool>>,
+    /// The model's name did not tell about tool search, and that was reported.
+    warned: std::sync::atomic::AtomicBool,
 }
 
 impl Anthropic {
@@ -77,6 +79,7 @@ impl Anthropic {
             reasoning: None,
             native_output: None,
             tool_search: None,
+            warned: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -128,9 +131,15 @@ impl Anthropic {
     /// `tool_search_tool_result` blocks, which later requests send back unchanged. Without
     /// one, deferred tools are sent as ordinary tools.
     ///
-    /// By default BM25 ([`SearchTool::Bm25`]) on the models that have tool search (Claude
-    /// Opus and Sonnet 4.5 and later) and none elsewhere; [`Model::native_tool_search`] says
-    /// which applies, so a run uses its own `search_tools` tool where Claude has none.
+    /// By default it is read from the model's name: BM25 ([`SearchTool::Bm25`]) on Claude
+    /// Opus and Sonnet 4.5 and later, however the name is written
+    /// (`claude-sonnet-4-5-20250929`, Bedrock's `anthropic.claude-sonnet-4-5-20250929-v1:0`,
+    /// Vertex AI's `claude-opus-4-5@20251101`), none on Haiku and on earlier versions.
+    /// [`Model::native_tool_search`] says which applies, so a run uses its own
+    /// `search_tools` tool where Claude has none. A name that names no Claude family and
+    /// version (a gateway's own name) is taken as without: the run uses its own
+    /// `search_tools`, and the first run with deferred tools reports it once (a `tracing`
+    /// warning with the `tracing` feature). This setting wins over the name.
     ///
     /// [`ToolDefinition::defer_loading`]: crate::ToolDefinition::defer_loading
     ///
@@ -156,8 +165,9 @@ impl Anthropic {
     /// assert_eq!(model.tool_search(), Some(SearchTool::Bm25));
     /// ```
     pub fn tool_search(&self) -> Option<SearchTool> {
-        self.tool_search
-            .unwrap_or_else(|| has_tool_search(&self.model).then_some(SearchTool::Bm25))
+        self.tool_search.unwrap_or_else(|| {
+            (has_tool_search(&self.model) == Some(true)).then_some(SearchTool::Bm25)
+        })
     }
 
     /// The model name sent in every request.
@@ -259,6 +269,14 @@ impl Model for Anthropic {
     }
 
     fn native_tool_search(&self) -> bool {
+        if self.tool_search.is_none() && has_tool_search(&self.model).is_none() {
+            unknown_tool_search(
+                &self.warned,
+                "anthropic",
+                &self.model,
+                "Anthropic::with_tool_search",
+            );
+        }
         self.tool_search().is_some()
     }
 }

@@ -132,7 +132,8 @@ pub struct ModelTurn {
     pub usage: Option<Usage>,
     /// What the provider sent, verbatim, for the adapter that produced it to send back
     /// unchanged in the history (thinking blocks and signatures, server-tool blocks, reasoning
-    /// items, the original order of text and calls). The runner never reads it.
+    /// items, the original order of text and calls). The runner reads from it only which
+    /// deferred tools the provider's own tool search returned (Anthropic, OpenAI Responses).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub native: Option<NativeContent>,
     /// The provider's id of the response (`chatcmpl-…`, `resp_…`, `msg_…`, Gemini's

@@ -7,14 +7,14 @@ use serde_json::{json, Map, Value};
 use super::http::{self, Decoder};
 use super::http::{
     calls_and_responses, count, endpoint_methods, finished_turn, native_of, neutral_turn,
-    push_reasoning, reasoning_methods,
+    push_reasoning, reasoning_methods, unknown_tool_search,
 };
 use super::{
     Message, Model, ModelError, ModelErrorKind, ModelEvent, ModelRequest, ModelStream, ModelTurn,
     NativeContent, Reasoning, Usage,
 };
 use crate::http::{provider_message, Endpoint, Transport};
-use crate::provider::openai_responses::{has_tool_search, tools_with_search};
+use crate::provider::openai_responses::{has_tool_search, in_namespace, tools_with_search};
 use crate::provider::{Api, Assembler, ChatApi, OpenAiResponses as Wire, OpenAiResponsesStream};
 
 /// The tag of this adapter's [`NativeContent`].
@@ -32,8 +32,8 @@ const ENCRYPTED_REASONING: &str = "reasoning.encrypted_content";
 ///
 /// Reasoning ([`OpenAiResponses::with_reasoning`]) is sent as `reasoning: {effort, summary:
 /// "auto"}`; the summary streams as reasoning deltas. The reasoning items go back in later
-/// requests exactly as they came; with `store: false` (set through
-/// [`Endpoint::with_fields`]) the request also asks for `include:
+/// requests exactly as they came; with `store: false` ([`OpenAiResponses::with_store`])
+/// the request also asks for `include:
 /// ["reasoning.encrypted_content"]`, so the items carry the content the API needs back.
 ///
 /// ```
@@ -48,6 +48,10 @@ pub struct OpenAiResponses {
     reasoning: Option<Reasoning>,
     /// Whether deferred tools go with `tool_search`; `None`: by model name.
     tool_search: Option<bool>,
+    /// `store`; `None`: not sent (the API's default, stored).
+    store: Option<bool>,
+    /// The model's name did not tell about `tool_search`, and that was reported.
+    warned: std::sync::atomic::AtomicBool,
 }
 
 impl OpenAiResponses {
@@ -65,6 +69,8 @@ impl OpenAiResponses {
             model: model.into(),
             reasoning: None,
             tool_search: None,
+            store: None,
+            warned: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -86,9 +92,14 @@ impl OpenAiResponses {
     /// `tool_search_output` items, which later requests send back unchanged. When off,
     /// deferred tools are sent as ordinary tools.
     ///
-    /// By default on for the models that have it (GPT-5.4 and later) and off elsewhere;
+    /// By default it is read from the model's name: on for GPT-5.4 and later (also behind a
+    /// provider prefix, as a fine-tune, with a date: `openai/gpt-5.4`, `gpt-5.4-2026-03-05`),
+    /// off for earlier GPT versions, GPT-4o, gpt-oss and the o-series.
     /// [`Model::native_tool_search`] says which applies, so a run uses its own
-    /// `search_tools` tool where the model has none.
+    /// `search_tools` tool where the model has none. A name that is none of these (a
+    /// deployment's or a gateway's own name) is taken as without: the run uses its own
+    /// `search_tools`, and the first run with deferred tools reports it once (a `tracing`
+    /// warning with the `tracing` feature). This setting wins over the name.
     ///
     /// [`ToolDefinition::defer_loading`]: crate::ToolDefinition::defer_loading
     ///
@@ -100,6 +111,31 @@ impl OpenAiResponses {
     /// ```
     pub fn with_tool_search(mut self, on: bool) -> Self {
         self.tool_search = Some(on);
+        self
+    }
+
+    /// Whether OpenAI stores the responses (`store`; the API stores them unless told not
+    /// to). This adapter is stateless: every request carries the whole conversation as
+    /// `input` and never a `previous_response_id`, so it works the same either way. With
+    /// `store: false` (zero data retention, or not to keep conversations on OpenAI's side)
+    /// the request also asks for `include: ["reasoning.encrypted_content"]`: a reasoning
+    /// item is then sent back with its encrypted content, which the API needs because it
+    /// kept nothing. Set through [`Endpoint::with_fields`] instead, `{"store": false}` gets
+    /// the same `include`.
+    ///
+    /// ```
+    /// use tool_core::model::{Message, ModelRequest, OfferedTools, OpenAiResponses};
+    /// let model = OpenAiResponses::new("gpt-5.1").with_store(false);
+    /// let messages = [Message::user("hi")];
+    /// let body = model.request_body(&ModelRequest::new(&messages, OfferedTools::none()));
+    /// assert_eq!(body["store"], false);
+    /// assert_eq!(body["include"], serde_json::json!(["reasoning.encrypted_content"]));
+    /// assert!(body.get("previous_response_id").is_none());
+    /// let stored = OpenAiResponses::new("gpt-5.1").request_body(&ModelRequest::new(&messages, OfferedTools::none()));
+    /// assert!(stored.get("store").is_none() && stored.get("include").is_none());
+    /// ```
+    pub fn with_store(mut self, store: bool) -> Self {
+        self.store = Some(store);
         self
     }
 
@@ -159,7 +195,7 @@ impl OpenAiResponses {
                 Wire::tool_fields(defs, request.tool_choice, request.parallel_tool_calls);
             fields.insert(
                 "tools".into(),
-                tools_with_search(defs, self.native_tool_search()),
+                tools_with_search(defs, self.tool_search_on()),
             );
             body.extend(fields);
         }
@@ -176,6 +212,9 @@ impl OpenAiResponses {
         }
         if self.transport.endpoint.stream {
             body.insert("stream".into(), Value::Bool(true));
+        }
+        if let Some(store) = self.store {
+            body.insert("store".into(), Value::Bool(store));
         }
         let mut body = self.transport.endpoint.finish_body(body);
         // Not stored, a reasoning item can only be sent back with its encrypted content, which
@@ -194,6 +233,13 @@ impl OpenAiResponses {
             }
         }
         body
+    }
+
+    /// Whether deferred tools go with `tool_search`: the setting, else the model's name.
+    fn tool_search_on(&self) -> bool {
+        self.tool_search
+            .or_else(|| has_tool_search(&self.model))
+            .unwrap_or(false)
     }
 }
 
@@ -217,8 +263,15 @@ impl Model for OpenAiResponses {
     }
 
     fn native_tool_search(&self) -> bool {
-        self.tool_search
-            .unwrap_or_else(|| has_tool_search(&self.model))
+        if self.tool_search.is_none() && has_tool_search(&self.model).is_none() {
+            unknown_tool_search(
+                &self.warned,
+                "openai",
+                &self.model,
+                "OpenAiResponses::with_tool_search",
+            );
+        }
+        self.tool_search_on()
     }
 }
 
@@ -228,6 +281,9 @@ struct ResponsesDecoder {
     assembler: OpenAiResponsesStream,
     /// `output_index` -> call index, for the items that are function calls.
     call_of_item: HashMap<u64, usize>,
+    /// `output_index` -> the `namespace` a call's item was added with, for a `done` item
+    /// that does not repeat it.
+    namespace_of_item: HashMap<u64, String>,
     started: usize,
     ready: usize,
     usage: Option<Usage>,
@@ -300,13 +356,26 @@ impl Decoder for ResponsesDecoder {
                 };
                 let index = self.started;
                 self.started += 1;
+                let namespace = event
+                    .pointer("/item/namespace")
+                    .and_then(Value::as_str)
+                    .filter(|ns| !ns.is_empty());
                 if let Some(output_index) = output_index {
                     self.call_of_item.insert(output_index, index);
+                    if let Some(namespace) = namespace {
+                        self.namespace_of_item
+                            .insert(output_index, namespace.to_owned());
+                    }
                 }
+                // Named as the finished turn names it (`namespace__tool`), from the start.
+                let call = in_namespace(
+                    namespace,
+                    crate::ToolCall::new(field("call_id"), field("name"), ""),
+                );
                 out.push_back(ModelEvent::CallStarted {
                     index,
-                    id: field("call_id"),
-                    name: field("name"),
+                    id: call.id,
+                    name: call.name,
                 });
             }
             "response.function_call_arguments.delta" => {
@@ -332,6 +401,15 @@ impl Decoder for ResponsesDecoder {
                 let mut call =
                     crate::ToolCall::new(field("call_id"), field("name"), field("arguments"));
                 call.caller = item.and_then(crate::provider::openai_responses::caller_of);
+                // The same name the finished turn gives the call (`read_items`), so a call
+                // that starts early is the call the turn runs, and runs once.
+                let added = output_index.and_then(|i| self.namespace_of_item.get(&i));
+                let namespace = item
+                    .and_then(|i| i.get("namespace"))
+                    .and_then(Value::as_str)
+                    .filter(|ns| !ns.is_empty())
+                    .or(added.map(String::as_str));
+                let call = in_namespace(namespace, call);
                 out.push_back(ModelEvent::CallReady {
                     index: self.ready,
                     call,

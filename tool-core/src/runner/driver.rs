@@ -341,7 +341,11 @@ async fn drive_steps<M: Model>(
     run.choose_output(registry, |with_tools| {
         runner.model.native_output(with_tools)
     });
-    run.use_native_tool_search(runner.model.native_tool_search());
+    // Asked only when it matters: a model that cannot tell from its name reports that it
+    // falls back to the run's own search.
+    if run.has_deferred_tools(registry) {
+        run.use_native_tool_search(runner.model.native_tool_search());
+    }
     run.restore_hooks(&runner.options);
     // Calls that start while the model still streams: the same dispatch options as the
     // turn's batch (see `run_batch`), held across turns.

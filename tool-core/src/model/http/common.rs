@@ -155,3 +155,27 @@ pub(crate) fn push_reasoning(
         out.push_back(crate::model::ModelEvent::ReasoningDelta(piece.to_owned()));
     }
 }
+
+/// Reports, once per adapter, that the model's name does not say whether it has the
+/// provider's tool search, so deferred tools go through the run's own `search_tools` (a
+/// `tracing` warning with the `tracing` feature). `setter` is the call that decides.
+pub(crate) fn unknown_tool_search(
+    warned: &std::sync::atomic::AtomicBool,
+    provider: &str,
+    model: &str,
+    setter: &str,
+) {
+    if warned.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        return;
+    }
+    #[cfg(feature = "tracing")]
+    tracing::warn!(
+        provider,
+        model,
+        "cannot tell from the model name whether {provider}'s own tool search is available; \
+         deferred tools go through the run's search_tools tool instead. Call {setter} to \
+         choose."
+    );
+    #[cfg(not(feature = "tracing"))]
+    let _ = (provider, model, setter);
+}

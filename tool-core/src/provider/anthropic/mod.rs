@@ -17,6 +17,7 @@ mod wire;
 pub use schema::input_schema;
 #[cfg(feature = "http")]
 pub(crate) use search::has_tool_search;
+pub(crate) use search::searched_tools;
 pub use search::{tools_with_search, SearchTool};
 pub use stream::AnthropicStream;
 pub use wire::{results_message, tool_result, tools_strict, ResultContent, CODE_EXECUTION_CALLER};

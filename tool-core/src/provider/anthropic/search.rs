@@ -99,15 +99,48 @@ pub fn tools_with_search(defs: &[ToolDefinition], search: Option<SearchTool>) ->
     Value::Array(tools)
 }
 
-/// Whether a Claude model has the tool search tool, by its name: Claude Opus and Sonnet 4.5
-/// and later (Anthropic's "Tool search tool" page lists Opus 4.5 and Sonnet 4.5); not Haiku,
-/// not Claude 4.1 and earlier, and not a name this crate cannot read a version from.
+/// Adds to `out` the tools Claude's searches loaded in one assistant message (the message,
+/// or its `content` list): the `tool_name` of each `tool_reference` in its
+/// `tool_search_tool_result` blocks, in order, each once. An error result loads nothing.
+pub(crate) fn searched_tools(message: &Value, out: &mut Vec<String>) {
+    let blocks = match message {
+        Value::Array(blocks) => blocks,
+        _ => match message.get("content") {
+            Some(Value::Array(blocks)) => blocks,
+            _ => return,
+        },
+    };
+    let references = blocks
+        .iter()
+        .filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_search_tool_result"))
+        .filter_map(|b| {
+            b.pointer("/content/tool_references")
+                .and_then(Value::as_array)
+        })
+        .flatten()
+        .filter(|r| r.get("type").and_then(Value::as_str) == Some("tool_reference"))
+        .filter_map(|r| r.get("tool_name").and_then(Value::as_str));
+    for name in references {
+        if !out.iter().any(|known| known == name) {
+            out.push(name.to_owned());
+        }
+    }
+}
+
+/// Whether a Claude model has the tool search tool, read from its name: `Some(true)` for
+/// Claude Opus and Sonnet 4.5 and later (Anthropic's "Tool search tool" page lists Opus 4.5
+/// and Sonnet 4.5), `Some(false)` for Haiku and for Opus and Sonnet before 4.5, `None` for a
+/// name that names no Claude family with a version. The family and version are read
+/// wherever they stand, so provider prefixes, dates and suffixes do not matter:
+/// `claude-sonnet-4-5-20250929`, `anthropic.claude-sonnet-4-5-20250929-v1:0` (Bedrock),
+/// `claude-opus-4-5@20251101` (Vertex AI), `anthropic/claude-sonnet-4.5` (gateways),
+/// `claude-3-5-sonnet-latest` (the older order).
 // Used by the HTTP adapter (and its tests).
 #[cfg(any(feature = "http", test))]
-pub(crate) fn has_tool_search(model: &str) -> bool {
+pub(crate) fn has_tool_search(model: &str) -> Option<bool> {
     let mut family = None;
-    let mut version: Vec<u32> = Vec::new();
-    for part in model.split(['-', '@', '.', ':']) {
+    let mut version: [Option<u32>; 2] = [None, None];
+    for part in model.split(['-', '@', '.', ':', '/', '_']) {
         match part {
             "opus" | "sonnet" | "haiku" => family = Some(part),
             // Dates (20250929) are not version numbers.
@@ -115,20 +148,21 @@ pub(crate) fn has_tool_search(model: &str) -> bool {
                 && part.len() <= 2
                 && part.bytes().all(|b| b.is_ascii_digit()) =>
             {
-                if version.len() < 2 {
-                    version.push(part.parse().unwrap_or(0));
+                if let Some(slot) = version.iter_mut().find(|v| v.is_none()) {
+                    *slot = part.parse().ok();
                 }
             }
             _ => {
-                if !version.is_empty() {
+                if version[0].is_some() && family.is_some() {
                     break;
                 }
             }
         }
     }
-    let major = version.first().copied().unwrap_or(0);
-    let minor = version.get(1).copied().unwrap_or(0);
-    matches!(family, Some("opus" | "sonnet")) && (major, minor) >= (4, 5)
+    let family = family?;
+    let major = version[0]?;
+    let minor = version[1].unwrap_or(0);
+    Some(family != "haiku" && (major, minor) >= (4, 5))
 }
 
 #[cfg(test)]
@@ -142,19 +176,27 @@ mod tests {
             "claude-sonnet-4-5-20250929",
             "claude-opus-4-6",
             "claude-sonnet-4-5@20250929",
+            "claude-opus-4-5@20251101",
+            "anthropic.claude-sonnet-4-5-20250929-v1:0",
+            "us.anthropic.claude-opus-4-5-20251101-v1:0",
+            "anthropic/claude-sonnet-4.5",
             "claude-sonnet-5",
         ] {
-            assert!(has_tool_search(yes), "{yes}");
+            assert_eq!(has_tool_search(yes), Some(true), "{yes}");
         }
         for no in [
             "claude-sonnet-4-20250514",
             "claude-opus-4-1",
             "claude-3-5-sonnet-latest",
+            "anthropic.claude-3-7-sonnet-20250219-v1:0",
             "claude-haiku-4-5",
             "claude-sonnet-4-0",
-            "my-model",
+            "claude-opus-4@20250514",
         ] {
-            assert!(!has_tool_search(no), "{no}");
+            assert_eq!(has_tool_search(no), Some(false), "{no}");
+        }
+        for unknown in ["my-model", "claude-sonnet-latest", "claude-next", ""] {
+            assert_eq!(has_tool_search(unknown), None, "{unknown}");
         }
     }
 }

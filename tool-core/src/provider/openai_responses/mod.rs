@@ -14,7 +14,10 @@ mod stream;
 mod wire;
 
 #[cfg(feature = "http")]
+pub(crate) use namespace::in_namespace;
+#[cfg(feature = "http")]
 pub(crate) use search::has_tool_search;
+pub(crate) use search::searched_tools;
 pub use search::tools_with_search;
 #[cfg(feature = "http")]
 pub(crate) use stream::caller_of;

@@ -45,16 +45,35 @@ pub(super) fn tools(defs: &[ToolDefinition], tool: impl Fn(&ToolDefinition) -> V
 /// A call read from a `function_call` item: with a `namespace`, named by the qualified name
 /// and carrying the namespace.
 pub(super) fn read_call(item: &Value, call: ToolCall) -> ToolCall {
-    match item.get("namespace").and_then(Value::as_str) {
-        // A function found by `tool_search` that is in no namespace comes back in one named
-        // after itself (the search's path): the name is already the tool's.
-        Some(ns) if ns == call.name => call.with_namespace(ns),
+    in_namespace(item.get("namespace").and_then(Value::as_str), call)
+}
+
+/// A call named by the function's own name, named as the registry knows it when the API
+/// gave a `namespace` (every reader of a `function_call` item, whole or streamed, goes
+/// through here, so a call has one name on every path).
+pub(crate) fn in_namespace(namespace: Option<&str>, call: ToolCall) -> ToolCall {
+    match namespace {
         Some(ns) if !ns.is_empty() => {
-            let mut call = call;
-            call.name = format!("{ns}{}{}", ToolNamespace::SEPARATOR, call.name);
+            if ns != call.name {
+                let mut call = call;
+                call.name = qualified(Some(ns), &call.name);
+                return call.with_namespace(ns);
+            }
             call.with_namespace(ns)
         }
         _ => call,
+    }
+}
+
+/// The name the registry knows a function by: `namespace__name`, or `name` alone outside a
+/// namespace. A function found by `tool_search` that is in no namespace comes back in one
+/// named after itself (the search's path): the name is already the tool's.
+pub(super) fn qualified(namespace: Option<&str>, name: &str) -> String {
+    match namespace {
+        Some(ns) if !ns.is_empty() && ns != name => {
+            format!("{ns}{}{name}", ToolNamespace::SEPARATOR)
+        }
+        _ => name.to_owned(),
     }
 }
 

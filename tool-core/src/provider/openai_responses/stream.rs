@@ -13,6 +13,8 @@ struct Partial {
     call_id: String,
     name: String,
     arguments: String,
+    /// The `namespace` of the item as it was added; a `done` item without one keeps it.
+    namespace: Option<String>,
 }
 
 /// Collects Responses API streaming events into an [`AssistantTurn`].
@@ -87,6 +89,10 @@ impl Assembler for OpenAiResponsesStream {
                             .and_then(|a| a.value.as_str())
                             .unwrap_or("")
                             .to_owned(),
+                        namespace: item
+                            .opt("namespace")
+                            .and_then(|n| n.value.as_str())
+                            .map(str::to_owned),
                     });
                 }
             }
@@ -125,6 +131,13 @@ impl Assembler for OpenAiResponsesStream {
                         ] {
                             if !map.get(key).is_some_and(Value::is_string) {
                                 map.insert(key.into(), Value::String(value));
+                            }
+                        }
+                        // Without it the call would be read under its bare name: another
+                        // tool, or none.
+                        if let Some(namespace) = partial.namespace {
+                            if !map.get("namespace").is_some_and(Value::is_string) {
+                                map.insert("namespace".into(), Value::String(namespace));
                             }
                         }
                     }

@@ -11,6 +11,8 @@ use std::sync::{Arc, OnceLock};
 
 use crate::call::ToolCall;
 use crate::definition::ToolDefinition;
+use crate::model::{ModelTurn, NativeSource};
+use crate::provider::{anthropic, openai_responses, Api};
 use crate::registry::ToolRegistry;
 use crate::response::{ToolErrorCode, ToolResponse};
 use crate::search::{KeywordIndex, KeywordSearch};
@@ -38,7 +40,9 @@ impl Catalogue {
 impl Run {
     /// Tells the run whether the model searches deferred tools with the provider's own tool
     /// search ([`Model::native_tool_search`](crate::model::Model::native_tool_search)). If
-    /// so, every tool is offered, the deferred ones marked for the provider. If not (the
+    /// so, every tool is offered, the deferred ones marked for the provider, and a deferred
+    /// tool is run once the provider's search has returned it (read from the turns of the
+    /// Anthropic and OpenAI Responses adapters). If not (the
     /// default), the run offers its own `search_tools` tool and the deferred tools it has
     /// found. [`Runner`](crate::runner::Runner) sets it from its model; set it yourself when
     /// you drive a [`Run`] by hand.
@@ -70,8 +74,10 @@ impl Run {
         }
     }
 
-    /// The deferred tools the run's `search_tools` has found so far, in the order found;
-    /// they are offered from the turn after the search on. Stored with the run.
+    /// The deferred tools found so far, in the order found: by the run's `search_tools`
+    /// (offered from the turn after the search on), or by the provider's own tool search
+    /// (callable from then on). Stored with the run; a run started from a conversation
+    /// ([`Run::with_messages`]) starts with those its provider's searches loaded.
     ///
     /// ```
     /// let run = tool_core::runner::Run::new("Hi", tool_core::runner::RunOptions::new());
@@ -127,6 +133,11 @@ impl Run {
         });
         self.catalogue = Some(Arc::clone(&catalogue));
         catalogue
+    }
+
+    /// Whether the run may offer deferred tools (of the offered ones, or of the registry).
+    pub(crate) fn has_deferred_tools(&mut self, registry: &ToolRegistry) -> bool {
+        !self.catalogue(registry).tools.is_empty()
     }
 
     /// Whether the run offers its own `search_tools`: some tools are deferred and the model
@@ -192,18 +203,26 @@ impl Run {
     }
 
     /// Answers the calls the run answers itself, one entry per call (`None`: the call goes
-    /// on to approval and dispatch): `search_tools`, calls of deferred tools not found yet,
-    /// and calls of tools the per-turn hook left out of the request (`offered`). The tools a
-    /// search finds are loaded after the whole turn, so they are offered from the next one.
+    /// on to approval and dispatch): `search_tools`, calls of deferred tools not found yet
+    /// (by the run's search, or by the provider's own in this turn or an earlier one), and
+    /// calls of tools the per-turn hook left out of the request (`offered`). The tools the
+    /// run's search finds are loaded after the whole turn, so they are offered from the next
+    /// one.
     pub(super) fn answer_calls(
         &mut self,
-        calls: &[ToolCall],
+        turn: &ModelTurn,
         offered: Option<&[ToolDefinition]>,
         registry: &ToolRegistry,
     ) -> Vec<Option<ToolResponse>> {
+        let calls = &turn.calls;
         let searching = self.searching(registry);
         let hooked = self.options.prepare_tools.is_some();
-        if !searching && !hooked {
+        // The provider searched: what it loaded is read from the turn, when the run can read
+        // that provider's searches.
+        let provider_searched = self.native_tool_search
+            && !self.catalogue(registry).tools.is_empty()
+            && provider_loaded(turn, &mut self.loaded_tools);
+        if !searching && !hooked && !provider_searched {
             return vec![None; calls.len()];
         }
         let catalogue = self.catalogue(registry);
@@ -218,10 +237,10 @@ impl Run {
                 if left_out {
                     return Some(not_offered(&call.name));
                 }
-                if !searching {
+                if !searching && !provider_searched {
                     return None;
                 }
-                if call.name == SEARCH_TOOL {
+                if searching && call.name == SEARCH_TOOL {
                     return Some(self.search(&catalogue, call, &mut found));
                 }
                 let deferred = catalogue.get(&call.name).is_some();
@@ -270,6 +289,23 @@ impl Run {
         found.extend(tools.iter().map(|t| t.name.clone()));
         tool_search::found(&query, &tools)
     }
+}
+
+/// Adds to `loaded` the tools the provider's own search loaded in `turn`, each once; false
+/// when the turn is not one whose searches the run can read (Anthropic's
+/// `tool_search_tool_result` blocks, OpenAI Responses' `tool_search_output` items).
+pub(super) fn provider_loaded(turn: &ModelTurn, loaded: &mut Vec<String>) -> bool {
+    let Some(native) = &turn.native else {
+        return false;
+    };
+    match native.provider {
+        NativeSource::Api(Api::Anthropic) => anthropic::searched_tools(&native.content, loaded),
+        NativeSource::Api(Api::OpenAiResponses) => {
+            openai_responses::searched_tools(&native.content, loaded)
+        }
+        _ => return false,
+    }
+    true
 }
 
 /// The answer to a call of a tool the per-turn hook did not offer on this turn.

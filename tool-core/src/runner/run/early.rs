@@ -70,18 +70,18 @@ impl Run {
         if let Some(spec) = &self.options.output {
             never.push(spec.format.name.clone());
         }
-        if !self.native_tool_search {
-            // The run answers `search_tools` itself, and whether a deferred tool may run
-            // depends on the searches of the turns before: both wait for the whole turn.
-            let offered = self.options.offered.as_deref();
-            let deferred = registry.definitions().iter().filter(|d| {
-                d.defer_loading() && offered.is_none_or(|names| names.contains(&d.name))
-            });
-            let before = never.len();
-            never.extend(deferred.map(|d| d.name.clone()));
-            if never.len() > before {
-                never.push(super::super::tool_search::SEARCH_TOOL.to_string());
-            }
+        // Whether a deferred tool may run depends on the searches (the run's, or the
+        // provider's, whose results arrive with the turn): it waits for the whole turn. So
+        // does `search_tools`, which the run answers itself.
+        let offered = self.options.offered.as_deref();
+        let deferred = registry
+            .definitions()
+            .iter()
+            .filter(|d| d.defer_loading() && offered.is_none_or(|names| names.contains(&d.name)));
+        let before = never.len();
+        never.extend(deferred.map(|d| d.name.clone()));
+        if never.len() > before && !self.native_tool_search {
+            never.push(super::super::tool_search::SEARCH_TOOL.to_string());
         }
         Some(EarlyGate {
             approval: self.options.approval.clone(),

@@ -127,6 +127,14 @@ impl Run {
     /// assert!(matches!(run.step(&registry).unwrap(), Step::CallModel(r) if r.messages.len() == 3));
     /// ```
     pub fn with_messages(messages: Vec<Message>, options: RunOptions) -> Self {
+        // What the provider's own tool search loaded earlier in the conversation stays
+        // callable.
+        let mut loaded_tools = Vec::new();
+        for message in &messages {
+            if let Message::Assistant(turn) = message {
+                deferred::provider_loaded(turn, &mut loaded_tools);
+            }
+        }
         Run {
             tool_choice: options.tool_choice.clone(),
             options,
@@ -140,7 +148,7 @@ impl Run {
             offered: None,
             output: output::OutputState::default(),
             output_tools: None,
-            loaded_tools: Vec::new(),
+            loaded_tools,
             native_tool_search: false,
             shaped: None,
             catalogue: None,
@@ -299,7 +307,7 @@ impl Run {
                 invalid_call = Some((position, message));
             }
         }
-        let mut answered = self.answer_calls(&turn.calls, offered.as_deref(), registry);
+        let mut answered = self.answer_calls(&turn, offered.as_deref(), registry);
         let stop_call = self
             .options
             .stop_at_tool
