@@ -26,6 +26,7 @@ mod http_output_limit;
 mod http_output_matrix;
 mod http_reasoning;
 mod http_search_tools;
+mod http_strict;
 mod http_tool_search;
 mod http_whole;
 mod tool_search_catalogue;
