@@ -69,7 +69,10 @@ fn optional_properties_are_sent_required_and_nullable_at_any_depth() {
     assert_eq!(sent["strict"], true);
     let params = &sent["parameters"];
     assert_eq!(params["required"], json!(["query", "note", "filter"]));
-    assert_eq!(params["properties"]["note"]["type"], json!(["string", "null"]));
+    assert_eq!(
+        params["properties"]["note"]["type"],
+        json!(["string", "null"])
+    );
     let filter = &params["properties"]["filter"];
     assert_eq!(filter["anyOf"][1], json!({"type": "null"}));
     assert_eq!(filter["anyOf"][0]["required"], json!(["owner", "tags"]));
@@ -126,13 +129,24 @@ fn a_tool_functions_option_and_defaulted_parameters_take_null_as_absent() {
     let registry = tools![list_files];
     let params = &registry.tool_list(Api::OpenAiResponses).value()[0]["parameters"];
     assert_eq!(params["required"], json!(["folder", "cursor", "page_size"]));
-    assert_eq!(params["properties"]["page_size"]["type"], json!(["integer", "null"]));
     assert_eq!(
-        answer(&registry, "list_files", r#"{"folder":"d","cursor":null,"page_size":null}"#),
+        params["properties"]["page_size"]["type"],
+        json!(["integer", "null"])
+    );
+    assert_eq!(
+        answer(
+            &registry,
+            "list_files",
+            r#"{"folder":"d","cursor":null,"page_size":null}"#
+        ),
         "d None 50"
     );
     assert_eq!(
-        answer(&registry, "list_files", r#"{"folder":"d","cursor":"c2","page_size":5}"#),
+        answer(
+            &registry,
+            "list_files",
+            r#"{"folder":"d","cursor":"c2","page_size":5}"#
+        ),
         "d Some(\"c2\") 5"
     );
 }
@@ -145,7 +159,10 @@ fn strict_off_per_registry_and_per_tool_sends_the_schema_as_it_is() {
         .with_strict(StrictMode::Off);
     let list = off.tool_list(Api::OpenAiChat).value();
     assert_eq!(list[0]["function"]["strict"], false);
-    assert_eq!(list[0]["function"]["parameters"], *off.definitions()[0].input_schema);
+    assert_eq!(
+        list[0]["function"]["parameters"],
+        *off.definitions()[0].input_schema
+    );
     assert_eq!(list[1]["function"]["strict"], false);
     // Off, the arguments are the model's own: its null for page_size is a decoding error.
     assert_eq!(
@@ -153,7 +170,11 @@ fn strict_off_per_registry_and_per_tool_sends_the_schema_as_it_is() {
         r#"{"query":"q","filter":null}"#
     );
     assert!(off
-        .call_blocking(&ToolCall::new("1", "list_files", r#"{"folder":"d","page_size":null}"#))
+        .call_blocking(&ToolCall::new(
+            "1",
+            "list_files",
+            r#"{"folder":"d","page_size":null}"#
+        ))
         .is_error());
 
     // One tool off; the registry's default stays for the others and for tools added later.
@@ -167,9 +188,15 @@ fn strict_off_per_registry_and_per_tool_sends_the_schema_as_it_is() {
     assert_eq!(*mixed.tool_list(Api::OpenAiChat).value(), list);
     // A registry-wide setting made later does not undo the tool's own.
     let mixed = mixed.with_strict(StrictMode::Auto);
-    assert_eq!(mixed.tool_list(Api::OpenAiChat).value()[0]["function"]["strict"], false);
+    assert_eq!(
+        mixed.tool_list(Api::OpenAiChat).value()[0]["function"]["strict"],
+        false
+    );
     let back = mixed.with_tool_strict("find", StrictMode::Auto);
-    assert_eq!(back.tool_list(Api::OpenAiChat).value()[0]["function"]["strict"], true);
+    assert_eq!(
+        back.tool_list(Api::OpenAiChat).value()[0]["function"]["strict"],
+        true
+    );
 }
 
 #[test]
@@ -202,7 +229,10 @@ fn a_schema_that_cannot_be_strict_goes_plain_and_its_nulls_stay() {
     let registry = ToolRegistry::new().with(open);
     let sent = &registry.tool_list(Api::OpenAiChat).value()[0]["function"];
     assert_eq!(sent["strict"], false);
-    assert_eq!(sent["parameters"]["properties"]["cursor"], json!({"type": "string"}));
+    assert_eq!(
+        sent["parameters"]["properties"]["cursor"],
+        json!({"type": "string"})
+    );
     assert_eq!(
         answer(&registry, "tagged", r#"{"cursor":null}"#),
         r#"{"cursor":null}"#

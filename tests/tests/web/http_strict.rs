@@ -9,9 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::{json, Value};
 use tool_core::model::{Message, Model, OpenAiChat, OpenAiResponses};
-use tool_core::{
-    tool, CallFuture, StrictMode, Tool, ToolContext, ToolRegistry, ToolResponse,
-};
+use tool_core::{tool, CallFuture, StrictMode, Tool, ToolContext, ToolRegistry, ToolResponse};
 use wiremock::ResponseTemplate;
 
 use crate::http_support::{assert_sdk_accepts, converse_as, requests, server, test_endpoint};
@@ -74,8 +72,16 @@ fn search_docs(
 
 /// The model's three calls: `null` for each optional parameter, then real values.
 const CALLS: [(&str, &str, &str); 3] = [
-    ("call_s1", "list_files", r#"{"folder":"docs","cursor":null}"#),
-    ("call_s2", "list_files", r#"{"folder":"docs","cursor":"page-2"}"#),
+    (
+        "call_s1",
+        "list_files",
+        r#"{"folder":"docs","cursor":null}"#,
+    ),
+    (
+        "call_s2",
+        "list_files",
+        r#"{"folder":"docs","cursor":"page-2"}"#,
+    ),
     (
         "call_s3",
         "search_docs",
@@ -193,9 +199,7 @@ fn sent_tools(body: &Value) -> Vec<(String, Value, Value)> {
 
 fn strict_registry() -> (ToolRegistry, ListFiles) {
     let list = ListFiles::default();
-    let registry = ToolRegistry::new()
-        .with(list.clone())
-        .with(search_docs {});
+    let registry = ToolRegistry::new().with(list.clone()).with(search_docs {});
     (registry, list)
 }
 
@@ -211,18 +215,33 @@ async fn optional_parameters_stay_optional(
     let (name, list_params, strict) = &tools[0];
     assert_eq!((name.as_str(), strict), ("list_files", &json!(true)));
     assert_eq!(list_params["required"], json!(["folder", "cursor"]));
-    assert_eq!(list_params["properties"]["cursor"]["type"], json!(["string", "null"]));
+    assert_eq!(
+        list_params["properties"]["cursor"]["type"],
+        json!(["string", "null"])
+    );
     assert_eq!(list_params["additionalProperties"], json!(false));
     let (name, search_params, strict) = &tools[1];
     assert_eq!((name.as_str(), strict), ("search_docs", &json!(true)));
-    assert_eq!(search_params["required"], json!(["query", "limit", "page_size"]));
-    assert_eq!(search_params["properties"]["limit"]["type"], json!(["integer", "null"]));
-    assert_eq!(search_params["properties"]["page_size"]["type"], json!(["integer", "null"]));
+    assert_eq!(
+        search_params["required"],
+        json!(["query", "limit", "page_size"])
+    );
+    assert_eq!(
+        search_params["properties"]["limit"]["type"],
+        json!(["integer", "null"])
+    );
+    assert_eq!(
+        search_params["properties"]["page_size"]["type"],
+        json!(["integer", "null"])
+    );
 
     // The model's null reached the tool as the property left out; a value passed through.
     assert_eq!(
         list.received(),
-        [json!({"folder": "docs"}), json!({"folder": "docs", "cursor": "page-2"})]
+        [
+            json!({"folder": "docs"}),
+            json!({"folder": "docs", "cursor": "page-2"})
+        ]
     );
     assert_eq!(
         results,
@@ -255,7 +274,10 @@ async fn chat_completions_tool_strict_off_sends_the_schema_as_it_is() {
     assert_eq!(tools[0].1, list.input_schema());
     assert_eq!(tools[0].2, json!(false));
     assert_eq!(tools[1].2, json!(true));
-    assert_eq!(list.received()[0], json!({"folder": "docs", "cursor": null}));
+    assert_eq!(
+        list.received()[0],
+        json!({"folder": "docs", "cursor": null})
+    );
     assert_eq!(results[2], "query=strict limit=None page_size=10");
 }
 
@@ -274,7 +296,10 @@ async fn responses_registry_strict_off_sends_every_schema_as_it_is() {
     assert!(tools.iter().all(|(_, _, strict)| *strict == json!(false)));
     assert_eq!(tools[0].1, list.input_schema());
     assert_eq!(tools[1].1["required"], json!(["query"]));
-    assert_eq!(list.received()[0], json!({"folder": "docs", "cursor": null}));
+    assert_eq!(
+        list.received()[0],
+        json!({"folder": "docs", "cursor": null})
+    );
     // Untouched, the defaulted parameter's null is the function's own error to report.
     let turn_results: Vec<_> = conversation
         .messages

@@ -265,12 +265,8 @@ impl ToolRegistry {
         // new string, owned by the boxed future that runs the tool on them.
         if let Some(nulls) = &entry.nulls {
             if let Some(arguments) = nulls.strip(call.arguments) {
-                let stripped: BoxedCall<'a> = Box::pin(self.run_stripped(
-                    entry,
-                    call,
-                    arguments,
-                    options.call_context(),
-                ));
+                let stripped: BoxedCall<'a> =
+                    Box::pin(self.run_stripped(entry, call, arguments, options.call_context()));
                 *state = State::Waiting {
                     pending: Pending::new(stripped, call.name),
                     watch,

@@ -119,7 +119,8 @@ impl ToolRegistry {
     /// Writes the strict mode in force for the tool at `index` into its definition (what the
     /// providers read) and its entry (what the dispatch reads).
     pub(crate) fn apply_strict(&mut self, index: usize) {
-        let (Some(entry), Some(def)) = (self.entries.get_mut(index), self.definitions.get_mut(index))
+        let (Some(entry), Some(def)) =
+            (self.entries.get_mut(index), self.definitions.get_mut(index))
         else {
             return;
         };

@@ -101,7 +101,10 @@ pub(crate) fn nullable(schema: Value) -> Value {
     }
     let description = node.shift_remove("description");
     let mut out = Map::new();
-    out.insert("anyOf".into(), Value::Array(vec![Value::Object(node), null]));
+    out.insert(
+        "anyOf".into(),
+        Value::Array(vec![Value::Object(node), null]),
+    );
     if let Some(description) = description {
         out.insert("description".into(), description);
     }
@@ -225,7 +228,12 @@ impl<'s> Strip<'s> {
     ) -> Option<&'s Map<String, Value>> {
         let mut found = None;
         for key in ["anyOf", "oneOf"] {
-            for branch in node.get(key).and_then(Value::as_array).into_iter().flatten() {
+            for branch in node
+                .get(key)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
                 let Some(branch) = branch.as_object().and_then(|b| resolve(b, self.defs)) else {
                     continue;
                 };
@@ -310,7 +318,10 @@ mod tests {
 
     #[test]
     fn nullable_forms() {
-        assert_eq!(nullable(json!({"type": "integer"})), json!({"type": ["integer", "null"]}));
+        assert_eq!(
+            nullable(json!({"type": "integer"})),
+            json!({"type": ["integer", "null"]})
+        );
         assert_eq!(
             nullable(json!({"type": "string", "enum": ["a"], "description": "D"})),
             json!({"anyOf": [{"type": "string", "enum": ["a"]}, {"type": "null"}], "description": "D"})

@@ -24,7 +24,9 @@ use serde_json::{Map, Value};
 
 use super::limits::Limits;
 use crate::schema::nulls::{accepts_null, nullable};
-use crate::schema::walk::{append_to_description, child, is_numeric_format, ref_target, rename_key};
+use crate::schema::walk::{
+    append_to_description, child, is_numeric_format, ref_target, rename_key,
+};
 use crate::schema::{DialectSchema, SchemaNote};
 
 /// Most object properties a strict schema may have in total (OpenAI Structured Outputs guide).
