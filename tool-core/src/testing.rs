@@ -2,7 +2,7 @@
 //!
 //! - [`check_tools`] runs every tool of a registry through every provider's rules: names,
 //!   description lengths, Gemini parameter names, whether the schema can be sent to OpenAI with
-//!   `strict: true` (unless the tool is set to [`StrictMode::Off`](crate::StrictMode::Off)),
+//!   `strict: true` (unless the tool is set to [`StrictMode::Off`]),
 //!   and whether Gemini's `parameters` keep its whole meaning. A strict schema keeps its
 //!   meaning: an optional property is sent required and nullable, and the `null` the model
 //!   sends for it reaches the tool as the property left out (a `#[tool]` function's default
@@ -118,7 +118,7 @@ impl ToolChecks {
 
     /// Accepts schemas that OpenAI receives with `strict: false` (the provider functions send
     /// those correctly; strict mode only guarantees the model's arguments match the schema).
-    /// Tools set to [`StrictMode::Off`](crate::StrictMode::Off) are never reported.
+    /// Tools set to [`StrictMode::Off`] are never reported.
     pub fn allow_not_strict(mut self) -> Self {
         self.require_strict = false;
         self
