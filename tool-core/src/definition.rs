@@ -99,6 +99,61 @@ impl ToolAnnotations {
     }
 }
 
+/// Whether a tool goes to OpenAI (Chat Completions and Responses) with `strict: true`.
+///
+/// With [`StrictMode::Auto`], the default, a tool whose schema fits OpenAI's strict subset
+/// without changing its meaning is sent strict: the model's arguments then always match the
+/// schema. An optional property is sent required and nullable (the strict form of
+/// "optional"); a `null` the model sends for it is removed before the tool runs, so the tool
+/// sees the property absent, as if the model had left it out. A schema that cannot be made
+/// strict faithfully (an open map, `allOf`, a size limit) is sent as it is, with
+/// `strict: false`. [`StrictMode::Off`] always sends the schema as it is, with `strict: false`,
+/// and passes the arguments on untouched.
+///
+/// Set it for a whole registry with [`ToolRegistry::with_strict`](crate::ToolRegistry::with_strict)
+/// or for one tool with [`ToolRegistry::with_tool_strict`](crate::ToolRegistry::with_tool_strict).
+///
+/// ```
+/// use tool_core::provider::Api;
+/// use tool_core::{tool, tools, StrictMode};
+///
+/// /// Lists files.
+/// #[tool]
+/// fn list_files(
+///     /// Where the previous page ended.
+///     #[arg(default = String::new())]
+///     cursor: String,
+/// ) -> String { cursor }
+///
+/// let strict = tools![list_files];
+/// let sent = strict.tool_list(Api::OpenAiChat).value()[0]["function"].clone();
+/// assert_eq!(sent["strict"], true);
+/// assert_eq!(sent["parameters"]["required"], serde_json::json!(["cursor"]));
+/// assert_eq!(sent["parameters"]["properties"]["cursor"]["type"], serde_json::json!(["string", "null"]));
+///
+/// let plain = tools![list_files].with_strict(StrictMode::Off);
+/// let sent = plain.tool_list(Api::OpenAiChat).value()[0]["function"].clone();
+/// assert_eq!(sent["strict"], false);
+/// assert!(sent["parameters"].get("required").is_none());
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum StrictMode {
+    /// `strict: true` whenever the schema can be made strict without changing its meaning,
+    /// else the schema as it is with `strict: false`.
+    #[default]
+    Auto,
+    /// The schema as it is, with `strict: false`.
+    Off,
+}
+
+impl StrictMode {
+    fn is_auto(&self) -> bool {
+        *self == StrictMode::Auto
+    }
+}
+
 /// A tool as a model is told about it: name, description, the canonical JSON Schema of its
 /// parameters, annotations, and (for tools that return structured data) the JSON Schema of
 /// that data. Built once per tool by the registry and cached.
@@ -163,6 +218,9 @@ pub struct ToolDefinition {
     /// The namespace the tool belongs to, if any; see [`ToolDefinition::namespace`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) namespace: Option<Arc<ToolNamespace>>,
+    /// Whether OpenAI gets the tool with `strict: true`; set by the registry's settings.
+    #[serde(default, skip_serializing_if = "StrictMode::is_auto")]
+    pub(crate) strict: StrictMode,
 }
 
 fn is_direct_only(allowed: &AllowedCallers) -> bool {
@@ -194,6 +252,7 @@ impl ToolDefinition {
             defer_loading: false,
             allowed_callers: AllowedCallers::Direct,
             namespace: None,
+            strict: StrictMode::Auto,
         }
     }
 

@@ -107,7 +107,7 @@ pub use context::{
     CallContext, CallId, CancelFlag, Extension, Extensions, FromToolContext, ToolContext,
 };
 pub use context::{Progress, ProgressReporter};
-pub use definition::{ToolAnnotations, ToolDefinition};
+pub use definition::{StrictMode, ToolAnnotations, ToolDefinition};
 pub use dispatch::CallOptions;
 pub use executor::block_on;
 pub use into_response::{Audio, File, Image, IntoToolResponse, Json, ToolError};

@@ -2,7 +2,11 @@
 //!
 //! - [`check_tools`] runs every tool of a registry through every provider's rules: names,
 //!   description lengths, Gemini parameter names, whether the schema can be sent to OpenAI with
-//!   `strict: true`, and whether Gemini's `parameters` keep its whole meaning. It returns a
+//!   `strict: true` (unless the tool is set to [`StrictMode::Off`]),
+//!   and whether Gemini's `parameters` keep its whole meaning. A strict schema keeps its
+//!   meaning: an optional property is sent required and nullable, and the `null` the model
+//!   sends for it reaches the tool as the property left out (a `#[tool]` function's default
+//!   or `None`), so optional properties are no reason to turn strict mode off. It returns a
 //!   [`CheckReport`] that names each tool, provider and reason; [`assert_tools_portable`] fails
 //!   a test with that report. [`ToolChecks`] narrows the checks (some providers only, or
 //!   non-strict schemas allowed).
@@ -43,7 +47,7 @@
 use std::fmt;
 use std::path::Path;
 
-use crate::definition::ToolDefinition;
+use crate::definition::{StrictMode, ToolDefinition};
 use crate::provider::gemini::parameters_schema;
 use crate::provider::openai_chat::strict_schema;
 use crate::provider::{check_definition, Api};
@@ -70,6 +74,21 @@ use crate::registry::ToolRegistry;
 ///     .allow_not_strict()
 ///     .allow_gemini_losses()
 ///     .assert(&tools![word_counts]);
+///
+/// /// Lists files, a page at a time.
+/// #[tool]
+/// fn list_files(
+///     /// Where the last page ended; empty for the first page.
+///     #[arg(default = String::new())]
+///     cursor: String,
+/// ) -> String { format!("page after '{cursor}'") }
+///
+/// // Optional parameters pass the strict check: OpenAI sees `cursor` required and nullable,
+/// // and the model's `null` reaches the function as the parameter left out (its default).
+/// let registry = tools![list_files];
+/// ToolChecks::all().assert(&registry);
+/// let reply = registry.call_blocking(&tool_core::ToolCall::new("1", "list_files", r#"{"cursor":null}"#));
+/// assert_eq!(reply.model_text(), "page after ''");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolChecks {
@@ -99,6 +118,7 @@ impl ToolChecks {
 
     /// Accepts schemas that OpenAI receives with `strict: false` (the provider functions send
     /// those correctly; strict mode only guarantees the model's arguments match the schema).
+    /// Tools set to [`StrictMode::Off`] are never reported.
     pub fn allow_not_strict(mut self) -> Self {
         self.require_strict = false;
         self
@@ -154,7 +174,11 @@ impl ToolChecks {
             };
             out.push(problem(kind, message));
         }
-        if matches!(api, Api::OpenAiChat | Api::OpenAiResponses) && self.require_strict {
+        // A tool set to `StrictMode::Off` is meant to go without strict mode.
+        if matches!(api, Api::OpenAiChat | Api::OpenAiResponses)
+            && self.require_strict
+            && def.strict != StrictMode::Off
+        {
             let reasons = strict_schema(&def.input_schema).not_strict;
             if !reasons.is_empty() {
                 let reasons: Vec<String> = reasons.iter().map(ToString::to_string).collect();

@@ -95,13 +95,14 @@ fn optional_parameter_becomes_required_and_nullable() {
 }
 
 #[test]
-fn defaulted_parameter_is_required_with_default_in_description() {
+fn defaulted_parameter_is_required_and_nullable_with_default_in_description() {
     let registry = fixtures::registry();
     let d = openai_chat::strict_schema(&registry.definition("search").unwrap().input_schema);
     let limit = &d.schema["properties"]["limit"];
     assert_eq!(
-        limit["type"], "integer",
-        "a defaulted u32 must stay non-null: null would not decode"
+        limit["type"],
+        json!(["integer", "null"]),
+        "a defaulted parameter stays optional: null stands for left out"
     );
     assert!(limit.get("default").is_none());
     assert!(limit["description"]
@@ -150,7 +151,7 @@ fn unsupported_keywords_and_formats_move_into_description() {
     assert!(d.strict);
     assert_eq!(
         d.schema["properties"]["email"],
-        json!({"type": "string", "format": "email", "description": "(minLength: 3)"})
+        json!({"type": ["string", "null"], "format": "email", "description": "(minLength: 3)"})
     );
     assert_eq!(
         d.schema["properties"]["site"]["description"],

@@ -47,6 +47,7 @@ mod provider_mcp_errors;
 mod provider_namespaces;
 mod provider_openai;
 mod response_protocol;
+mod strict_optional;
 mod testing_helpers;
 mod tool_search;
 mod toolset_shaping;

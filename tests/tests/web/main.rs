@@ -30,6 +30,7 @@ mod http_reasoning;
 mod http_search_loaded;
 mod http_search_tools;
 mod http_store;
+mod http_strict;
 mod http_tool_search;
 mod http_tool_search_setting;
 mod http_whole;

@@ -8,6 +8,10 @@
 //!    (`PERMISSION_DENIED`);
 //! 4. the tool's circuit is not open (`CIRCUIT_OPEN`), if a breaker is configured.
 //!
+//! For a tool sent to OpenAI strict whose schema has optional properties that do not accept
+//! `null`, a `null` the model sends for one of them is taken out of the arguments first, so
+//! the tool sees the property absent (only arguments with `null` in them are parsed for it).
+//!
 //! Then the tool runs with panics contained (`EXECUTION_ERROR`), async tools under their time
 //! limit (`TIMEOUT`), retried on transient codes if it has a retry policy; the
 //! outcome is reported to the breaker, the output capped if configured, and `stats.time_ms`
@@ -256,6 +260,20 @@ impl ToolRegistry {
                 return Poll::Ready(refusal);
             }
         };
+        // A tool sent strict with optional properties: the model's `null` for one of them
+        // means "left out", so it is taken out before the tool runs. The arguments are then a
+        // new string, owned by the boxed future that runs the tool on them.
+        if let Some(nulls) = &entry.nulls {
+            if let Some(arguments) = nulls.strip(call.arguments) {
+                let stripped: BoxedCall<'a> =
+                    Box::pin(self.run_stripped(entry, call, arguments, options.call_context()));
+                *state = State::Waiting {
+                    pending: Pending::new(stripped, call.name),
+                    watch,
+                };
+                return self.poll_waiting(state, cx);
+            }
+        }
         if entry.breaker.is_some() || entry.retry.is_some() {
             let guarded: BoxedCall<'a> =
                 Box::pin(self.run_guarded(entry, call, options.call_context()));
@@ -351,6 +369,21 @@ impl ToolRegistry {
             permit.record(&response);
         }
         response
+    }
+
+    /// [`ToolRegistry::run_guarded`] on arguments rewritten for the call (see `begin`).
+    async fn run_stripped(
+        &self,
+        entry: &Entry,
+        call: ToolCallRef<'_>,
+        arguments: String,
+        context: Option<&CallContext>,
+    ) -> ToolResponse {
+        let call = ToolCallRef {
+            arguments: &arguments,
+            ..call
+        };
+        self.run_guarded(entry, call, context).await
     }
 
     async fn attempt(

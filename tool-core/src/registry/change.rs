@@ -56,6 +56,8 @@ impl ToolRegistry {
                     breaker: e.breaker.clone(),
                     scopes: e.scopes.clone(),
                     origin: e.origin.clone(),
+                    strict: e.strict,
+                    nulls: e.nulls.clone(),
                 })
                 .collect(),
             definitions: self.definitions.clone(),
@@ -66,6 +68,7 @@ impl ToolRegistry {
             prompt_cache: std::sync::OnceLock::new(),
             lists: super::lists::ListCache::default(),
             search_index: std::sync::OnceLock::new(),
+            strict: self.strict,
         }
     }
 }

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::{is_valid_tool_name, Entry, NameKey, RegistryError, Shape, ToolRegistry};
+use crate::definition::StrictMode;
 use crate::policy::Breaker;
 
 /// Where a tool added by composing came from: for errors that name both tools of a
@@ -128,8 +129,15 @@ impl ToolRegistry {
                         .as_ref()
                         .map_or_else(|| def.name.clone(), |o| o.original.clone()),
                 }),
+                // A setting the source registry made for the tool, or for all its tools,
+                // goes with the tool; its unset default gives way to this registry's.
+                strict: entry
+                    .strict
+                    .or((other.strict != StrictMode::Auto).then_some(other.strict)),
+                nulls: None,
             });
             self.definitions.push(definition);
+            self.apply_strict(self.entries.len() - 1);
         }
         self.extensions.fill_from(&other.extensions);
         self.definitions_changed();

@@ -10,6 +10,7 @@ mod names;
 mod search;
 mod settings;
 mod shape;
+mod strict;
 mod text;
 mod tool_key;
 
@@ -22,11 +23,12 @@ use name_key::NameKey;
 pub(crate) use names::unknown_name;
 pub use names::{is_valid_tool_name, RegistryError};
 pub use shape::Shape;
+pub(crate) use strict::NullStrip;
 pub use tool_key::ToolKey;
 
 use crate::clock;
 use crate::context::Extensions;
-use crate::definition::ToolDefinition;
+use crate::definition::{StrictMode, ToolDefinition};
 use crate::policy::{Breaker, Policy, RetryPolicy};
 use crate::response::{ToolErrorCode, ToolResponse};
 use crate::suggest::quoted_list;
@@ -48,6 +50,11 @@ pub(crate) struct Entry {
     /// Where the tool came from when it joined by composing (see `compose`): named in
     /// collision errors.
     pub(crate) origin: Option<compose::Origin>,
+    /// The tool's own strict mode, when it has one (else the registry's).
+    pub(crate) strict: Option<StrictMode>,
+    /// Set when the model's `null`s for optional properties must be taken out of the
+    /// arguments before the tool runs (see `strict`); `None` for most tools.
+    pub(crate) nulls: Option<Arc<NullStrip>>,
 }
 
 /// An ordered set of tools with unique names: the dispatcher and the source of definitions.
@@ -89,6 +96,8 @@ pub struct ToolRegistry {
     /// The built-in search's index of the tools, built on first search (see
     /// [`ToolRegistry::search_tools`]).
     search_index: OnceLock<crate::search::KeywordIndex>,
+    /// The strict mode of tools without their own (see [`ToolRegistry::with_strict`]).
+    pub(crate) strict: StrictMode,
 }
 
 impl fmt::Debug for ToolRegistry {
@@ -165,6 +174,7 @@ impl ToolRegistry {
             defer_loading: tool.defer_loading(),
             allowed_callers: tool.allowed_callers(),
             namespace: None,
+            strict: self.strict,
         };
         clock::anchor();
         self.keys.push(NameKey::of(&name));
@@ -175,8 +185,11 @@ impl ToolRegistry {
             breaker: self.policy.breaker.map(|c| Arc::new(Breaker::new(c))),
             scopes: Vec::new(),
             origin: None,
+            strict: None,
+            nulls: None,
         });
         self.definitions.push(definition);
+        self.apply_strict(self.entries.len() - 1);
         self.definitions_changed();
         Ok(())
     }

@@ -11,7 +11,9 @@ use serde_json::Value;
 use crate::args::decode_arguments;
 use crate::definition::ToolDefinition;
 use crate::model::JsonOutput;
+use crate::provider::openai_chat::strict_schema;
 use crate::schema::canonical_schema;
+use crate::schema::nulls::{has_optional_without_null, strip_optional_nulls};
 
 /// The default name of the answer's shape, and of the final-answer tool.
 pub(crate) const DEFAULT_OUTPUT_NAME: &str = "final_answer";
@@ -161,6 +163,11 @@ impl OutputSpec {
     /// Checks `text` (the answer's JSON): the value, unwrapped, or what is wrong with it in
     /// words for the model.
     pub(crate) fn check(&self, text: &str) -> Result<Value, String> {
+        // OpenAI's strict form of the schema (native output, or the final-answer tool) makes
+        // optional fields nullable; a `null` there means the field was left out.
+        let text = strip_fence(text);
+        let stripped = strict_nulls(&self.format.schema, text);
+        let text = stripped.as_deref().unwrap_or(text);
         let value = (self.check)(&self.format.name, text)?;
         if !self.wrapped {
             return Ok(value);
@@ -239,6 +246,16 @@ fn check_as<T: DeserializeOwned>(name: &str, text: &str) -> Result<Value, String
 /// The check of a restored spec: the answer must be a JSON object.
 fn restored_check() -> Check {
     check_as::<serde_json::Map<String, Value>>
+}
+
+/// The answer without the `null`s OpenAI's strict form of `schema` let the model write for
+/// optional fields that do not accept `null` (see `schema::nulls`); `None` to read it as is.
+fn strict_nulls(schema: &Value, text: &str) -> Option<String> {
+    memchr::memmem::find(text.as_bytes(), b"null")?;
+    if !has_optional_without_null(schema) || !strict_schema(schema).strict {
+        return None;
+    }
+    strip_optional_nulls(schema, text)
 }
 
 /// A JSON answer written in a Markdown code fence (models do that in text) without it.

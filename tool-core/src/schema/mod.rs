@@ -15,6 +15,7 @@
 //! functions of the canonical schema; each returns a [`DialectSchema`] saying what it changed.
 
 mod canonical;
+pub(crate) mod nulls;
 mod report;
 pub(crate) mod walk;
 

@@ -16,6 +16,7 @@ mod wire;
 
 pub use schema::strict_schema;
 pub use stream::OpenAiChatStream;
+pub(crate) use wire::parameters;
 
 /// The Chat Completions API, as a [`ChatApi`](super::ChatApi).
 ///

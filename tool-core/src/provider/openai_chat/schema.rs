@@ -23,8 +23,9 @@ use std::collections::BTreeSet;
 use serde_json::{Map, Value};
 
 use super::limits::Limits;
+use crate::schema::nulls::{accepts_null, nullable};
 use crate::schema::walk::{
-    admits_null, append_to_description, child, is_numeric_format, ref_target, rename_key,
+    append_to_description, child, is_numeric_format, ref_target, rename_key,
 };
 use crate::schema::{DialectSchema, SchemaNote};
 
@@ -94,6 +95,12 @@ const STRUCTURAL: &[&str] = &[
 
 /// Turns a canonical schema into OpenAI's strict form, or explains why it cannot be strict.
 ///
+/// Strict mode has no optional properties, so every optional property becomes required and
+/// nullable: one that already accepts `null` (an `Option` parameter) keeps its schema, any
+/// other gets `null` added (`["string", "null"]`, or an `anyOf` with a `{"type": "null"}`
+/// branch). The registry removes a `null` the model sends for such a property before the
+/// tool runs, so the tool sees the property absent, as its own schema says it may be.
+///
 /// When it cannot (an open map, an unsupported structural keyword, a size limit), the
 /// canonical schema is returned unchanged with `strict: false`, which the API accepts as a
 /// normal (non-strict) function schema: never a schema strict mode would reject.
@@ -104,15 +111,17 @@ const STRUCTURAL: &[&str] = &[
 ///     "type": "object",
 ///     "properties": {
 ///         "city": {"type": "string"},
-///         "days": {"type": ["integer", "null"], "format": "uint8", "minimum": 0}
+///         "days": {"type": ["integer", "null"], "format": "uint8", "minimum": 0},
+///         "cursor": {"type": "string"}
 ///     },
 ///     "required": ["city"],
 ///     "additionalProperties": false
 /// });
 /// let out = tool_core::provider::openai_chat::strict_schema(&canonical);
 /// assert!(out.strict);
-/// assert_eq!(out.schema["required"], json!(["city", "days"]));
+/// assert_eq!(out.schema["required"], json!(["city", "days", "cursor"]));
 /// assert!(out.schema["properties"]["days"].get("format").is_none());
+/// assert_eq!(out.schema["properties"]["cursor"], json!({"type": ["string", "null"]}));
 ///
 /// let map = json!({"type": "object", "properties": {"tags": {"type": "object", "additionalProperties": {"type": "string"}}}});
 /// let out = tool_core::provider::openai_chat::strict_schema(&map);
@@ -407,15 +416,20 @@ impl Strict<'_> {
         let mut out = Map::new();
         for (name, schema) in std::mem::take(&mut properties) {
             let prop_path = child(&props_path, &name);
-            let schema = self.value(schema, &prop_path);
+            // Judged on the canonical schema, as the dispatch judges the model's `null`s.
+            let takes_null = schema
+                .as_object()
+                .is_some_and(|s| accepts_null(s, Some(self.defs)));
+            let mut schema = self.value(schema, &prop_path);
             if !required.contains(&name) {
-                let nullable = schema.as_object().is_some_and(admits_null);
-                let message = if nullable {
+                let message = if takes_null {
                     "optional: now required and nullable, so null means absent"
                 } else {
-                    // A defaulted parameter's Rust type rejects null, so it stays non-null and
-                    // the model always sends a value (the default is in the description).
-                    "optional with a default: now required, the model always sends a value"
+                    // Strict mode has no optional properties: null stands for "left out", and
+                    // the dispatch removes it again before the tool runs.
+                    schema = nullable(schema);
+                    "optional: now required and made nullable; a null from the model is \
+                     removed before the tool runs, so the tool sees the property absent"
                 };
                 self.change(&prop_path, message);
             }

@@ -6,7 +6,7 @@ use super::schema::strict_schema;
 use super::stream::OpenAiChatStream;
 use super::OpenAiChat;
 use crate::call::ToolCall;
-use crate::definition::ToolDefinition;
+use crate::definition::{StrictMode, ToolDefinition};
 use crate::provider::error::At;
 use crate::provider::turn::id_at;
 use crate::provider::{pairs, Api, AssistantTurn, ChatApi, ProviderError, Sealed, ToolChoice};
@@ -15,16 +15,27 @@ use crate::response::ToolResponse;
 /// One function tool. `strict` is `true` when the schema could be made strict, else `false`
 /// with the canonical schema (see [`strict_schema`] for the reasons).
 pub(crate) fn tool(def: &ToolDefinition) -> Value {
-    let dialect = strict_schema(&def.input_schema);
+    let (parameters, strict) = parameters(def);
     json!({
         "type": "function",
         "function": {
             "name": def.name,
             "description": def.description,
-            "parameters": dialect.schema,
-            "strict": dialect.strict,
+            "parameters": parameters,
+            "strict": strict,
         }
     })
+}
+
+/// A tool's `parameters` and `strict` for both OpenAI APIs: the strict form when the tool's
+/// [`StrictMode`] allows it and the schema can be made strict faithfully, else the canonical
+/// schema with `strict: false`.
+pub(crate) fn parameters(def: &ToolDefinition) -> (Value, bool) {
+    if def.strict == StrictMode::Off {
+        return (Value::clone(&def.input_schema), false);
+    }
+    let dialect = strict_schema(&def.input_schema);
+    (dialect.schema, dialect.strict)
 }
 
 fn read_message(message: &At<'_>) -> Result<AssistantTurn, ProviderError> {

@@ -7,7 +7,7 @@ use super::OpenAiResponses;
 use crate::call::{AllowedCallers, Caller, ToolCall};
 use crate::definition::ToolDefinition;
 use crate::provider::error::At;
-use crate::provider::openai_chat::strict_schema;
+use crate::provider::openai_chat::parameters;
 use crate::provider::turn::id_at;
 use crate::provider::{
     pairs, same_calls, Api, AssistantTurn, ChatApi, ProviderError, Sealed, ToolChoice,
@@ -18,13 +18,13 @@ use crate::response::ToolResponse;
 /// `defer_loading: true` when `deferred` and the tool is (only with `tool_search` in the
 /// same request).
 pub(super) fn tool(def: &ToolDefinition, deferred: bool) -> Value {
-    let dialect = strict_schema(&def.input_schema);
+    let (parameters, strict) = parameters(def);
     let mut out = Map::new();
     out.insert("type".into(), json!("function"));
     out.insert("name".into(), json!(def.local_name()));
     out.insert("description".into(), json!(def.description));
-    out.insert("parameters".into(), dialect.schema);
-    out.insert("strict".into(), json!(dialect.strict));
+    out.insert("parameters".into(), parameters);
+    out.insert("strict".into(), json!(strict));
     if deferred && def.defer_loading() {
         out.insert("defer_loading".into(), Value::Bool(true));
     }
