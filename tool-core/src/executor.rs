@@ -38,7 +38,10 @@ pub fn block_on<F: Future>(mut future: F) -> F::Output {
     // through the thread-local's closure (a copy of the whole response, and the lookup of
     // the thread-local). A future that is not ready is polled again with the thread's
     // waker, which it registers then (a future keeps the waker of its latest poll).
-    if let Poll::Ready(output) = future.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+    if let Poll::Ready(output) = future
+        .as_mut()
+        .poll(&mut Context::from_waker(Waker::noop()))
+    {
         return output;
     }
     WAKER.with(|waker| {

@@ -46,7 +46,10 @@ fn max_turns_is_a_typed_error_naming_the_limit() {
     let runner =
         Runner::new(model.clone(), tools![search]).with_options(RunOptions::new().max_turns(3));
     let error = block_on(runner.run("loop")).unwrap_err();
-    assert!(matches!(error, RunError::MaxTurns { limit: 3, .. }), "{error:?}");
+    assert!(
+        matches!(error, RunError::MaxTurns { limit: 3, .. }),
+        "{error:?}"
+    );
     assert!(error.to_string().contains("limit of 3 model turns"));
     // Exactly three requests reached the model, and the third turn's call still ran.
     assert_eq!(model.requests().len(), 3);
@@ -57,7 +60,10 @@ fn max_turns_is_a_typed_error_naming_the_limit() {
     }));
     let runner = Runner::new(model.clone(), tools![search]);
     let error = block_on(runner.run("loop")).unwrap_err();
-    assert!(matches!(error, RunError::MaxTurns { limit: 10, .. }), "{error:?}");
+    assert!(
+        matches!(error, RunError::MaxTurns { limit: 10, .. }),
+        "{error:?}"
+    );
     assert_eq!(model.requests().len(), 10);
 }
 

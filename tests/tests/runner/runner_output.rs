@@ -68,7 +68,8 @@ fn native_invalid_until_the_limit_is_a_typed_error() {
     let error = block_on(runner.run_typed::<Forecast>("Weather?")).unwrap_err();
     let RunError::OutputInvalid {
         attempts, message, ..
-    } = &error else {
+    } = &error
+    else {
         panic!("{error:?}");
     };
     assert_eq!(*attempts, 3);
@@ -325,7 +326,8 @@ fn native_retry_names_no_tool_and_the_final_error_is_the_decoding_error() {
 
 #[test]
 fn tool_retry_names_the_tool_and_the_final_error_is_the_decoding_error() {
-    let bad = |id: &str| ModelTurn::with_calls("", vec![ToolCall::new(id, "final_answer", WRONG_TYPE)]);
+    let bad =
+        |id: &str| ModelTurn::with_calls("", vec![ToolCall::new(id, "final_answer", WRONG_TYPE)]);
     let model = ScriptedModel::new([bad("c1"), bad("c2")]);
     let spec = OutputSpec::of::<Forecast>()
         .mode(OutputMode::Tool)

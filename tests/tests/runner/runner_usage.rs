@@ -184,7 +184,11 @@ async fn the_tool_call_limit_stops_before_a_batch_that_would_cross_it() {
         .filter(|e| matches!(e, RunEvent::ToolResult { .. }))
         .count();
     assert_eq!(results, 2, "turn one's two calls ran, turn two's did not");
-    let Some(RunEvent::RunFailed { error, usage: spent }) = events.last() else {
+    let Some(RunEvent::RunFailed {
+        error,
+        usage: spent,
+    }) = events.last()
+    else {
         panic!("{:?}", events.last())
     };
     assert_eq!(
@@ -241,7 +245,10 @@ async fn a_run_failing_on_a_model_error_reports_the_tokens_of_its_completed_turn
     let Some(RunEvent::RunFailed { error, usage }) = events.last() else {
         panic!("{:?}", events.last())
     };
-    assert_eq!((error.status(), *usage, error.usage()), (Some(503), spent, spent));
+    assert_eq!(
+        (error.status(), *usage, error.usage()),
+        (Some(503), spent, spent)
+    );
     let json = serde_json::to_value(events.last()).unwrap();
     assert_eq!(json["usage"]["input_tokens"], 250);
     assert_eq!(json["usage"]["output_tokens"], 50);
@@ -253,6 +260,9 @@ async fn a_run_stopped_by_a_limit_reports_its_tokens() {
     let runner = Runner::new(ScriptedModel::new(script()), tools![hi])
         .with_options(RunOptions::new().max_turns(2));
     let error = runner.run("Say hi").await.unwrap_err();
-    assert!(matches!(error, RunError::MaxTurns { limit: 2, .. }), "{error:?}");
+    assert!(
+        matches!(error, RunError::MaxTurns { limit: 2, .. }),
+        "{error:?}"
+    );
     assert_eq!(error.usage(), usage(250, 50, 100, 12));
 }

@@ -287,9 +287,7 @@ fn strip_fence(text: &str) -> &str {
 /// The message that sends an invalid answer given as text (native structured output) back to
 /// the model: no tool is named, since none was offered for the answer.
 pub(crate) fn native_retry(error: &str) -> String {
-    format!(
-        "Your final answer is not valid: {error}. Answer again with JSON matching the schema."
-    )
+    format!("Your final answer is not valid: {error}. Answer again with JSON matching the schema.")
 }
 
 /// The result of an invalid call of the final-answer tool `name`.
