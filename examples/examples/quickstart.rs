@@ -183,7 +183,7 @@ fn show(event: &RunEvent) {
             }
             other => println!("\nthe run ended: {other:?}"),
         },
-        RunEvent::RunFailed { error } => println!("\nthe run failed: {error}"),
+        RunEvent::RunFailed { error, .. } => println!("\nthe run failed: {error}"),
         _ => {}
     }
 }

@@ -33,6 +33,17 @@ pub fn block_on<F: Future>(mut future: F) -> F::Output {
     // a `memcpy`-sized copy of the dispatch future on every synchronous call).
     // SAFETY: `future` is shadowed here and so never moved again; it is dropped in place.
     let mut future = unsafe { Pin::new_unchecked(&mut future) };
+    // A synchronous tool's call is ready at its first poll, which needs no waker to wake
+    // anyone: polled with the no-op waker, its output is returned from here rather than
+    // through the thread-local's closure (a copy of the whole response, and the lookup of
+    // the thread-local). A future that is not ready is polled again with the thread's
+    // waker, which it registers then (a future keeps the waker of its latest poll).
+    if let Poll::Ready(output) = future
+        .as_mut()
+        .poll(&mut Context::from_waker(Waker::noop()))
+    {
+        return output;
+    }
     WAKER.with(|waker| {
         // Borrowed, not cloned: no reference-count traffic per call.
         let mut cx = Context::from_waker(waker);

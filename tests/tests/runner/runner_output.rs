@@ -66,7 +66,10 @@ fn native_invalid_until_the_limit_is_a_typed_error() {
     let runner = Runner::new(model, tools![get_weather])
         .with_options(RunOptions::new().output_spec(OutputSpec::of::<Forecast>().max_retries(2)));
     let error = block_on(runner.run_typed::<Forecast>("Weather?")).unwrap_err();
-    let RunError::OutputInvalid { attempts, message } = &error else {
+    let RunError::OutputInvalid {
+        attempts, message, ..
+    } = &error
+    else {
         panic!("{error:?}");
     };
     assert_eq!(*attempts, 3);
@@ -155,7 +158,7 @@ fn final_answer_tool_invalid_until_the_limit() {
         Runner::new(model, tools![get_weather]).with_options(RunOptions::new().output_spec(spec));
     let error = block_on(runner.run("Weather?")).unwrap_err();
     assert!(
-        matches!(&error, RunError::OutputInvalid { attempts: 2, message } if message.contains("city")),
+        matches!(&error, RunError::OutputInvalid { attempts: 2, message, .. } if message.contains("city")),
         "{error:?}"
     );
     assert_eq!(runner.model().requests().len(), 2);
@@ -240,6 +243,130 @@ fn run_typed_that_pauses_for_approval_says_so() {
     let error = block_on(runner.run_typed::<Forecast>("Delete a")).unwrap_err();
     assert!(
         matches!(&error, RunError::NoOutput { reason } if reason.contains("approval")),
+        "{error:?}"
+    );
+}
+
+#[test]
+fn a_streamed_typed_run_gives_its_answer_as_the_type() {
+    let model = ScriptedModel::new([ModelTurn::text(VALID)]).with_native_output();
+    let runner = Runner::new(model, tools![get_weather])
+        .with_options(RunOptions::new().output::<Forecast>());
+    let mut stream = runner.run_streamed("Weather?");
+    let early = stream.output::<Forecast>().unwrap_err();
+    assert_eq!(
+        early.error_message(),
+        Some("the run has no typed answer yet: read the stream to its last event first")
+    );
+    block_on(async { while stream.next_event().await.is_some() {} });
+    assert_eq!(stream.output::<Forecast>().unwrap(), paris());
+    // The wrong type is an error, as with `RunResult::output`.
+    let wrong = stream.output::<Vec<u8>>().unwrap_err();
+    assert_eq!(wrong.error_code(), Some(ToolErrorCode::InvalidParam));
+}
+
+#[test]
+fn a_streamed_run_that_failed_has_no_typed_answer() {
+    let model = ScriptedModel::new([ModelTurn::text("{}")]).with_native_output();
+    let spec = OutputSpec::of::<Forecast>().max_retries(0);
+    let runner =
+        Runner::new(model, tools![get_weather]).with_options(RunOptions::new().output_spec(spec));
+    let mut stream = runner.run_streamed("Weather?");
+    block_on(async { while stream.next_event().await.is_some() {} });
+    let error = stream.output::<Forecast>().unwrap_err();
+    assert_eq!(error.error_code(), Some(ToolErrorCode::NotFound));
+    assert_eq!(
+        error.error_message(),
+        Some(
+            "the run has no typed answer: it failed (the model gave 1 invalid final answers; \
+             the last: missing field `city` at line 1 column 2; raise OutputSpec::max_retries \
+             or simplify the output type)"
+        )
+    );
+}
+
+/// The wrong type's decoding error, as the run reports it: what was wrong and where.
+const WRONG_TYPE_ERROR: &str = r#"at 'temp_c': invalid type: string "fifteen", expected f64"#;
+
+#[test]
+fn native_retry_names_no_tool_and_the_final_error_is_the_decoding_error() {
+    let model = ScriptedModel::new([ModelTurn::text(WRONG_TYPE), ModelTurn::text(WRONG_TYPE)])
+        .with_native_output();
+    let spec = OutputSpec::of::<Forecast>().max_retries(1);
+    let runner =
+        Runner::new(model, tools![get_weather]).with_options(RunOptions::new().output_spec(spec));
+    let error = block_on(runner.run_typed::<Forecast>("Weather?")).unwrap_err();
+    let requests = runner.model().requests();
+    let Some(Message::User { content }) = requests[1].messages.last() else {
+        panic!("{:?}", requests[1].messages);
+    };
+    assert_eq!(
+        content,
+        &format!(
+            "Your final answer is not valid: {WRONG_TYPE_ERROR}. Answer again with JSON \
+             matching the schema."
+        )
+    );
+    assert!(!content.contains("final_answer"), "{content}");
+    let RunError::OutputInvalid {
+        attempts, message, ..
+    } = &error
+    else {
+        panic!("{error:?}");
+    };
+    assert_eq!((*attempts, message.as_str()), (2, WRONG_TYPE_ERROR));
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "the model gave 2 invalid final answers; the last: {WRONG_TYPE_ERROR}; raise \
+             OutputSpec::max_retries or simplify the output type"
+        )
+    );
+}
+
+#[test]
+fn tool_retry_names_the_tool_and_the_final_error_is_the_decoding_error() {
+    let bad =
+        |id: &str| ModelTurn::with_calls("", vec![ToolCall::new(id, "final_answer", WRONG_TYPE)]);
+    let model = ScriptedModel::new([bad("c1"), bad("c2")]);
+    let spec = OutputSpec::of::<Forecast>()
+        .mode(OutputMode::Tool)
+        .max_retries(1);
+    let runner =
+        Runner::new(model, tools![get_weather]).with_options(RunOptions::new().output_spec(spec));
+    let error = block_on(runner.run("Weather?")).unwrap_err();
+    let requests = runner.model().requests();
+    let Some(Message::Tool { results }) = requests[1].messages.last() else {
+        panic!("{:?}", requests[1].messages);
+    };
+    assert_eq!(
+        results[0].response.error_message(),
+        Some(
+            format!(
+                "Your final answer is not valid: {WRONG_TYPE_ERROR}. Call the 'final_answer' \
+                 tool again with arguments matching its schema."
+            )
+            .as_str()
+        )
+    );
+    assert!(
+        matches!(&error, RunError::OutputInvalid { attempts: 2, message, .. } if message == WRONG_TYPE_ERROR),
+        "{error:?}"
+    );
+}
+
+#[test]
+fn text_instead_of_the_final_answer_call_fails_with_what_was_wrong() {
+    let model = ScriptedModel::new([ModelTurn::text("It is 15 C.")]);
+    let spec = OutputSpec::of::<Forecast>()
+        .mode(OutputMode::Tool)
+        .max_retries(0);
+    let runner =
+        Runner::new(model, tools![get_weather]).with_options(RunOptions::new().output_spec(spec));
+    let error = block_on(runner.run("Weather?")).unwrap_err();
+    assert!(
+        matches!(&error, RunError::OutputInvalid { attempts: 1, message, .. }
+            if message == "the answer was text, not a call of the 'final_answer' tool"),
         "{error:?}"
     );
 }

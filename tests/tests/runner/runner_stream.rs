@@ -61,7 +61,7 @@ fn label(event: &RunEvent) -> String {
         } => {
             format!("run_finished {outcome:?} {} {turns}", usage.total())
         }
-        RunEvent::RunFailed { error } => format!("run_failed {error}"),
+        RunEvent::RunFailed { error, usage } => format!("run_failed {error} {}", usage.total()),
         other => format!("{other:?}"),
     }
 }
@@ -174,7 +174,7 @@ fn events_serialize_as_tagged_json_for_event_streams() {
     // The script has no second turn: the run fails, and says so as its last event.
     assert_eq!(
         json.last().unwrap(),
-        r#"{"type":"run_failed","error":{"kind":"model","message":"model request failed (other): the script has no turn 2 (it has 1)","retryable":false,"model_kind":"other"}}"#
+        r#"{"type":"run_failed","error":{"kind":"model","message":"model request failed (other): the script has no turn 2 (it has 1)","retryable":false,"model_kind":"other"},"usage":{"input_tokens":0,"output_tokens":0,"cached_input_tokens":0,"reasoning_tokens":0}}"#
     );
 }
 

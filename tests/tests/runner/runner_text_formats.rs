@@ -175,7 +175,7 @@ fn run(case: &Case, chunking: Chunking) -> (Observed, ScriptedModel) {
                 .results
                 .push((call_id, response.model_text().into_owned())),
             RunEvent::RunFinished { outcome, .. } => observed.outcome = outcome,
-            RunEvent::RunFailed { error } => panic!("{:?}: {error:?}", case.format),
+            RunEvent::RunFailed { error, .. } => panic!("{:?}: {error:?}", case.format),
             _ => {}
         }
     }
@@ -370,6 +370,7 @@ fn a_reply_cut_off_inside_a_call_is_an_incomplete_error_and_nothing_runs() {
         );
         let Some(RunEvent::RunFailed {
             error: RunError::Model(error),
+            ..
         }) = events.last()
         else {
             panic!("{format:?}: {events:?}")

@@ -101,7 +101,8 @@ async fn the_request_limit_stops_before_the_request_that_would_cross_it() {
         error,
         RunError::UsageLimit {
             limit: UsageLimit::Requests(2),
-            used: 2
+            used: 2,
+            usage: usage(250, 50, 100, 12),
         }
     );
     assert_eq!(
@@ -143,7 +144,8 @@ async fn the_token_limit_stops_the_calls_of_the_turn_that_crossed_it() {
         error,
         RunError::UsageLimit {
             limit: UsageLimit::TotalTokens(250),
-            used: 300
+            used: 300,
+            usage: usage(250, 50, 100, 12),
         }
     );
     assert_eq!(model.requests().len(), 2);
@@ -164,7 +166,8 @@ async fn the_token_limit_reached_exactly_stops_before_the_next_request() {
         error,
         RunError::UsageLimit {
             limit: UsageLimit::TotalTokens(120),
-            used: 120
+            used: 120,
+            usage: usage(100, 20, 0, 5),
         }
     );
     assert_eq!(model.requests().len(), 1);
@@ -181,16 +184,22 @@ async fn the_tool_call_limit_stops_before_a_batch_that_would_cross_it() {
         .filter(|e| matches!(e, RunEvent::ToolResult { .. }))
         .count();
     assert_eq!(results, 2, "turn one's two calls ran, turn two's did not");
-    let Some(RunEvent::RunFailed { error }) = events.last() else {
+    let Some(RunEvent::RunFailed {
+        error,
+        usage: spent,
+    }) = events.last()
+    else {
         panic!("{:?}", events.last())
     };
     assert_eq!(
         *error,
         RunError::UsageLimit {
             limit: UsageLimit::ToolCalls(2),
-            used: 2
+            used: 2,
+            usage: usage(250, 50, 100, 12),
         }
     );
+    assert_eq!(*spent, usage(250, 50, 100, 12));
 }
 
 #[tokio::test]
@@ -215,4 +224,45 @@ async fn a_failed_streamed_run_keeps_the_model_errors_status_and_retryability() 
     assert_eq!(json["error"]["retryable"], true);
     assert_eq!(json["error"]["model_kind"], "rate_limited");
     assert_eq!(json["error"]["retry_after_ms"], 2000);
+}
+
+/// A model error on turn three after two completed turns: the run's error and the stream's
+/// last event both carry the two turns' tokens.
+#[tokio::test]
+async fn a_run_failing_on_a_model_error_reports_the_tokens_of_its_completed_turns() {
+    let mut turns: Vec<Result<ModelTurn, ModelError>> =
+        script().into_iter().take(2).map(Ok).collect();
+    turns.push(Err(ModelError::from_status(503, "overloaded")));
+    let spent = usage(250, 50, 100, 12);
+
+    let runner = Runner::new(ScriptedModel::from_results(turns.clone()), tools![hi]);
+    let error = runner.run("Say hi").await.unwrap_err();
+    assert_eq!(error.status(), Some(503));
+    assert_eq!(error.usage(), spent);
+
+    let runner = Runner::new(ScriptedModel::from_results(turns), tools![hi]);
+    let events = runner.run_streamed("Say hi").collect_events().await;
+    let Some(RunEvent::RunFailed { error, usage }) = events.last() else {
+        panic!("{:?}", events.last())
+    };
+    assert_eq!(
+        (error.status(), *usage, error.usage()),
+        (Some(503), spent, spent)
+    );
+    let json = serde_json::to_value(events.last()).unwrap();
+    assert_eq!(json["usage"]["input_tokens"], 250);
+    assert_eq!(json["usage"]["output_tokens"], 50);
+}
+
+/// The limit errors carry the run's tokens too, read with `RunError::usage`.
+#[tokio::test]
+async fn a_run_stopped_by_a_limit_reports_its_tokens() {
+    let runner = Runner::new(ScriptedModel::new(script()), tools![hi])
+        .with_options(RunOptions::new().max_turns(2));
+    let error = runner.run("Say hi").await.unwrap_err();
+    assert!(
+        matches!(error, RunError::MaxTurns { limit: 2, .. }),
+        "{error:?}"
+    );
+    assert_eq!(error.usage(), usage(250, 50, 100, 12));
 }

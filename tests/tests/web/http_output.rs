@@ -137,7 +137,7 @@ async fn openai_responses_native_invalid_until_the_limit() {
         .with_options(RunOptions::new().output_spec(OutputSpec::of::<Forecast>().max_retries(1)));
     let error = runner.run_typed::<Forecast>("Weather?").await.unwrap_err();
     assert!(
-        matches!(&error, RunError::OutputInvalid { attempts: 2, message } if message.contains("city")),
+        matches!(&error, RunError::OutputInvalid { attempts: 2, message, .. } if message.contains("city")),
         "{error:?}"
     );
     assert_eq!(requests(&server).await.len(), 2);

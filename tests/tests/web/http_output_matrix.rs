@@ -181,7 +181,15 @@ async fn cell(api: Api, mode: OutputMode, outcome: Outcome) -> Vec<Value> {
         (Ok(forecast), Outcome::ValidFirstTime | Outcome::InvalidThenFixed) => {
             assert_eq!(forecast, &paris(), "{case}")
         }
-        (Err(RunError::OutputInvalid { attempts: 2, .. }), Outcome::InvalidUntilTheLimit) => {}
+        // The final error is the last answer's decoding error, not the retry message.
+        (
+            Err(RunError::OutputInvalid {
+                attempts: 2,
+                message,
+                ..
+            }),
+            Outcome::InvalidUntilTheLimit,
+        ) => assert_eq!(message, EMPTY_ERROR, "{case}"),
         (other, _) => panic!("{case}: {other:?}"),
     }
     assert_eq!(weather.runs(), 1, "{case}: the run's own tool ran once");
@@ -210,18 +218,40 @@ async fn cell(api: Api, mode: OutputMode, outcome: Outcome) -> Vec<Value> {
         }
     }
     if answered == 2 {
-        // The invalid answer goes back with what is wrong with it.
+        // The invalid answer goes back with what is wrong with it, in the words of the way
+        // the model answers: no tool is named under native output, where none was offered.
         let retry = bodies[2].to_string();
-        assert!(
-            retry.contains("Your final answer is not valid"),
-            "{case}: {retry}"
+        let native = format!(
+            "Your final answer is not valid: {WRONG_TYPE_ERROR}. Answer again with JSON \
+             matching the schema."
         );
+        let tool = format!(
+            "Your final answer is not valid: {WRONG_TYPE_ERROR}. Call the 'final_answer' tool \
+             again with arguments matching its schema."
+        );
+        let (sent, not_sent) = match mode {
+            OutputMode::Tool => (tool, native),
+            _ => (native, tool),
+        };
+        assert!(retry.contains(&escaped(&sent)), "{case}: {retry}");
+        assert!(!retry.contains(&escaped(&not_sent)), "{case}: {retry}");
         assert!(
             retry.contains("fifteen"),
             "{case}: the invalid answer is in the history"
         );
     }
     bodies
+}
+
+/// What is wrong with `WRONG_TYPE`, as the retry message and the final error say it.
+const WRONG_TYPE_ERROR: &str = r#"at 'temp_c': invalid type: string "fifteen", expected f64"#;
+/// What is wrong with `{}`, the last invalid answer of the cells that reach the limit.
+const EMPTY_ERROR: &str = "missing field `city` at line 1 column 2";
+
+/// `text` as it appears inside a JSON string of a request body.
+fn escaped(text: &str) -> String {
+    let quoted = serde_json::to_string(text).expect("a string serializes");
+    quoted.trim_matches('"').to_string()
 }
 
 async fn run<M: Model>(

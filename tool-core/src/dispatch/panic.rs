@@ -18,7 +18,10 @@ use crate::response::{ToolErrorCode, ToolResponse};
 ///
 /// `AssertUnwindSafe` is sound here in the sense that matters: after a panic the dispatcher
 /// touches none of the state the closure borrowed except to read the tool's name.
-#[inline]
+///
+/// Inlined into the dispatch path: as a function of its own it re-copies the tool's context
+/// and pays a prologue and an epilogue on every call.
+#[inline(always)]
 pub(crate) fn catch<T>(tool: &str, f: impl FnOnce() -> T) -> Result<T, ToolResponse> {
     catch_unwind(AssertUnwindSafe(f)).map_err(|payload| panicked(tool, payload.as_ref()))
 }

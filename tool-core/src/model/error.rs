@@ -6,6 +6,8 @@ use std::time::Duration;
 
 use crate::provider::ProviderError;
 
+use super::message::Usage;
+
 /// What kind of failure a [`ModelError`] is; decides the default for
 /// [`ModelError::is_retryable`].
 ///
@@ -109,6 +111,9 @@ pub struct ModelError {
     retry_after: Option<Duration>,
     // `Arc` keeps the error `Clone` (a stream hands the same failure to every poll after it).
     source: Option<Arc<dyn std::error::Error + Send + Sync + 'static>>,
+    // Tokens the run had used when this request failed, set by the runner and read through
+    // `RunError::usage`; not part of the error's identity (equality ignores it).
+    run_usage: Usage,
 }
 
 impl ModelError {
@@ -127,6 +132,7 @@ impl ModelError {
             retryable: kind.is_retryable(),
             retry_after: None,
             source: None,
+            run_usage: Usage::default(),
         }
     }
 
@@ -273,10 +279,19 @@ impl ModelError {
     pub fn is_invalid_request(&self) -> bool {
         self.kind == ModelErrorKind::InvalidRequest
     }
+
+    /// The run's tokens when this request failed (see `RunError::usage`).
+    pub(crate) fn run_usage(&self) -> Usage {
+        self.run_usage
+    }
+
+    pub(crate) fn set_run_usage(&mut self, usage: Usage) {
+        self.run_usage = usage;
+    }
 }
 
-/// Equal when everything but the [`source`](std::error::Error::source) is equal (errors
-/// rarely implement `PartialEq`).
+/// Equal when everything but the [`source`](std::error::Error::source) and the run's usage
+/// is equal (errors rarely implement `PartialEq`).
 impl PartialEq for ModelError {
     fn eq(&self, other: &Self) -> bool {
         self.kind == other.kind

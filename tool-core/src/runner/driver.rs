@@ -327,7 +327,10 @@ async fn drive<M: Model>(
     cancel: &CancelFlag,
     sink: Option<&EventSink>,
 ) -> Result<RunOutcome, RunError> {
-    telemetry::in_agent_span(&runner.model, drive_steps(runner, run, cancel, sink)).await
+    let result =
+        telemetry::in_agent_span(&runner.model, drive_steps(runner, run, cancel, sink)).await;
+    // Every failure says what the run had spent, whichever step it came from.
+    result.map_err(|error| error.with_usage(run.usage()))
 }
 
 async fn drive_steps<M: Model>(

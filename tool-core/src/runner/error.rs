@@ -6,15 +6,20 @@ use serde::ser::SerializeStruct;
 use serde::{Deserialize, Serialize, Serializer};
 
 use crate::call::ToolCall;
-use crate::model::ModelError;
+use crate::model::{ModelError, Usage};
 
 /// Why a run could not go on. The run's state is left as it was before the failing step, so
 /// [`Runner::drive`](super::Runner::drive) can be called again on it (after a model error, or
 /// with a higher limit).
 ///
+/// The errors a run fails with after it has spent tokens carry the run's usage up to the
+/// failure ([`RunError::usage`]), so a failed run can still be billed and reported.
+///
 /// ```
-/// let err = tool_core::runner::RunError::MaxTurns { limit: 10 };
+/// use tool_core::model::Usage;
+/// let err = tool_core::runner::RunError::MaxTurns { limit: 10, usage: Usage::new(900, 40) };
 /// assert_eq!(err.to_string(), "the run reached its limit of 10 model turns without a final answer; raise RunOptions::max_turns or give the model a way to finish");
+/// assert_eq!(err.usage().total(), 940);
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -23,14 +28,19 @@ pub enum RunError {
     MaxTurns {
         /// The limit that was reached.
         limit: u32,
+        /// Tokens the run had used when it stopped.
+        usage: Usage,
     },
     /// The model's typed answer (see [`RunOptions::output`](super::RunOptions::output)) was
     /// still invalid after the allowed retries.
     OutputInvalid {
         /// Invalid answers given.
         attempts: u32,
-        /// What was wrong with the last one.
+        /// What was wrong with the last one: the decoding error (what, and where in the
+        /// answer), not the message sent back to the model.
         message: String,
+        /// Tokens the run had used, the invalid answers' turns included.
+        usage: Usage,
     },
     /// [`Runner::run_typed`](super::Runner::run_typed) ended without the typed answer (the
     /// run paused for approval or was cancelled); use [`Runner::run`](super::Runner::run)
@@ -48,6 +58,8 @@ pub enum RunError {
         limit: UsageLimit,
         /// What the run had used of it.
         used: u64,
+        /// Tokens the run had used when it stopped.
+        usage: Usage,
     },
     /// The run is paused for approval, so it has no final text yet (from
     /// [`RunResult::final_text`](super::RunResult::final_text)): decide the calls, then resume.
@@ -132,6 +144,50 @@ impl RunError {
         matches!(self, RunError::Model(error) if error.is_retryable())
     }
 
+    /// Tokens the run had used when it failed: every model turn that completed, the turns of
+    /// invalid typed answers included. Zero for errors raised before the run spent anything
+    /// (misuse, an unknown offered tool) and for a [`RunError::Model`] built outside a run.
+    ///
+    /// ```
+    /// use tool_core::model::{ModelError, ModelTurn, ScriptedModel, Usage};
+    /// use tool_core::runner::Runner;
+    /// use tool_core::{tool, tools, ToolCall};
+    /// /// Says hi.
+    /// #[tool]
+    /// fn hi() -> &'static str { "hi" }
+    /// let calls = ModelTurn::with_calls("", vec![ToolCall::new("c1", "hi", "{}")]);
+    /// let model = ScriptedModel::from_results([
+    ///     Ok(ModelTurn { usage: Some(Usage::new(120, 30)), ..calls }),
+    ///     Err(ModelError::from_status(503, "overloaded")),
+    /// ]);
+    /// let runner = Runner::new(model, tools![hi]);
+    /// let error = tool_core::block_on(runner.run("Hello")).unwrap_err();
+    /// assert_eq!(error.status(), Some(503));
+    /// assert_eq!(error.usage(), Usage::new(120, 30)); // the first turn's tokens
+    /// ```
+    pub fn usage(&self) -> Usage {
+        match self {
+            RunError::MaxTurns { usage, .. }
+            | RunError::OutputInvalid { usage, .. }
+            | RunError::UsageLimit { usage, .. } => *usage,
+            RunError::Model(error) => error.run_usage(),
+            _ => Usage::default(),
+        }
+    }
+
+    /// The same error with the run's usage at the failure (the driver knows it; the step
+    /// that failed may not have).
+    pub(crate) fn with_usage(mut self, total: Usage) -> Self {
+        match &mut self {
+            RunError::MaxTurns { usage, .. }
+            | RunError::OutputInvalid { usage, .. }
+            | RunError::UsageLimit { usage, .. } => *usage = total,
+            RunError::Model(error) => error.set_run_usage(total),
+            _ => {}
+        }
+        self
+    }
+
     /// The model error inside, if the run failed on one.
     ///
     /// ```
@@ -150,21 +206,23 @@ impl RunError {
 impl fmt::Display for RunError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RunError::MaxTurns { limit } => write!(
+            RunError::MaxTurns { limit, .. } => write!(
                 f,
                 "the run reached its limit of {limit} model turns without a final answer; raise \
                  RunOptions::max_turns or give the model a way to finish"
             ),
             RunError::Model(error) => error.fmt(f),
-            RunError::OutputInvalid { attempts, message } => write!(
+            RunError::OutputInvalid {
+                attempts, message, ..
+            } => write!(
                 f,
-                "the model gave {attempts} invalid final answers; the last: {message} Raise \
+                "the model gave {attempts} invalid final answers; the last: {message}; raise \
                  OutputSpec::max_retries or simplify the output type"
             ),
             RunError::NoOutput { reason } => {
                 write!(f, "the run ended without its typed answer: {reason}")
             }
-            RunError::UsageLimit { limit, used } => write!(
+            RunError::UsageLimit { limit, used, .. } => write!(
                 f,
                 "the run reached its limit of {limit} (used {used}); raise UsageLimits::{} to \
                  let it go on",

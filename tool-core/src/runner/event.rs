@@ -105,5 +105,7 @@ pub enum RunEvent {
     RunFailed {
         /// Why.
         error: RunError,
+        /// Tokens the run had used when it failed (every completed model turn).
+        usage: Usage,
     },
 }

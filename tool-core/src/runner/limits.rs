@@ -30,7 +30,8 @@ use super::error::{RunError, UsageLimit};
 /// assert_eq!(run.usage().total(), 1100); // the one turn was already asked for
 /// run.follow_up("Again").unwrap();
 /// let error = tool_core::block_on(runner.drive(&mut run, &tool_core::CancelFlag::new())).unwrap_err();
-/// assert_eq!(error, RunError::UsageLimit { limit: UsageLimit::TotalTokens(1000), used: 1100 });
+/// let usage = Usage::new(900, 200);
+/// assert_eq!(error, RunError::UsageLimit { limit: UsageLimit::TotalTokens(1000), used: 1100, usage });
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
@@ -92,12 +93,14 @@ impl UsageLimits {
             return Err(RunError::UsageLimit {
                 limit: UsageLimit::Requests(limit),
                 used: requests.into(),
+                usage,
             });
         }
         if let Some(limit) = self.total_tokens.filter(|&limit| usage.total() >= limit) {
             return Err(RunError::UsageLimit {
                 limit: UsageLimit::TotalTokens(limit),
                 used: usage.total(),
+                usage,
             });
         }
         Ok(())
@@ -114,6 +117,7 @@ impl UsageLimits {
             return Err(RunError::UsageLimit {
                 limit: UsageLimit::TotalTokens(limit),
                 used: usage.total(),
+                usage,
             });
         }
         let after = u64::from(made).saturating_add(batch as u64);
@@ -121,6 +125,7 @@ impl UsageLimits {
             return Err(RunError::UsageLimit {
                 limit: UsageLimit::ToolCalls(limit),
                 used: made.into(),
+                usage,
             });
         }
         Ok(())

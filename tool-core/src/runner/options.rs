@@ -148,7 +148,7 @@ impl RunOptions {
     /// let model = ScriptedModel::new([ModelTurn::with_calls("", vec![ToolCall::new("c1", "hi", "{}")])]);
     /// let runner = Runner::new(model, tools![hi]).with_options(RunOptions::new().max_turns(1));
     /// let error = tool_core::block_on(runner.run("Say hi")).unwrap_err();
-    /// assert!(matches!(error, RunError::MaxTurns { limit: 1 }));
+    /// assert!(matches!(error, RunError::MaxTurns { limit: 1, .. }));
     /// ```
     pub fn max_turns(mut self, limit: u32) -> Self {
         self.max_turns = limit;
@@ -341,7 +341,8 @@ impl RunOptions {
     /// let runner = Runner::new(model, tools![hi])
     ///     .with_options(RunOptions::new().usage_limits(UsageLimits::new().tool_calls(1)));
     /// let error = tool_core::block_on(runner.run("Say hi twice")).unwrap_err();
-    /// assert_eq!(error, RunError::UsageLimit { limit: UsageLimit::ToolCalls(1), used: 0 });
+    /// let usage = tool_core::model::Usage::default(); // the scripted turn reported none
+    /// assert_eq!(error, RunError::UsageLimit { limit: UsageLimit::ToolCalls(1), used: 0, usage });
     /// ```
     pub fn usage_limits(mut self, limits: UsageLimits) -> Self {
         self.usage_limits = limits;

@@ -48,7 +48,8 @@ pub enum OutputMode {
     Tool,
 }
 
-/// Checks an answer's JSON text against the output type and returns it as a value.
+/// Checks an answer's JSON text against the output type and returns it as a value, or the
+/// decoding error (what was wrong, and where).
 type Check = fn(&str, &str) -> Result<Value, String>;
 
 /// The typed answer a run must end with: its JSON Schema (from `T: JsonSchema`), how the
@@ -160,8 +161,8 @@ impl OutputSpec {
         self
     }
 
-    /// Checks `text` (the answer's JSON): the value, unwrapped, or what is wrong with it in
-    /// words for the model.
+    /// Checks `text` (the answer's JSON): the value, unwrapped, or the decoding error (what
+    /// was wrong, where), which names no way of answering: the retry message adds that.
     pub(crate) fn check(&self, text: &str) -> Result<Value, String> {
         // OpenAI's strict form of the schema (native output, or the final-answer tool) makes
         // optional fields nullable; a `null` there means the field was left out.
@@ -175,7 +176,7 @@ impl OutputSpec {
         match value {
             Value::Object(mut map) => map
                 .remove(WRAP_KEY)
-                .ok_or_else(|| format!("the answer must have a '{WRAP_KEY}' member")),
+                .ok_or_else(|| format!("missing field `{WRAP_KEY}`")),
             _ => Err(format!(
                 "the answer must be an object with a '{WRAP_KEY}' member"
             )),
@@ -239,8 +240,40 @@ struct Wrapped<T> {
 
 fn check_as<T: DeserializeOwned>(name: &str, text: &str) -> Result<Value, String> {
     let text = strip_fence(text);
-    decode_arguments::<T>(name, text).map_err(|r| r.model_text().to_string())?;
-    decode_arguments::<Value>(name, text).map_err(|r| r.model_text().to_string())
+    // What is accepted is what a tool accepts (a double-encoded object too); only the error
+    // is worded here, since `decode_arguments` words it for a tool call.
+    if decode_arguments::<T>(name, text).is_err() {
+        return Err(decoding_error::<T>(text));
+    }
+    decode_arguments::<Value>(name, text).map_err(|_| decoding_error::<Value>(text))
+}
+
+/// Why `text` does not decode into `T`: serde's message, with the path into the answer
+/// where there is one, e.g. `at 'temp_c': invalid type: string "fifteen", expected f64`.
+fn decoding_error<T: DeserializeOwned>(text: &str) -> String {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let error = match serde_path_to_error::deserialize::<_, T>(&mut de) {
+        Ok(_) => match de.end() {
+            Ok(()) => return "the answer could not be decoded consistently".to_string(),
+            Err(error) => return format!("the answer is not valid JSON: {error}"),
+        },
+        Err(error) => error,
+    };
+    let path = error.path().to_string();
+    let inner = error.into_inner();
+    if inner.is_syntax() || inner.is_eof() {
+        return format!("the answer is not valid JSON: {inner}");
+    }
+    if path == "." {
+        return inner.to_string();
+    }
+    // The path says where; serde's line and column would say it again.
+    let message = inner.to_string();
+    let message = match message.rfind(" at line ") {
+        Some(at) if inner.line() > 0 => message.get(..at).unwrap_or(&message).to_string(),
+        _ => message,
+    };
+    format!("at '{path}': {message}")
 }
 
 /// The check of a restored spec: the answer must be a JSON object.
@@ -268,12 +301,23 @@ fn strip_fence(text: &str) -> &str {
     body.strip_suffix("```").unwrap_or(body).trim()
 }
 
-/// The message that sends an invalid answer back to the model.
-pub(crate) fn retry_prompt(error: &str) -> String {
+/// The message that sends an invalid answer given as text (native structured output) back to
+/// the model: no tool is named, since none was offered for the answer.
+pub(crate) fn native_retry(error: &str) -> String {
+    format!("Your final answer is not valid: {error}. Answer again with JSON matching the schema.")
+}
+
+/// The result of an invalid call of the final-answer tool `name`.
+pub(crate) fn tool_retry(name: &str, error: &str) -> String {
     format!(
-        "Your final answer is not valid: {error} Fix it and answer again in the required JSON \
-         format."
+        "Your final answer is not valid: {error}. Call the '{name}' tool again with arguments \
+         matching its schema."
     )
+}
+
+/// What was wrong with a text answer when the final-answer tool was expected.
+pub(crate) fn not_called(name: &str) -> String {
+    format!("the answer was text, not a call of the '{name}' tool")
 }
 
 /// The message for a text answer when the final-answer tool was expected.

@@ -128,27 +128,7 @@ impl RunResult {
     /// ```
     #[allow(clippy::result_large_err)]
     pub fn output<T: DeserializeOwned>(&self) -> Result<T, ToolResponse> {
-        match &self.outcome {
-            RunOutcome::StoppedAtTool { call } => decode_arguments(&call.name, &call.arguments),
-            RunOutcome::Output { value } => {
-                serde_json::from_value(value.clone()).map_err(|error| {
-                    ToolResponse::error(
-                        ToolErrorCode::InvalidParam,
-                        format!(
-                            "the typed answer does not decode into the requested type: {error}"
-                        ),
-                    )
-                })
-            }
-            other => Err(ToolResponse::error(
-                ToolErrorCode::NotFound,
-                format!(
-                    "the run has no typed answer ({}); set RunOptions::output, or \
-                     RunOptions::stop_at_tool and force the tool with ToolChoice::Tool",
-                    outcome_name(other)
-                ),
-            )),
-        }
+        decode_output(&self.outcome)
     }
 
     /// The calls waiting for approval (empty unless the run paused for them).
@@ -211,6 +191,29 @@ impl RunResult {
     /// ```
     pub fn into_run(self) -> Run {
         self.run
+    }
+}
+
+/// The typed answer (or the stop-at-tool call's arguments) of `outcome`, decoded into `T`:
+/// what [`RunResult::output`] and [`RunStream::output`](super::RunStream::output) answer.
+#[allow(clippy::result_large_err)]
+pub(crate) fn decode_output<T: DeserializeOwned>(outcome: &RunOutcome) -> Result<T, ToolResponse> {
+    match outcome {
+        RunOutcome::StoppedAtTool { call } => decode_arguments(&call.name, &call.arguments),
+        RunOutcome::Output { value } => serde_json::from_value(value.clone()).map_err(|error| {
+            ToolResponse::error(
+                ToolErrorCode::InvalidParam,
+                format!("the typed answer does not decode into the requested type: {error}"),
+            )
+        }),
+        other => Err(ToolResponse::error(
+            ToolErrorCode::NotFound,
+            format!(
+                "the run has no typed answer ({}); set RunOptions::output, or \
+                 RunOptions::stop_at_tool and force the tool with ToolChoice::Tool",
+                outcome_name(other)
+            ),
+        )),
     }
 }
 

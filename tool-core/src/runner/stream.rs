@@ -6,10 +6,14 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll};
 
+use serde::de::DeserializeOwned;
+
 use crate::model::{next_item, Stream};
+use crate::response::{ToolErrorCode, ToolResponse};
 
 use super::error::RunError;
 use super::event::RunEvent;
+use super::result::decode_output;
 use super::run::{Run, RunOutcome};
 
 /// Where the driver puts events for the stream to hand out. The driver runs inside the
@@ -122,6 +126,43 @@ impl<'a> RunStream<'a> {
         }
     }
 
+    /// The typed answer of a run with [`RunOptions::output`](super::RunOptions::output) (or
+    /// the arguments of the [`RunOptions::stop_at_tool`](super::RunOptions::stop_at_tool)
+    /// call), decoded into `T`, once the stream has ended: what
+    /// [`RunResult::output`](super::RunResult::output) answers for a run that was not
+    /// streamed. The error is a `ToolResponse` saying why there is none: the stream has not
+    /// ended, the run failed or ended otherwise, or the answer does not decode into `T`.
+    ///
+    /// ```
+    /// use tool_core::model::{ModelTurn, ScriptedModel};
+    /// use tool_core::runner::{RunOptions, Runner};
+    ///
+    /// #[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema)]
+    /// struct City { name: String }
+    ///
+    /// let model = ScriptedModel::new([ModelTurn::text(r#"{"name":"Paris"}"#)]).with_native_output();
+    /// let runner = Runner::new(model, tool_core::ToolRegistry::new())
+    ///     .with_options(RunOptions::new().output::<City>());
+    /// let mut stream = runner.run_streamed("Capital of France?");
+    /// assert!(stream.output::<City>().is_err()); // not ended yet
+    /// tool_core::block_on(async { while stream.next_event().await.is_some() {} });
+    /// assert_eq!(stream.output::<City>().unwrap(), City { name: "Paris".into() });
+    /// ```
+    #[allow(clippy::result_large_err)]
+    pub fn output<T: DeserializeOwned>(&self) -> Result<T, ToolResponse> {
+        match &self.ended {
+            Some(Ok(outcome)) => decode_output(outcome),
+            Some(Err(error)) => Err(ToolResponse::error(
+                ToolErrorCode::NotFound,
+                format!("the run has no typed answer: it failed ({error})"),
+            )),
+            None => Err(ToolResponse::error(
+                ToolErrorCode::NotFound,
+                "the run has no typed answer yet: read the stream to its last event first",
+            )),
+        }
+    }
+
     /// How the run ended, once the stream has: its outcome or its error.
     ///
     /// ```
@@ -208,7 +249,10 @@ impl Stream for RunStream<'_> {
                     usage: run.usage(),
                     turns: run.turns(),
                 },
-                Err(error) => RunEvent::RunFailed { error },
+                Err(error) => RunEvent::RunFailed {
+                    error,
+                    usage: run.usage(),
+                },
             };
             self.ended = Some(result);
             self.sink.push(last);

@@ -109,6 +109,7 @@ impl<M: Model> Runner<M> {
                 Err(error) => Err(RunError::OutputInvalid {
                     attempts: 0,
                     message: error.to_string(),
+                    usage: result.run.usage(),
                 }),
             },
             other => Err(RunError::NoOutput {

@@ -190,6 +190,7 @@ impl Run {
                 if self.turns >= self.options.max_turns {
                     return Err(RunError::MaxTurns {
                         limit: self.options.max_turns,
+                        usage: self.usage,
                     });
                 }
                 if let Some(error) = self.output_exhausted() {
@@ -296,14 +297,18 @@ impl Run {
                 self.phase = Phase::Done(RunOutcome::Output { value });
                 return Ok(());
             }
-            output::OutputRead::Retry(message) => {
-                self.count_invalid(&message);
+            output::OutputRead::Retry { message, error } => {
+                self.count_invalid(error);
                 self.messages.push(Message::Assistant(turn));
                 self.messages.push(Message::user(message));
                 return Ok(());
             }
-            output::OutputRead::InvalidCall { position, message } => {
-                self.count_invalid(&message);
+            output::OutputRead::InvalidCall {
+                position,
+                message,
+                error,
+            } => {
+                self.count_invalid(error);
                 invalid_call = Some((position, message));
             }
         }

@@ -13,7 +13,9 @@ use crate::registry::ToolRegistry;
 use crate::response::ToolResponse;
 
 use super::super::error::RunError;
-use super::super::output::{call_the_tool, retry_prompt, OutputMode, OutputSpec};
+use super::super::output::{
+    call_the_tool, native_retry, not_called, tool_retry, OutputMode, OutputSpec,
+};
 use super::Run;
 
 static REQUIRED: ToolChoice = ToolChoice::Required;
@@ -27,7 +29,7 @@ pub(super) struct OutputState {
     /// Invalid answers so far.
     #[serde(default)]
     retries: u32,
-    /// What was wrong with the last one.
+    /// What was wrong with the last one (the decoding error, not the message to the model).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     last_error: Option<String>,
 }
@@ -44,10 +46,15 @@ pub(super) enum OutputRead {
     None,
     /// The answer, valid.
     Valid(Value),
-    /// An answer in the text (or text where a call was expected) that must be redone.
-    Retry(String),
+    /// An answer in the text (or text where a call was expected) that must be redone:
+    /// the message for the model, and what was wrong.
+    Retry { message: String, error: String },
     /// The final-answer call at this position is invalid; the turn's other calls run.
-    InvalidCall { position: usize, message: String },
+    InvalidCall {
+        position: usize,
+        message: String,
+        error: String,
+    },
 }
 
 impl Run {
@@ -146,6 +153,7 @@ impl Run {
         (self.output.retries > spec.max_retries).then(|| RunError::OutputInvalid {
             attempts: self.output.retries,
             message: self.output.last_error.clone().unwrap_or_default(),
+            usage: self.usage,
         })
     }
 
@@ -160,7 +168,10 @@ impl Run {
             }
             return match spec.check(&turn.text) {
                 Ok(value) => OutputRead::Valid(value),
-                Err(error) => OutputRead::Retry(retry_prompt(&error)),
+                Err(error) => OutputRead::Retry {
+                    message: native_retry(&error),
+                    error,
+                },
             };
         }
         let name = &spec.format.name;
@@ -174,11 +185,15 @@ impl Run {
                     Ok(value) => OutputRead::Valid(value),
                     Err(error) => OutputRead::InvalidCall {
                         position,
-                        message: retry_prompt(&error),
+                        message: tool_retry(name, &error),
+                        error,
                     },
                 }
             }
-            None if turn.calls.is_empty() => OutputRead::Retry(call_the_tool(name)),
+            None if turn.calls.is_empty() => OutputRead::Retry {
+                message: call_the_tool(name),
+                error: not_called(name),
+            },
             None => OutputRead::None,
         }
     }
@@ -189,10 +204,10 @@ impl Run {
         self.output.last_error = None;
     }
 
-    /// Counts an invalid answer.
-    pub(super) fn count_invalid(&mut self, message: &str) {
+    /// Counts an invalid answer; `error` is what was wrong with it.
+    pub(super) fn count_invalid(&mut self, error: String) {
         self.output.retries += 1;
-        self.output.last_error = Some(message.to_string());
+        self.output.last_error = Some(error);
     }
 
     /// After a valid answer: the run's conversation stays one any API accepts later (every
