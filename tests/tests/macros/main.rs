@@ -49,3 +49,4 @@ mod testing_helpers;
 mod tool_search;
 mod toolset_shaping;
 mod user_path;
+mod tool_fn;
