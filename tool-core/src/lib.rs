@@ -129,8 +129,8 @@ pub use response::{Attachment, AttachmentKind};
 pub use response::{ErrorInfo, Stats, ToolErrorCode, ToolEvent, ToolResponse, ToolStatus};
 pub use struct_tool::{StructTool, ToolHandler, ToolOf};
 pub use tool::{CallFuture, Tool, ToolSet};
-pub use tool_fn::ToolFn;
 pub use tool_core_derive::{prompt, resource, tool, tool_type, toolbox, Tool};
+pub use tool_fn::ToolFn;
 // What a compile error about a parameter or result type names; not for use in your own code.
 #[doc(hidden)]
 pub use type_checks::{missing, ToolOutput, ToolParam};

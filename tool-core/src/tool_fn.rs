@@ -124,15 +124,16 @@ impl ToolFn {
         F: Future + Send + 'static,
         F::Output: IntoToolResponse,
     {
-        let handler: Handler = Box::new(move |value, ctx| {
-            match arguments::<A>(ctx.tool_name(), value) {
-                Ok(args) => {
-                    let future = handler(args, ctx);
-                    CallFuture::new(async move { future.await.into_tool_response() })
-                }
-                Err(response) => CallFuture::ready(response),
-            }
-        });
+        let handler: Handler =
+            Box::new(
+                move |value, ctx| match arguments::<A>(ctx.tool_name(), value) {
+                    Ok(args) => {
+                        let future = handler(args, ctx);
+                        CallFuture::new(async move { future.await.into_tool_response() })
+                    }
+                    Err(response) => CallFuture::ready(response),
+                },
+            );
         Self::from_parts(definition, handler)
     }
 

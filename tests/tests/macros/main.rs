@@ -46,7 +46,7 @@ mod provider_namespaces;
 mod provider_openai;
 mod response_protocol;
 mod testing_helpers;
+mod tool_fn;
 mod tool_search;
 mod toolset_shaping;
 mod user_path;
-mod tool_fn;

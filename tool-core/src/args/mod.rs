@@ -78,8 +78,8 @@ pub(crate) fn decode_object(tool: &str, raw: &str) -> Result<Value, ToolResponse
     if text.starts_with('[') {
         return Err(array_arguments(tool));
     }
-    let value = serde_json::from_str::<Value>(text)
-        .map_err(|e| explain_failure::<Value>(tool, text, e))?;
+    let value =
+        serde_json::from_str::<Value>(text).map_err(|e| explain_failure::<Value>(tool, text, e))?;
     let value = match value {
         Value::String(inner) if inner.trim_start().starts_with('{') => {
             let inner = inner.trim();
@@ -102,7 +102,10 @@ pub(crate) fn decode_object(tool: &str, raw: &str) -> Result<Value, ToolResponse
 
 /// Decodes already-parsed arguments into `T`, with the error [`decode_arguments`] gives for
 /// the same mistake (path, expected type, closest name).
-pub(crate) fn decode_value<T: DeserializeOwned>(tool: &str, value: Value) -> Result<T, ToolResponse> {
+pub(crate) fn decode_value<T: DeserializeOwned>(
+    tool: &str,
+    value: Value,
+) -> Result<T, ToolResponse> {
     serde_path_to_error::deserialize::<_, T>(value).map_err(|e| {
         let path = render_path(e.path());
         let message = describe_data_error(&path, &strip_position(e.inner()));

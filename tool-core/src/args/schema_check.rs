@@ -159,20 +159,21 @@ impl SchemaCheck {
         if fitting.is_some() {
             return fitting;
         }
-        let typed: Vec<&Node> = branches
+        let typed: Vec<usize> = branches
             .iter()
-            .filter_map(|&b| self.resolved(b))
-            .filter(|n| n.type_allows(value))
+            .copied()
+            .filter(|&b| self.resolved(b).is_some_and(|n| n.type_allows(value)))
             .collect();
-        if let (Value::Object(map), false) = (value, typed.is_empty()) {
-            if let Some(found) = self.tag_problem(&typed, map, path) {
-                return Some(found);
+        if let Value::Object(map) = value {
+            match self.tag_problem(&typed, map, path) {
+                Some(Tagged::Problem(found)) => return Some(found),
+                Some(Tagged::Branch(branch)) => {
+                    return self.problem(branch, value, path, hops + 1, merged);
+                }
+                None => {}
             }
         }
-        if let Some(&first) = branches
-            .iter()
-            .find(|&&b| self.resolved(b).is_some_and(|n| n.type_allows(value)))
-        {
+        if let Some(&first) = typed.first() {
             return self.problem(first, value, path, hops + 1, merged);
         }
         let types = branches
@@ -200,32 +201,39 @@ impl SchemaCheck {
     }
 
     /// For object branches told apart by a constant-valued key (`{"kind": "circle", ...}`):
-    /// the key missing, or its value none of the branches' (with the values allowed).
+    /// the key missing, or its value none of the branches' (with the values allowed), or
+    /// else the branch the value names.
     fn tag_problem(
         &self,
-        branches: &[&Node],
+        branches: &[usize],
         map: &serde_json::Map<String, Value>,
         path: &[Segment<'_>],
-    ) -> Option<String> {
-        let (tag, _) = branches.first()?.properties.iter().find(|(k, _)| {
-            branches
-                .iter()
-                .all(|b| b.property(k).is_some_and(|s| self.constant_of(s).is_some()))
-        })?;
-        let allowed: Vec<&Value> = branches
+    ) -> Option<Tagged> {
+        let tag_of = |branch: usize, key: &str| {
+            self.resolved(branch)
+                .and_then(|n| n.property(key))
+                .and_then(|s| self.constant_of(s))
+        };
+        let first = self.resolved(*branches.first()?)?;
+        let (tag, _) = first
+            .properties
             .iter()
-            .filter_map(|b| b.property(tag).and_then(|s| self.constant_of(s)))
-            .collect();
+            .find(|(k, _)| branches.iter().all(|&b| tag_of(b, k).is_some()))?;
+        let allowed: Vec<&Value> = branches.iter().filter_map(|&b| tag_of(b, tag)).collect();
         let full = super::join_path(&render(path), tag);
-        match map.get(tag) {
-            None => Some(format!(
+        let Some(got) = map.get(tag) else {
+            return Some(Tagged::Problem(format!(
                 "missing required parameter '{full}' (one of {}). Add it and call the tool again.",
-                value_list(&allowed)
-            )),
-            Some(got) if !allowed.contains(&got) => {
-                Some(invalid_choice(&format!(" at '{full}'"), got, &allowed))
-            }
-            Some(_) => None,
+                choices(&allowed)
+            )));
+        };
+        match branches.iter().find(|&&b| tag_of(b, tag) == Some(got)) {
+            Some(&branch) => Some(Tagged::Branch(branch)),
+            None => Some(Tagged::Problem(invalid_choice(
+                &format!(" at '{full}'"),
+                got,
+                &allowed,
+            ))),
         }
     }
 
@@ -233,11 +241,21 @@ impl SchemaCheck {
     /// allows.
     fn constant_of(&self, at: usize) -> Option<&Value> {
         let node = self.resolved(at)?;
-        node.constant.as_ref().or(match node.one_of_values.as_deref() {
-            Some([only]) => Some(only),
-            _ => None,
-        })
+        node.constant
+            .as_ref()
+            .or(match node.one_of_values.as_deref() {
+                Some([only]) => Some(only),
+                _ => None,
+            })
     }
+}
+
+/// What the tag of an object meeting tagged branches says.
+enum Tagged {
+    /// The tag is missing or names no branch.
+    Problem(String),
+    /// The branch the tag names.
+    Branch(usize),
 }
 
 fn at_path(path: &[Segment<'_>]) -> String {
@@ -285,6 +303,16 @@ fn invalid_choice(at: &str, got: &Value, allowed: &[&Value]) -> String {
     }
 }
 
+/// Allowed values as the model reads them: strings quoted as names (`'a', 'b'`), anything
+/// else as JSON.
+fn choices(values: &[&Value]) -> String {
+    let strings: Option<Vec<&str>> = values.iter().map(|v| v.as_str()).collect();
+    match strings {
+        Some(names) => quoted_list(names),
+        None => value_list(values),
+    }
+}
+
 fn value_list(values: &[&Value]) -> String {
     let mut out = String::new();
     for (i, value) in values.iter().enumerate() {
@@ -305,8 +333,16 @@ fn bounds_problem(node: &Node, value: &Value, path: &[Segment<'_>]) -> Option<St
         Value::Number(n) => {
             let x = n.as_f64()?;
             let limits = [
-                (bounds.minimum, ">=", x >= bounds.minimum.unwrap_or(f64::MIN)),
-                (bounds.maximum, "<=", x <= bounds.maximum.unwrap_or(f64::MAX)),
+                (
+                    bounds.minimum,
+                    ">=",
+                    x >= bounds.minimum.unwrap_or(f64::MIN),
+                ),
+                (
+                    bounds.maximum,
+                    "<=",
+                    x <= bounds.maximum.unwrap_or(f64::MAX),
+                ),
                 (
                     bounds.exclusive_minimum,
                     ">",
