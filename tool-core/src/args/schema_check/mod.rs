@@ -15,12 +15,28 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use super::shape::{
-    self, Additional, Node, ARRAY, BOOLEAN, INTEGER, MAX_HOPS, NULL, NUMBER, OBJECT, STRING,
-};
+mod words;
+
+use std::cell::Cell;
+
+use super::shape::{self, Additional, Node};
 use super::walk::{render, Nodes, Segment};
 use crate::response::{ToolErrorCode, ToolResponse};
-use crate::suggest::{closest, quoted_list};
+pub(super) use words::unexpected;
+use words::{
+    at_path, bounds_problem, choices, constant_problem, expected_type, invalid_choice, type_names,
+};
+
+/// Schema nodes one check may visit. A sane schema visits one or a few per value of the
+/// arguments; one whose unions refer to themselves can visit exponentially many in the depth
+/// of the value. Past this bound (arguments of some hundred thousand values) the rest of the
+/// arguments is taken as allowed: the handler still decodes what it gets.
+const MAX_STEPS: u32 = 1 << 18;
+
+/// Steps through references and combinators without entering the value. Fewer than the
+/// nested-key check allows: every union branch here is tried in full, so the bound is the
+/// exponent of the work on a schema whose unions refer to themselves.
+const MAX_SCHEMA_HOPS: u32 = 16;
 
 /// A tool's input schema, compiled once.
 pub(crate) struct SchemaCheck {
@@ -39,7 +55,11 @@ impl SchemaCheck {
     /// allow (keys in document order, then missing required keys), if any.
     pub(crate) fn check(&self, tool: &str, arguments: &Value) -> Result<(), ToolResponse> {
         let mut path = Vec::new();
-        match self.problem(0, arguments, &mut path, 0, false) {
+        let walk = Walk {
+            nodes: &self.nodes,
+            steps: Cell::new(0),
+        };
+        match walk.problem(0, arguments, &mut path, 0, false) {
             None => Ok(()),
             Some(message) => Err(ToolResponse::error(
                 ToolErrorCode::InvalidParam,
@@ -47,7 +67,16 @@ impl SchemaCheck {
             )),
         }
     }
+}
 
+/// One check's walk over the compiled schema.
+struct Walk<'n> {
+    nodes: &'n [Node],
+    /// Nodes visited so far; see [`MAX_STEPS`].
+    steps: Cell<u32>,
+}
+
+impl Walk<'_> {
     /// What is wrong with `value` at node `at`, as the sentence the model reads. `hops` and
     /// `merged` are as in the nested-key check (`walk`).
     fn problem<'v>(
@@ -59,7 +88,9 @@ impl SchemaCheck {
         merged: bool,
     ) -> Option<String> {
         let node = self.nodes.get(at)?;
-        if hops > MAX_HOPS {
+        let steps = self.steps.get().saturating_add(1);
+        self.steps.set(steps);
+        if hops > MAX_SCHEMA_HOPS || steps > MAX_STEPS {
             return None;
         }
         let merged = merged || node.spread;
@@ -150,7 +181,7 @@ impl SchemaCheck {
             match self.problem(branch, value, path, hops + 1, merged) {
                 None => return None,
                 Some(found) => {
-                    if fitting.is_none() && Nodes(&self.nodes).fits(branch, value, hops + 1) {
+                    if fitting.is_none() && Nodes(self.nodes).fits(branch, value, hops + 1) {
                         fitting = Some(found);
                     }
                 }
@@ -190,7 +221,7 @@ impl SchemaCheck {
 
     /// The node a branch stands for, through `$ref`s.
     fn resolved(&self, mut at: usize) -> Option<&Node> {
-        for _ in 0..MAX_HOPS {
+        for _ in 0..MAX_SCHEMA_HOPS {
             let node = self.nodes.get(at)?;
             match node.all_of.as_slice() {
                 [only] if node.unions.is_empty() && node.properties.is_empty() => at = *only,
@@ -258,202 +289,140 @@ enum Tagged {
     Branch(usize),
 }
 
-fn at_path(path: &[Segment<'_>]) -> String {
-    if path.is_empty() {
-        String::new()
-    } else {
-        format!(" at '{}'", render(path))
-    }
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
 
-/// `const` and `enum`, in the words a `#[tool]` function's enum parameters use.
-fn constant_problem(node: &Node, value: &Value, path: &[Segment<'_>]) -> Option<String> {
-    if let Some(constant) = &node.constant {
-        if constant != value {
-            return Some(invalid_choice(&at_path(path), value, &[constant]));
+    fn message(schema: Value, arguments: Value) -> Option<String> {
+        SchemaCheck::new(&schema)
+            .check("t", &arguments)
+            .err()
+            .and_then(|e| e.error_message().map(str::to_string))
+    }
+
+    #[test]
+    fn a_self_referencing_schema_ends() {
+        let schema = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/L"}},
+            "$defs": {"L": {"$ref": "#/$defs/L"}}});
+        assert_eq!(message(schema, json!({"a": {"b": [1, 2]}})), None);
+    }
+
+    #[test]
+    fn a_union_of_itself_ends_soon() {
+        // Each branch checks itself again before failing on its type: without a bound, each
+        // hop doubles the visits.
+        let branch = json!({"allOf": [{"$ref": "#/$defs/L"}, {"type": "string"}]});
+        let schema = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/L"}},
+            "$defs": {"L": {"anyOf": [branch, branch, branch]}}});
+        let started = std::time::Instant::now();
+        let got = message(schema, json!({"a": 1})).unwrap();
+        assert!(got.contains("at 'a': expected a string"), "{got}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+        // The same through the value: each branch checks the nested value before failing on
+        // its missing key, so each level of nesting multiplies the visits.
+        let branch = json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/N"}}, "required": ["y"]});
+        let nested = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/N"}},
+            "$defs": {"N": {"anyOf": [branch, branch, {"type": "integer"}]}}});
+        let mut deep = json!(1);
+        for _ in 0..40 {
+            deep = json!({ "x": deep });
         }
+        let started = std::time::Instant::now();
+        let _ = message(nested, json!({ "a": deep }));
+        // About 2 s in a debug build on a shared 2-core machine; without the bound, minutes.
+        assert!(started.elapsed() < std::time::Duration::from_secs(15));
     }
-    let allowed = node.one_of_values.as_ref()?;
-    if allowed.contains(value) {
-        return None;
-    }
-    let allowed: Vec<&Value> = allowed.iter().collect();
-    Some(invalid_choice(&at_path(path), value, &allowed))
-}
 
-/// A value outside a fixed set: for strings, the closest allowed one and the list.
-fn invalid_choice(at: &str, got: &Value, allowed: &[&Value]) -> String {
-    let strings: Option<Vec<&str>> = allowed.iter().map(|v| v.as_str()).collect();
-    match (got, strings) {
-        (Value::String(wrong), Some(names)) => {
-            let hint = closest(wrong, names.iter().copied())
-                .map(|h| format!(" Did you mean '{h}'?"))
-                .unwrap_or_default();
-            format!(
-                "invalid value '{}'{at}.{hint} Allowed values: {}.",
-                shorten(wrong),
-                quoted_list(names.iter().copied())
-            )
-        }
-        _ => format!(
-            "invalid value{at}: expected one of {}, got {}.",
-            value_list(allowed),
-            unexpected(got)
-        ),
+    #[test]
+    fn a_recursive_type_is_checked_at_every_depth() {
+        let schema = json!({"type": "object", "properties": {"root": {"$ref": "#/$defs/Node"}},
+            "$defs": {"Node": {"type": "object", "properties": {
+                "name": {"type": "string"},
+                "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}
+            }, "required": ["name"], "additionalProperties": false}}});
+        let args = json!({"root": {"name": "a", "children": [{"name": "b", "children": [{"nmae": "c"}]}]}});
+        assert_eq!(
+            message(schema, args).as_deref(),
+            Some("Invalid arguments for 't': unknown parameter 'root.children[0].children[0].nmae'. Did you mean 'name'? Valid parameters: 'name', 'children'.")
+        );
     }
-}
 
-/// Allowed values as the model reads them: strings quoted as names (`'a', 'b'`), anything
-/// else as JSON.
-fn choices(values: &[&Value]) -> String {
-    let strings: Option<Vec<&str>> = values.iter().map(|v| v.as_str()).collect();
-    match strings {
-        Some(names) => quoted_list(names),
-        None => value_list(values),
+    #[test]
+    fn the_false_schema_takes_nothing_and_all_of_takes_every_part() {
+        let schema = json!({"type": "object", "properties": {"never": false,
+            "both": {"allOf": [{"type": "integer"}, {"minimum": 10}]}}});
+        let got = message(schema.clone(), json!({"never": 1})).unwrap();
+        assert!(
+            got.contains("wrong type at 'never': expected nothing"),
+            "{got}"
+        );
+        let got = message(schema.clone(), json!({"both": 3})).unwrap();
+        assert!(
+            got.contains("invalid value at 'both': expected a number >= 10, got integer `3`"),
+            "{got}"
+        );
+        assert_eq!(message(schema, json!({"both": 12})), None);
     }
-}
 
-fn value_list(values: &[&Value]) -> String {
-    let mut out = String::new();
-    for (i, value) in values.iter().enumerate() {
-        if i > 0 {
-            out.push_str(", ");
-        }
-        out.push_str(&value.to_string());
+    #[test]
+    fn tuples_check_each_position() {
+        let schema = json!({"type": "object", "properties": {"pair": {"type": "array",
+            "prefixItems": [{"type": "string"}, {"type": "integer"}], "maxItems": 2}}});
+        assert_eq!(message(schema.clone(), json!({"pair": ["a", 1]})), None);
+        let got = message(schema.clone(), json!({"pair": ["a", "b"]})).unwrap();
+        assert!(
+            got.contains("wrong type at 'pair[1]': expected an integer"),
+            "{got}"
+        );
+        let got = message(schema, json!({"pair": ["a", 1, 2]})).unwrap();
+        assert!(
+            got.contains("expected an array of at most 2 items, got 3"),
+            "{got}"
+        );
     }
-    out
-}
 
-/// Size limits: numbers against `minimum`/`maximum`, strings against their length in
-/// characters, arrays against their number of items.
-fn bounds_problem(node: &Node, value: &Value, path: &[Segment<'_>]) -> Option<String> {
-    let bounds = node.bounds.as_deref()?;
-    let at = at_path(path);
-    match value {
-        Value::Number(n) => {
-            let x = n.as_f64()?;
-            let limits = [
-                (
-                    bounds.minimum,
-                    ">=",
-                    x >= bounds.minimum.unwrap_or(f64::MIN),
-                ),
-                (
-                    bounds.maximum,
-                    "<=",
-                    x <= bounds.maximum.unwrap_or(f64::MAX),
-                ),
-                (
-                    bounds.exclusive_minimum,
-                    ">",
-                    bounds.exclusive_minimum.is_none_or(|m| x > m),
-                ),
-                (
-                    bounds.exclusive_maximum,
-                    "<",
-                    bounds.exclusive_maximum.is_none_or(|m| x < m),
-                ),
-            ];
-            let (limit, op, _) = limits.into_iter().find(|(l, _, ok)| l.is_some() && !ok)?;
-            let kind = if node.types & NUMBER == 0 {
-                "an integer"
-            } else {
-                "a number"
-            };
-            Some(format!(
-                "invalid value{at}: expected {kind} {op} {}, got {}.",
-                plain_number(limit?),
-                unexpected(value)
-            ))
-        }
-        Value::String(s) => {
-            let len = s.chars().count() as u64;
-            let (word, limit) = match (bounds.min_length, bounds.max_length) {
-                (Some(min), _) if len < min => ("at least", min),
-                (_, Some(max)) if len > max => ("at most", max),
-                _ => return None,
-            };
-            Some(format!(
-                "invalid value{at}: expected a string of {word} {limit} characters, got one of {len}."
-            ))
-        }
-        Value::Array(items) => {
-            let len = items.len() as u64;
-            let (word, limit) = match (bounds.min_items, bounds.max_items) {
-                (Some(min), _) if len < min => ("at least", min),
-                (_, Some(max)) if len > max => ("at most", max),
-                _ => return None,
-            };
-            Some(format!(
-                "invalid value{at}: expected an array of {word} {limit} items, got {len}."
-            ))
-        }
-        _ => None,
+    #[test]
+    fn a_flattened_enum_beside_properties_rejects_no_key_the_other_part_knows() {
+        // `#[serde(flatten)]` of an enum: the record's keys and the variant's keys are in
+        // different parts of the schema, each closed on its own.
+        let schema = json!({"type": "object", "properties": {"id": {"type": "integer"}},
+        "oneOf": [
+            {"type": "object", "properties": {"url": {"type": "string"}}, "required": ["url"], "additionalProperties": false},
+            {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"], "additionalProperties": false}
+        ]});
+        assert_eq!(
+            message(schema.clone(), json!({"id": 1, "path": "/x"})),
+            None
+        );
+        let got = message(schema, json!({"id": 1, "path": 3})).unwrap();
+        assert!(
+            got.contains("wrong type at 'path': expected a string"),
+            "{got}"
+        );
     }
-}
 
-/// `3` for 3.0, as a schema author wrote it.
-fn plain_number(x: f64) -> String {
-    if x.fract() == 0.0 && x.abs() < 1e15 {
-        format!("{}", x as i64)
-    } else {
-        x.to_string()
+    #[test]
+    fn no_branch_of_the_right_type_lists_every_type_allowed() {
+        let schema = json!({"type": "object", "properties": {"v": {"anyOf": [
+            {"type": "integer"}, {"type": "array", "items": {"type": "integer"}}, {"type": "null"}
+        ]}}});
+        assert_eq!(message(schema.clone(), json!({"v": [1]})), None);
+        assert_eq!(
+            message(schema, json!({"v": "x"})).as_deref(),
+            Some("Invalid arguments for 't': wrong type at 'v': expected an array, an integer or null, got string \"x\".")
+        );
     }
-}
 
-/// What a node takes, as a model reads it: "a string or null", "a non-negative integer".
-fn expected_type(node: &Node) -> String {
-    let minimum = node.bounds.as_ref().and_then(|b| b.minimum);
-    if node.types == INTEGER && minimum == Some(0.0) {
-        return "a non-negative integer".to_string();
-    }
-    type_names(node.types)
-}
-
-/// The types a node allows, as a model reads them: "a string or null".
-fn type_names(types: u8) -> String {
-    let mut names = Vec::new();
-    for (bit, name) in [
-        (OBJECT, "an object"),
-        (ARRAY, "an array"),
-        (STRING, "a string"),
-        (NUMBER, "a number"),
-        (INTEGER, "an integer"),
-        (BOOLEAN, "a boolean (true or false)"),
-        (NULL, "null"),
-    ] {
-        // `number` takes integers too: say it once.
-        let said = bit == INTEGER && types & NUMBER != 0;
-        if types & bit != 0 && !said {
-            names.push(name);
-        }
-    }
-    match names.as_slice() {
-        [] => "nothing (this parameter takes no value; leave it out)".to_string(),
-        [one] => (*one).to_string(),
-        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
-    }
-}
-
-/// What the model sent, in the words serde's messages use for `#[tool]` functions
-/// (`string "abc"`, ``integer `3` ``), long strings cut short.
-pub(super) fn unexpected(value: &Value) -> String {
-    match value {
-        Value::Null => "null".to_string(),
-        Value::Bool(b) => format!("boolean `{b}`"),
-        Value::Number(n) if n.is_f64() => format!("floating point `{n}`"),
-        Value::Number(n) => format!("integer `{n}`"),
-        Value::String(s) => format!("string {:?}", shorten(s)),
-        Value::Array(_) => "an array".to_string(),
-        Value::Object(_) => "an object".to_string(),
-    }
-}
-
-/// A model's string as quoted back to it: at most 60 characters, so a huge value is not
-/// echoed whole.
-fn shorten(s: &str) -> Cow<'_, str> {
-    match s.char_indices().nth(60) {
-        Some((end, _)) => Cow::Owned(format!("{}...", s.get(..end).unwrap_or(s))),
-        None => Cow::Borrowed(s),
+    #[test]
+    fn a_long_string_is_not_echoed_whole() {
+        let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}}});
+        let long = "x".repeat(10_000);
+        let got = message(schema, json!({ "n": long })).unwrap();
+        assert!(got.len() < 200, "{got}");
+        assert!(
+            got.contains(&format!("got string \"{}...\"", "x".repeat(60))),
+            "{got}"
+        );
     }
 }
