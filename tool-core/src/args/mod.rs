@@ -12,6 +12,7 @@ mod closed;
 mod schema_check;
 mod shape;
 mod stream;
+mod value;
 mod walk;
 
 use std::sync::OnceLock;
@@ -19,13 +20,13 @@ use std::sync::OnceLock;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::error::Category;
-use serde_json::Value;
 
 use crate::response::{ToolErrorCode, ToolResponse};
 use crate::suggest::{closest, quoted_list};
 
 pub use closed::ClosedObjects;
 pub(crate) use schema_check::SchemaCheck;
+pub(crate) use value::{decode_object, decode_value};
 
 /// Decodes raw argument JSON into `T`. Empty text and `null` mean `{}`; a JSON string that
 /// holds an object (double-encoded arguments) is decoded once more.
@@ -67,53 +68,6 @@ fn array_arguments(tool: &str) -> ToolResponse {
         ToolErrorCode::InvalidParam,
         format!("Invalid arguments for '{tool}': the arguments must be a JSON object of named parameters, got an array."),
     )
-}
-
-/// Reads raw argument JSON as a JSON object, for tools whose parameters are a schema and not
-/// a type: the same leniency and the same errors as [`decode_arguments`] (empty text and
-/// `null` mean `{}`, a double-encoded object is decoded once more, an array or a scalar is
-/// refused).
-pub(crate) fn decode_object(tool: &str, raw: &str) -> Result<Value, ToolResponse> {
-    let text = object_text(raw);
-    if text.starts_with('[') {
-        return Err(array_arguments(tool));
-    }
-    let value =
-        serde_json::from_str::<Value>(text).map_err(|e| explain_failure::<Value>(tool, text, e))?;
-    let value = match value {
-        Value::String(inner) if inner.trim_start().starts_with('{') => {
-            let inner = inner.trim();
-            serde_json::from_str::<Value>(inner)
-                .map_err(|e| explain_failure::<Value>(tool, inner, e))?
-        }
-        other => other,
-    };
-    if value.is_object() {
-        return Ok(value);
-    }
-    Err(ToolResponse::error(
-        ToolErrorCode::InvalidParam,
-        format!(
-            "Invalid arguments for '{tool}': the arguments must be a JSON object of parameters, got {}.",
-            schema_check::unexpected(&value)
-        ),
-    ))
-}
-
-/// Decodes already-parsed arguments into `T`, with the error [`decode_arguments`] gives for
-/// the same mistake (path, expected type, closest name).
-pub(crate) fn decode_value<T: DeserializeOwned>(
-    tool: &str,
-    value: Value,
-) -> Result<T, ToolResponse> {
-    serde_path_to_error::deserialize::<_, T>(value).map_err(|e| {
-        let path = render_path(e.path());
-        let message = describe_data_error(&path, &strip_position(e.inner()));
-        ToolResponse::error(
-            ToolErrorCode::InvalidParam,
-            format!("Invalid arguments for '{tool}': {message}"),
-        )
-    })
 }
 
 /// [`decode_arguments`], then the check serde cannot make on types without
