@@ -100,6 +100,7 @@ mod suggest;
 pub mod testing;
 mod timer;
 mod tool;
+mod tool_fn;
 mod type_checks;
 
 pub use call::{AllowedCallers, Caller, ToolCall, ToolCallRef};
@@ -129,6 +130,7 @@ pub use response::{ErrorInfo, Stats, ToolErrorCode, ToolEvent, ToolResponse, Too
 pub use struct_tool::{StructTool, ToolHandler, ToolOf};
 pub use tool::{CallFuture, Tool, ToolSet};
 pub use tool_core_derive::{prompt, resource, tool, tool_type, toolbox, Tool};
+pub use tool_fn::ToolFn;
 // What a compile error about a parameter or result type names; not for use in your own code.
 #[doc(hidden)]
 pub use type_checks::{missing, ToolOutput, ToolParam};

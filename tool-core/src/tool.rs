@@ -12,7 +12,8 @@ use crate::definition::ToolAnnotations;
 use crate::metadata::{Icon, Meta};
 use crate::response::{ToolErrorCode, ToolResponse};
 
-/// A callable tool. `#[tool]` implements it; implement it by hand for tools defined at run time.
+/// A callable tool. `#[tool]` implements it; for a tool defined at run time (a definition and
+/// a closure), [`ToolFn`](crate::ToolFn) does; implement it by hand for anything else.
 ///
 /// The registry caches what [`Tool::input_schema`] returns, so it may build the schema afresh.
 ///

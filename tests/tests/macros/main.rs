@@ -49,6 +49,7 @@ mod provider_openai;
 mod response_protocol;
 mod strict_optional;
 mod testing_helpers;
+mod tool_fn;
 mod tool_search;
 mod toolset_shaping;
 mod user_path;

@@ -9,8 +9,10 @@
 //! the nested type says `deny_unknown_fields`, and the model would never learn its typo.
 
 mod closed;
+mod schema_check;
 mod shape;
 mod stream;
+mod value;
 mod walk;
 
 use std::sync::OnceLock;
@@ -23,6 +25,8 @@ use crate::response::{ToolErrorCode, ToolResponse};
 use crate::suggest::{closest, quoted_list};
 
 pub use closed::ClosedObjects;
+pub(crate) use schema_check::SchemaCheck;
+pub(crate) use value::{decode_object, decode_value};
 
 /// Decodes raw argument JSON into `T`. Empty text and `null` mean `{}`; a JSON string that
 /// holds an object (double-encoded arguments) is decoded once more.
@@ -44,10 +48,7 @@ fn decode_unusual<T: DeserializeOwned>(tool: &str, raw: &str) -> Result<T, ToolR
     let text = object_text(raw);
     if text.starts_with('[') {
         // serde would read an array as positional struct fields; a model must name them.
-        return Err(ToolResponse::error(
-            ToolErrorCode::InvalidParam,
-            format!("Invalid arguments for '{tool}': the arguments must be a JSON object of named parameters, got an array."),
-        ));
+        return Err(array_arguments(tool));
     }
     match serde_json::from_str::<T>(text) {
         Ok(value) => Ok(value),
@@ -60,6 +61,13 @@ fn decode_unusual<T: DeserializeOwned>(tool: &str, raw: &str) -> Result<T, ToolR
             Err(explain_failure::<T>(tool, text, first))
         }
     }
+}
+
+fn array_arguments(tool: &str) -> ToolResponse {
+    ToolResponse::error(
+        ToolErrorCode::InvalidParam,
+        format!("Invalid arguments for '{tool}': the arguments must be a JSON object of named parameters, got an array."),
+    )
 }
 
 /// [`decode_arguments`], then the check serde cannot make on types without

@@ -20,14 +20,46 @@ pub(super) enum Additional {
 }
 
 /// JSON types a node allows, as a bit set (`ANY` when the node says nothing).
-const OBJECT: u8 = 1;
-const ARRAY: u8 = 2;
-const STRING: u8 = 4;
-const BOOLEAN: u8 = 8;
-const NULL: u8 = 16;
-const NUMBER: u8 = 32;
-const INTEGER: u8 = 64;
+pub(super) const OBJECT: u8 = 1;
+pub(super) const ARRAY: u8 = 2;
+pub(super) const STRING: u8 = 4;
+pub(super) const BOOLEAN: u8 = 8;
+pub(super) const NULL: u8 = 16;
+pub(super) const NUMBER: u8 = 32;
+pub(super) const INTEGER: u8 = 64;
 const ANY: u8 = u8::MAX;
+
+/// A node's limits on a value's size (`minimum`, `maxLength`, `minItems`, ...). Only the
+/// schema check reads them; most nodes have none, so they live behind one pointer.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(super) struct Bounds {
+    pub(super) minimum: Option<f64>,
+    pub(super) maximum: Option<f64>,
+    pub(super) exclusive_minimum: Option<f64>,
+    pub(super) exclusive_maximum: Option<f64>,
+    pub(super) min_length: Option<u64>,
+    pub(super) max_length: Option<u64>,
+    pub(super) min_items: Option<u64>,
+    pub(super) max_items: Option<u64>,
+}
+
+impl Bounds {
+    fn read(map: &Map<String, Value>) -> Option<Box<Bounds>> {
+        let number = |key: &str| map.get(key).and_then(Value::as_f64);
+        let count = |key: &str| map.get(key).and_then(Value::as_u64);
+        let bounds = Bounds {
+            minimum: number("minimum"),
+            maximum: number("maximum"),
+            exclusive_minimum: number("exclusiveMinimum"),
+            exclusive_maximum: number("exclusiveMaximum"),
+            min_length: count("minLength"),
+            max_length: count("maxLength"),
+            min_items: count("minItems"),
+            max_items: count("maxItems"),
+        };
+        (bounds != Bounds::default()).then(|| Box::new(bounds))
+    }
+}
 
 /// One schema node with its keywords read once. A `$ref` becomes an `all_of` part.
 #[derive(Debug, Clone)]
@@ -45,6 +77,8 @@ pub(super) struct Node {
     pub(super) constant: Option<Value>,
     pub(super) one_of_values: Option<Vec<Value>>,
     pub(super) required: Vec<String>,
+    /// Size limits, read only by the schema check.
+    pub(super) bounds: Option<Box<Bounds>>,
     /// Whether a closed object can be reached from here; when not, the value is skipped.
     pub(super) checks: bool,
 }
@@ -63,6 +97,7 @@ impl Node {
             constant: None,
             one_of_values: None,
             required: Vec::new(),
+            bounds: None,
             checks: false,
         }
     }
@@ -75,6 +110,11 @@ impl Node {
 
     /// `type`, `const` and `enum` allow `value`.
     pub(super) fn allows(&self, value: &Value) -> bool {
+        self.type_allows(value) && self.constant_allows(value)
+    }
+
+    /// `type` allows `value`.
+    pub(super) fn type_allows(&self, value: &Value) -> bool {
         let ty = match value {
             Value::Object(_) => OBJECT,
             Value::Array(_) => ARRAY,
@@ -92,12 +132,11 @@ impl Node {
             }
         };
         // A number fits `number`; a whole number fits `integer` too.
-        let type_ok = if ty & NUMBER != 0 {
+        if ty & NUMBER != 0 {
             self.types & (ty & (NUMBER | INTEGER)) != 0
         } else {
             self.types & ty != 0
-        };
-        type_ok && self.constant_allows(value)
+        }
     }
 
     pub(super) fn constant_allows(&self, value: &Value) -> bool {
@@ -122,6 +161,12 @@ impl<'s> Compiler<'s> {
         let at = self.nodes.len();
         self.nodes.push(Node::any());
         let Some(map) = schema.as_object() else {
+            // The schema `false` allows no value at all.
+            if schema == &Value::Bool(false) {
+                if let Some(slot) = self.nodes.get_mut(at) {
+                    slot.types = 0;
+                }
+            }
             return at;
         };
         let mut node = Node::any();
@@ -187,6 +232,11 @@ impl<'s> Compiler<'s> {
                 .fold(0, |bits, t| bits | type_bit(t)),
             _ => ANY,
         };
+        // OpenAPI's spelling of "or null" (some hand-written definitions use it).
+        if map.get("nullable") == Some(&Value::Bool(true)) && node.types != ANY {
+            node.types |= NULL;
+        }
+        node.bounds = Bounds::read(map);
         node.constant = map.get("const").cloned();
         node.one_of_values = map.get("enum").and_then(Value::as_array).cloned();
         node.required = map

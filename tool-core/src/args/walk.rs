@@ -108,7 +108,7 @@ impl Nodes<'_> {
 
     /// Whether `value` could be an instance of node `at`, judged by what tells union branches
     /// apart: `type`, `const`/`enum`, required keys and constant-valued (tag) properties.
-    fn fits(&self, at: usize, value: &Value, hops: u32) -> bool {
+    pub(super) fn fits(&self, at: usize, value: &Value, hops: u32) -> bool {
         let Some(node) = self.0.get(at) else {
             return true;
         };
