@@ -303,7 +303,7 @@ impl Decoder for ChatDecoder {
                 super::ModelErrorKind::Incomplete,
                 format!(
                     "the stream ended before its finish_reason, after {} bytes of text and {} \
-                     tool call(s) begun; the turn is not finished",
+                     tool call(s) begun; nothing of the turn is dispatched",
                     self.text_bytes, self.started
                 ),
             ));
@@ -348,7 +348,12 @@ fn history_entry(turn: &AssistantTurn, field: Option<&str>, reasoning: &str) -> 
     let mut entry = Wire::history_entry(turn);
     if let (Some(field), Value::Object(message)) = (field, &mut entry) {
         if !turn.calls.is_empty() && !reasoning.is_empty() {
+            // Before `tool_calls`, where DeepSeek and vLLM put it in their responses.
+            let calls = message.remove("tool_calls");
             message.insert(field.to_owned(), Value::String(reasoning.to_owned()));
+            if let Some(calls) = calls {
+                message.insert("tool_calls".into(), calls);
+            }
         }
     }
     entry
