@@ -211,7 +211,10 @@ async fn a_chat_call_is_ready_before_the_next_call_begins() {
     let ready = http_support::ready_calls(&events);
     assert_eq!(ready.len(), 2, "{events:#?}");
     for (index, id, arguments) in ready {
-        assert_eq!((&turn.calls[index].id, &turn.calls[index].arguments), (&id, &arguments));
+        assert_eq!(
+            (&turn.calls[index].id, &turn.calls[index].arguments),
+            (&id, &arguments)
+        );
     }
 }
 
@@ -267,7 +270,9 @@ async fn a_gemini_call_runs_when_its_part_arrives() {
             continue;
         };
         let chunk: Value = serde_json::from_str(data).unwrap();
-        let parts = chunk["candidates"][0]["content"]["parts"].as_array().unwrap();
+        let parts = chunk["candidates"][0]["content"]["parts"]
+            .as_array()
+            .unwrap();
         if parts.iter().any(|p| p.get("functionCall").is_some()) {
             // The recorded chunk holds both calls: one chunk each, the same envelope.
             let (mut paris, mut tokyo) = (chunk.clone(), chunk.clone());
@@ -300,13 +305,19 @@ async fn a_gemini_call_runs_when_its_part_arrives() {
         seen.released_by_tool.load(Ordering::SeqCst),
         "the first call did not run before the second part arrived: {events:#?}"
     );
-    assert_eq!(cities, ["Paris", "Tokyo"], "each call ran once, Paris first");
-    let paris_result = position(&events, |e| {
-        matches!(e, RunEvent::ToolResult { call_id, .. } if call_id == "gemini_call_0_get_weather")
-    });
-    let tokyo_ready = position(&events, |e| {
-        matches!(e, RunEvent::CallReady { index: 1, call } if call.id == "gemini_call_1_get_weather")
-    });
+    assert_eq!(
+        cities,
+        ["Paris", "Tokyo"],
+        "each call ran once, Paris first"
+    );
+    let paris_result = position(
+        &events,
+        |e| matches!(e, RunEvent::ToolResult { call_id, .. } if call_id == "gemini_call_0_get_weather"),
+    );
+    let tokyo_ready = position(
+        &events,
+        |e| matches!(e, RunEvent::CallReady { index: 1, call } if call.id == "gemini_call_1_get_weather"),
+    );
     assert!(paris_result < tokyo_ready, "{events:#?}");
     let bodies = seen.bodies.lock().unwrap().clone();
     let answers: Vec<&Value> = bodies[1]["contents"][2]["parts"]

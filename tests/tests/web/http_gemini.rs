@@ -153,12 +153,15 @@ async fn with_json_schema_sends_parameters_json_schema() {
     for (i, definition) in registry.definitions().iter().enumerate() {
         let declaration = &declarations[i];
         assert_eq!(declaration["name"], definition.name.as_str());
-        assert_eq!(declaration["parametersJsonSchema"], *definition.input_schema);
+        assert_eq!(
+            declaration["parametersJsonSchema"],
+            *definition.input_schema
+        );
         assert!(declaration.get("parameters").is_none(), "{declaration}");
     }
     assert_eq!(
-        declarations[1]["parametersJsonSchema"]["$defs"]["Node"]["properties"]["children"]
-            ["items"]["$ref"],
+        declarations[1]["parametersJsonSchema"]["$defs"]["Node"]["properties"]["children"]["items"]
+            ["$ref"],
         "#/$defs/Node"
     );
     assert_eq!(
@@ -168,6 +171,9 @@ async fn with_json_schema_sends_parameters_json_schema() {
     // The default: the subset, without `$ref` or `$defs`.
     let subset = &bodies[1]["tools"][0]["function_declarations"][1];
     assert!(subset.get("parametersJsonSchema").is_none(), "{subset}");
-    assert!(!subset["parameters"].to_string().contains("$ref"), "{subset}");
+    assert!(
+        !subset["parameters"].to_string().contains("$ref"),
+        "{subset}"
+    );
     assert_eq!(bodies[1]["toolConfig"], bodies[0]["toolConfig"]);
 }

@@ -53,7 +53,10 @@ async fn a_streamed_deepseek_tool_call_turn_sends_its_reasoning_content_back() {
                                             "arguments": "{\"city\": \"San Francisco\"}"}}]})
     );
     http_support::assert_sdk_accepts(ROUTE, &received);
-    assert_body_golden(&received[1], "http_openai_chat_deepseek_second_request.json");
+    assert_body_golden(
+        &received[1],
+        "http_openai_chat_deepseek_second_request.json",
+    );
 }
 
 /// A whole (non-streamed) Chat Completions response, as DeepSeek and vLLM answer with
@@ -80,15 +83,23 @@ fn whole(id: &str, field: &str, reasoning: &str, content: Value, calls: Option<V
 /// in `reasoning_content` (DeepSeek) and in `reasoning` (vLLM): each later request carries the
 /// call turn's reasoning in that field and nothing in the other; the text turn carries none.
 #[tokio::test]
-async fn whole_responses_send_a_call_turns_reasoning_back_in_its_own_field_and_drop_a_text_turns()
-{
-    for (field, other) in [("reasoning_content", "reasoning"), ("reasoning", "reasoning_content")] {
+async fn whole_responses_send_a_call_turns_reasoning_back_in_its_own_field_and_drop_a_text_turns() {
+    for (field, other) in [
+        ("reasoning_content", "reasoning"),
+        ("reasoning", "reasoning_content"),
+    ] {
         let calls = json!([{"index": 0, "id": "call_00_whole", "type": "function",
                             "function": {"name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}}]);
         let responses = [
             whole("c1", field, REASONING, json!(""), Some(calls)),
             whole("c2", field, "Paris is rainy.", json!(FINAL_TEXT), None),
-            whole("c3", field, "Nothing to look up.", json!("You're welcome."), None),
+            whole(
+                "c3",
+                field,
+                "Nothing to look up.",
+                json!("You're welcome."),
+                None,
+            ),
         ];
         let server = server(
             ROUTE,
@@ -102,7 +113,11 @@ async fn whole_responses_send_a_call_turns_reasoning_back_in_its_own_field_and_d
             .with_endpoint(|e| test_endpoint(e.clone(), e.base_url).with_stream(false));
         let (registry, _) = registry();
         let mut conversation = converse(&model, &registry).await;
-        assert_eq!(conversation.outcome.as_deref().ok(), Some(FINAL_TEXT), "{field}");
+        assert_eq!(
+            conversation.outcome.as_deref().ok(),
+            Some(FINAL_TEXT),
+            "{field}"
+        );
         conversation.messages.push(Message::user("Thanks!"));
         let (_, turn) = one_turn(&model, &conversation.messages, &registry).await;
         assert_eq!(turn.unwrap().reasoning, "Nothing to look up.", "{field}");

@@ -90,7 +90,10 @@ mod tests {
     #[test]
     fn the_object_closes_at_its_last_brace_whatever_the_strings_hold() {
         assert_eq!(closes_at(&["{\"ci", "ty\": ", "\"Par", "is\"}"]), Some(3));
-        assert_eq!(closes_at(&["{\"a\":\"}{\\\"", "]\"", ",\"b\":[{}]", "}"]), Some(3));
+        assert_eq!(
+            closes_at(&["{\"a\":\"}{\\\"", "]\"", ",\"b\":[{}]", "}"]),
+            Some(3)
+        );
         assert_eq!(closes_at(&["  {", "}"]), Some(1));
         assert_eq!(closes_at(&["{\"a\":\"\\\\\"}"]), Some(0));
     }
