@@ -257,3 +257,59 @@ impl Assembler for OpenAiChatStream {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::OpenAiChatStream;
+    use crate::provider::Assembler;
+
+    fn call_delta(index: u64, id: Option<&str>, arguments: &str) -> serde_json::Value {
+        let mut call = json!({"index": index, "function": {"arguments": arguments}});
+        if let Some(id) = id {
+            call["id"] = json!(id);
+            call["function"]["name"] = json!("f");
+        }
+        json!({"choices": [{"index": 0, "delta": {"tool_calls": [call]}}]})
+    }
+
+    fn ready(stream: &mut OpenAiChatStream) -> Vec<(usize, String)> {
+        let mut out = Vec::new();
+        stream.take_ready(usize::MAX, |i, call| out.push((i, call.arguments)));
+        out
+    }
+
+    #[test]
+    fn a_call_is_ready_when_its_object_closes_or_the_next_call_begins() {
+        let mut s = OpenAiChatStream::new();
+        s.push(&call_delta(0, Some("a"), "{\"x\":")).unwrap();
+        assert!(ready(&mut s).is_empty());
+        s.push(&call_delta(0, None, "\"}\"}")).unwrap();
+        assert_eq!(ready(&mut s), [(0, "{\"x\":\"}\"}".to_string())]);
+        // Whitespace after a handed-out call is not part of it; more text is an error.
+        s.push(&call_delta(0, None, " \n")).unwrap();
+        let error = s.push(&call_delta(0, None, ",")).unwrap_err();
+        assert!(error.to_string().contains("more argument text"), "{error}");
+        // Not an object: ready only when the next call begins.
+        s.push(&call_delta(1, Some("b"), "")).unwrap();
+        assert!(ready(&mut s).is_empty());
+        s.push(&call_delta(2, Some("c"), "[1]")).unwrap();
+        assert_eq!(ready(&mut s), [(1, String::new())]);
+        s.push(&json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}))
+            .unwrap();
+        let turn = s.finish().unwrap();
+        assert_eq!(turn.calls[0].arguments, "{\"x\":\"}\"}");
+        assert_eq!(turn.calls[2].arguments, "[1]");
+    }
+
+    #[test]
+    fn a_call_without_its_id_is_not_handed_out_early() {
+        let mut s = OpenAiChatStream::new();
+        s.push(&json!({"choices": [{"index": 0, "delta": {"tool_calls": [
+            {"index": 0, "function": {"name": "f", "arguments": "{}"}}]}}]}))
+            .unwrap();
+        assert!(ready(&mut s).is_empty());
+        assert_eq!(s.handed(), 0);
+    }
+}
