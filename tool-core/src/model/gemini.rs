@@ -92,7 +92,7 @@ impl Gemini {
     /// Declares each tool's arguments as `parametersJsonSchema`, the tool's JSON Schema
     /// unchanged (`$ref`, `$defs`, `anyOf`, `additionalProperties` and recursion included),
     /// instead of `parameters`, the OpenAPI subset every `$ref` is inlined into and recursion
-    /// cut from (the default). Gemini 2.5 and later models read it.
+    /// cut from (the default). Turn it on for models that accept `parametersJsonSchema`.
     ///
     /// ```
     /// use tool_core::model::{Gemini, Message, ModelRequest, OfferedTools};
