@@ -113,10 +113,35 @@ def check_openai_like(body, streaming, non_streaming):
     return errors
 
 
+# Provider extensions on an assistant message, which the SDK sends through `extra_body` (its
+# TypedDicts have no field for them): DeepSeek's thinking mode requires a tool-call turn's
+# `reasoning_content` back on its assistant message in later requests (it answers 400
+# without it), and vLLM and OpenRouter take the same text as `reasoning`. Only these two keys,
+# only on assistant messages, and only as strings; everything else is checked strictly.
+REASONING_KEYS = ("reasoning_content", "reasoning")
+
+
+def without_reasoning(body, errors):
+    messages = body.get("messages")
+    if not isinstance(messages, list):
+        return body
+    kept = []
+    for i, message in enumerate(messages):
+        if isinstance(message, dict) and message.get("role") == "assistant":
+            message = dict(message)
+            for key in REASONING_KEYS:
+                if key in message and not isinstance(message.pop(key), str):
+                    errors.append(f"body.messages[{i}].{key}: expected a string")
+        kept.append(message)
+    return {**body, "messages": kept}
+
+
 def check_chat(body):
     from openai.types.chat import completion_create_params as p
 
-    return check_openai_like(body, p.CompletionCreateParamsStreaming, p.CompletionCreateParamsNonStreaming)
+    errors = []
+    body = without_reasoning(body, errors)
+    return errors + check_openai_like(body, p.CompletionCreateParamsStreaming, p.CompletionCreateParamsNonStreaming)
 
 
 def check_responses(body):

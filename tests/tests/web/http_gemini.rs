@@ -83,3 +83,97 @@ fn the_recorded_closing_empty_text_part_goes_back_only_with_its_signature() {
         .as_str()
         .is_some_and(|s| s.starts_with("EqsFCqgFAb4")));
 }
+
+/// A tree node: its schema refers to itself, which the `parameters` subset can only unroll.
+#[derive(Clone)]
+struct Outline;
+
+impl tool_core::Tool for Outline {
+    fn name(&self) -> &str {
+        "save_outline"
+    }
+    fn description(&self) -> &str {
+        "Saves a document outline."
+    }
+    fn input_schema(&self) -> serde_json::Value {
+        serde_json::json!({
+            "type": "object",
+            "properties": {"root": {"$ref": "#/$defs/Node"}},
+            "required": ["root"],
+            "additionalProperties": false,
+            "$defs": {"Node": {
+                "type": "object",
+                "properties": {
+                    "title": {"type": "string"},
+                    "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}
+                },
+                "required": ["title"]
+            }}
+        })
+    }
+    fn call<'a>(
+        &'a self,
+        _arguments: &'a str,
+        _ctx: tool_core::ToolContext<'a>,
+    ) -> tool_core::CallFuture<'a> {
+        tool_core::CallFuture::ready(tool_core::ToolResponse::success("saved"))
+    }
+}
+
+/// `Gemini::with_json_schema(true)` declares each tool's schema unchanged as
+/// `parametersJsonSchema` (the recursion and `$defs` kept), and python-genai's request types
+/// accept the body; without it the tools go as `parameters`, recursion unrolled.
+#[tokio::test]
+async fn with_json_schema_sends_parameters_json_schema() {
+    use tool_core::model::Message;
+
+    let route = "/v1beta/models/gemini-2.5-flash:streamGenerateContent";
+    let (weather_registry, _) = http_support::registry();
+    let registry = weather_registry.with(Outline);
+    let mut bodies = Vec::new();
+    for json_schema in [true, false] {
+        let server = http_support::server(
+            route,
+            vec![http_support::sse(http_support::fixture("gemini_turn2.sse"))],
+        )
+        .await;
+        let model = Gemini::new("gemini-2.5-flash")
+            .with_api_key("test-key")
+            .with_json_schema(json_schema)
+            .with_endpoint(|e| http_support::test_endpoint(e, format!("{}/v1beta", server.uri())));
+        let messages = [Message::user(http_support::USER)];
+        let (_, turn) = http_support::one_turn(&model, &messages, &registry).await;
+        assert_eq!(turn.unwrap().text, http_support::FINAL_TEXT);
+        let received = http_support::requests(&server).await;
+        http_support::assert_sdk_accepts(route, &received);
+        bodies.push(serde_json::from_slice::<serde_json::Value>(&received[0].body).unwrap());
+    }
+
+    let declarations = &bodies[0]["tools"][0]["function_declarations"];
+    for (i, definition) in registry.definitions().iter().enumerate() {
+        let declaration = &declarations[i];
+        assert_eq!(declaration["name"], definition.name.as_str());
+        assert_eq!(
+            declaration["parametersJsonSchema"],
+            *definition.input_schema
+        );
+        assert!(declaration.get("parameters").is_none(), "{declaration}");
+    }
+    assert_eq!(
+        declarations[1]["parametersJsonSchema"]["$defs"]["Node"]["properties"]["children"]["items"]
+            ["$ref"],
+        "#/$defs/Node"
+    );
+    assert_eq!(
+        bodies[0]["toolConfig"],
+        serde_json::json!({"function_calling_config": {"mode": "AUTO"}})
+    );
+    // The default: the subset, without `$ref` or `$defs`.
+    let subset = &bodies[1]["tools"][0]["function_declarations"][1];
+    assert!(subset.get("parametersJsonSchema").is_none(), "{subset}");
+    assert!(
+        !subset["parameters"].to_string().contains("$ref"),
+        "{subset}"
+    );
+    assert_eq!(bodies[1]["toolConfig"], bodies[0]["toolConfig"]);
+}

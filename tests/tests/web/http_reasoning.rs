@@ -261,7 +261,7 @@ async fn responses_reasoning_summary_streams_and_encrypted_items_go_back_when_no
 }
 
 /// DeepSeek (and vLLM, llama.cpp) stream `reasoning_content`; OpenRouter and newer vLLM
-/// `reasoning`. Both are reasoning, never text.
+/// `reasoning`. Both are reasoning, never text, and go back in the field they came in.
 #[tokio::test]
 async fn compatible_servers_reasoning_content_and_reasoning_are_reasoning_deltas() {
     let expected =
@@ -298,7 +298,13 @@ async fn compatible_servers_reasoning_content_and_reasoning_are_reasoning_deltas
             (usage.reasoning_tokens, usage.cached_input_tokens),
             (17, 256)
         );
-        // The reasoning is not part of the assistant message sent back.
+        // The call turn's reasoning goes back whole on its assistant message, in the field
+        // it came in (DeepSeek refuses a later request without it), and only there.
+        let (field, other) = if turn1.contains("openrouter") {
+            ("reasoning", "reasoning_content")
+        } else {
+            ("reasoning_content", "reasoning")
+        };
         let second = body(&received[1]);
         let assistant = &second["messages"][1];
         assert_eq!(assistant["role"], "assistant");
@@ -306,8 +312,8 @@ async fn compatible_servers_reasoning_content_and_reasoning_are_reasoning_deltas
             assistant["tool_calls"][0]["id"],
             "call_00_IhCAliIHtM9gKpgfqbBV9873"
         );
-        assert!(assistant.get("reasoning_content").is_none());
-        assert!(assistant.get("reasoning").is_none());
+        assert_eq!(assistant[field], expected, "{turn1}");
+        assert!(assistant.get(other).is_none(), "{turn1}");
         assert_eq!(text_of(&events), FINAL_TEXT);
     }
 }

@@ -14,6 +14,7 @@ use super::{
     NativeContent, Usage,
 };
 use crate::http::{provider_message, Endpoint, Transport};
+use crate::provider::gemini::tools_json_schema;
 use crate::provider::{Api, Assembler, ChatApi, Gemini as Wire, GeminiStream};
 
 /// The tag of this adapter's [`NativeContent`].
@@ -26,8 +27,10 @@ const PROVIDER: Api = Api::Gemini;
 /// Gemini sent it, thought signatures included, then one `user` content of
 /// `functionResponse` parts in call order), `tools` (`function_declarations`) and
 /// `toolConfig`. Gemini has no switch for parallel calls, so `parallel_tool_calls: false` is
-/// not sent. Gemini streams whole parts: text deltas are reported as their chunks arrive,
-/// calls once the turn has finished.
+/// not sent. Gemini streams whole parts: text deltas are reported as their chunks arrive, and
+/// each call as soon as its `functionCall` part arrives. Tools are declared with
+/// `parameters` (the OpenAPI subset), or `parametersJsonSchema` with
+/// [`Gemini::with_json_schema`].
 ///
 /// Reasoning ([`Gemini::with_reasoning`]) is sent as `generationConfig.thinkingConfig:
 /// {thinkingBudget, includeThoughts}`; thought-summary parts (`"thought": true`) stream as
@@ -44,6 +47,8 @@ pub struct Gemini {
     transport: Transport,
     model: String,
     reasoning: Option<super::Reasoning>,
+    /// Whether tools declare `parametersJsonSchema` instead of `parameters`.
+    json_schema: bool,
 }
 
 impl Gemini {
@@ -60,6 +65,7 @@ impl Gemini {
             transport: Transport::new(Endpoint::new(Self::DEFAULT_BASE_URL)),
             model: model.into(),
             reasoning: None,
+            json_schema: false,
         }
     }
 
@@ -81,6 +87,44 @@ impl Gemini {
     /// ```
     pub fn model(&self) -> &str {
         &self.model
+    }
+
+    /// Declares each tool's arguments as `parametersJsonSchema`, the tool's JSON Schema
+    /// unchanged (`$ref`, `$defs`, `anyOf`, `additionalProperties` and recursion included),
+    /// instead of `parameters`, the OpenAPI subset every `$ref` is inlined into and recursion
+    /// cut from (the default). Turn it on for models that accept `parametersJsonSchema`.
+    ///
+    /// ```
+    /// use tool_core::model::{Gemini, Message, ModelRequest, OfferedTools};
+    /// use tool_core::{Tool, ToolRegistry};
+    /// # #[derive(Clone)] struct Lookup;
+    /// # impl Tool for Lookup {
+    /// #     fn name(&self) -> &str { "lookup" }
+    /// #     fn description(&self) -> &str { "Looks a key up." }
+    /// #     fn input_schema(&self) -> serde_json::Value {
+    /// #         serde_json::json!({"type": "object", "properties": {"key": {"type": "string"}}, "required": ["key"], "additionalProperties": false})
+    /// #     }
+    /// #     fn call<'a>(&'a self, _: &'a str, _: tool_core::ToolContext<'a>) -> tool_core::CallFuture<'a> {
+    /// #         tool_core::CallFuture::ready(tool_core::ToolResponse::success("v"))
+    /// #     }
+    /// # }
+    /// let registry = ToolRegistry::new().with(Lookup);
+    /// let messages = [Message::user("Look up a")];
+    /// let request = ModelRequest::new(&messages, OfferedTools::all(&registry));
+    ///
+    /// let model = Gemini::new("gemini-2.5-flash").with_json_schema(true);
+    /// let declaration = &model.request_body(&request)["tools"][0]["function_declarations"][0];
+    /// assert_eq!(declaration["parametersJsonSchema"]["additionalProperties"], false);
+    /// assert!(declaration.get("parameters").is_none());
+    ///
+    /// let subset = Gemini::new("gemini-2.5-flash").request_body(&request);
+    /// assert!(subset["tools"][0]["function_declarations"][0].get("parameters").is_some());
+    /// ```
+    pub fn with_json_schema(self, on: bool) -> Self {
+        Gemini {
+            json_schema: on,
+            ..self
+        }
     }
 
     endpoint_methods!(Gemini, "\"gemini-2.5-flash\"");
@@ -148,7 +192,12 @@ impl Gemini {
                 json!({"thinkingConfig": thinking}),
             );
         }
-        if !request.tools.is_empty() {
+        if self.json_schema && !request.tools.is_empty() {
+            let definitions = request.tools.definitions();
+            body.insert("tools".into(), tools_json_schema(definitions));
+            let choice = Wire::tool_choice(request.tool_choice, request.parallel_tool_calls);
+            body.insert("toolConfig".into(), choice);
+        } else if !request.tools.is_empty() {
             body.extend(Wire::tool_fields(
                 request.tools.definitions(),
                 request.tool_choice,
@@ -215,6 +264,7 @@ impl Decoder for GeminiDecoder {
         if let Some(usage) = chunk.get("usageMetadata").filter(|u| u.is_object()) {
             self.usage = Some(read_usage(usage));
         }
+        let reason = chunk.pointer("/candidates/0/finishReason");
         let parts = chunk
             .pointer("/candidates/0/content/parts")
             .and_then(Value::as_array);
@@ -238,14 +288,22 @@ impl Decoder for GeminiDecoder {
                 self.in_thought = thought;
             }
         }
+        // A `functionCall` part arrives whole: its call is ready now, while the model may
+        // still stream more of the turn. Not in a chunk that ends the reply at the output
+        // limit, where the last call may be cut: such a turn is refused as a whole.
+        if reason.and_then(Value::as_str) != Some("MAX_TOKENS") {
+            self.assembler
+                .take_ready(|index, call| out.push_back(ModelEvent::CallReady { index, call }))
+                .map_err(http::malformed)?;
+        }
         Ok(())
     }
 
     fn finish(&mut self, out: &mut VecDeque<ModelEvent>) -> Result<ModelTurn, ModelError> {
-        let turn = std::mem::take(&mut self.assembler)
-            .finish()
-            .map_err(http::incomplete)?;
-        for (index, call) in turn.calls.iter().enumerate() {
+        let assembler = std::mem::take(&mut self.assembler);
+        let handed = assembler.handed();
+        let turn = assembler.finish().map_err(http::incomplete)?;
+        for (index, call) in turn.calls.iter().enumerate().skip(handed) {
             out.push_back(ModelEvent::CallReady {
                 index,
                 call: call.clone(),

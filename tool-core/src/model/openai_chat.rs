@@ -14,7 +14,9 @@ use super::{
     Reasoning, Usage,
 };
 use crate::http::{provider_message, Endpoint, Transport};
-use crate::provider::{Api, Assembler, ChatApi, OpenAiChat as Wire, OpenAiChatStream};
+use crate::provider::{
+    Api, Assembler, AssistantTurn, ChatApi, OpenAiChat as Wire, OpenAiChatStream,
+};
 
 /// The tag of this adapter's [`NativeContent`].
 const PROVIDER: Api = Api::OpenAiChat;
@@ -27,12 +29,17 @@ const PROVIDER: Api = Api::OpenAiChat;
 /// (the assistant message with its `tool_calls`, then one `tool` message per result, in call
 /// order), `tools`, `tool_choice` (only when tools are offered), `parallel_tool_calls: false`
 /// when parallel calls are off, and, streamed, `stream_options.include_usage`. Text deltas are
-/// reported as they arrive; calls are handed out once the `finish_reason` arrives (the API
-/// streams a call's arguments in fragments keyed by index, complete only then).
+/// reported as they arrive. The API streams a call's arguments in fragments keyed by index;
+/// a call is handed out ([`ModelEvent::CallReady`]) as soon as it is complete: when its
+/// arguments are one whole JSON object, when the next call begins, or at the end of the turn,
+/// whichever comes first.
 ///
 /// Reasoning ([`OpenAiChat::with_reasoning`]) is sent as `reasoning_effort`. The reasoning
 /// compatible servers stream as `reasoning_content` (vLLM, DeepSeek, llama.cpp) or
-/// `reasoning` (OpenRouter, newer vLLM) comes out as reasoning deltas, never as text.
+/// `reasoning` (OpenRouter, newer vLLM) comes out as reasoning deltas, never as text. A turn
+/// with calls sends its reasoning back on its assistant message, whole, in the field it came
+/// in (DeepSeek's thinking mode refuses a later request without it); a turn without calls
+/// does not (DeepSeek says to drop that reasoning, and ignores it).
 ///
 /// ```no_run
 /// use tool_core::model::{self, Message, ModelRequest, OfferedTools, OpenAiChat};
@@ -195,14 +202,17 @@ impl Model for OpenAiChat {
     }
 }
 
-/// Reads `chat.completion.chunk`s: text deltas at once, call fragments as deltas, calls
-/// complete only at the end.
+/// Reads `chat.completion.chunk`s: text and reasoning deltas at once, call fragments as
+/// deltas, each call as soon as it is complete.
 #[derive(Default)]
 struct ChatDecoder {
     assembler: OpenAiChatStream,
     started: usize,
     usage: Option<Usage>,
     reasoning: String,
+    /// The field the reasoning came in (`reasoning_content` or `reasoning`), to send it back
+    /// in the same one.
+    reasoning_field: Option<&'static str>,
     text_bytes: usize,
 }
 
@@ -227,7 +237,10 @@ impl Decoder for ChatDecoder {
             self.usage = Some(read_usage(usage));
         }
         let delta = chunk.pointer("/choices/0/delta");
-        if let Some(reasoning) = delta.and_then(reasoning_of) {
+        if let Some((field, reasoning)) = delta.and_then(reasoning_of) {
+            if !reasoning.is_empty() {
+                self.reasoning_field.get_or_insert(field);
+            }
             push_reasoning(&mut self.reasoning, reasoning, out);
         }
         if let Some(text) = delta.and_then(|d| d.get("content")).and_then(Value::as_str) {
@@ -246,6 +259,10 @@ impl Decoder for ChatDecoder {
             let index = usize::try_from(index).unwrap_or(usize::MAX);
             let function = call.get("function");
             if index == self.started {
+                // The calls before this one are complete: ready before this one starts.
+                self.assembler.take_ready(index, |index, call| {
+                    out.push_back(ModelEvent::CallReady { index, call })
+                });
                 let id = call.get("id").and_then(Value::as_str).unwrap_or_default();
                 let name = function
                     .and_then(|f| f.get("name"))
@@ -262,13 +279,20 @@ impl Decoder for ChatDecoder {
                 .and_then(|f| f.get("arguments"))
                 .and_then(Value::as_str)
                 .unwrap_or_default();
-            if !fragment.is_empty() {
+            // A call already handed out takes only whitespace (the assembler refuses more),
+            // which is not part of its arguments.
+            if !fragment.is_empty() && index >= self.assembler.handed() {
                 out.push_back(ModelEvent::ArgumentsDelta {
                     index,
                     delta: fragment.to_owned(),
                 });
             }
         }
+        // A call is ready once its arguments are one whole JSON object, while the model
+        // may still stream more of the turn.
+        self.assembler.take_ready(usize::MAX, |index, call| {
+            out.push_back(ModelEvent::CallReady { index, call })
+        });
         Ok(())
     }
 
@@ -284,30 +308,55 @@ impl Decoder for ChatDecoder {
                 ),
             ));
         }
-        let turn = std::mem::take(&mut self.assembler)
-            .finish()
-            .map_err(http::incomplete)?;
-        for (index, call) in turn.calls.iter().enumerate() {
+        let assembler = std::mem::take(&mut self.assembler);
+        let handed = assembler.handed();
+        let turn = assembler.finish().map_err(http::incomplete)?;
+        // The calls not handed out yet are complete now.
+        for (index, call) in turn.calls.iter().enumerate().skip(handed) {
             out.push_back(ModelEvent::CallReady {
                 index,
                 call: call.clone(),
             });
         }
-        let native = NativeContent::new(PROVIDER, Wire::history_entry(&turn));
+        let reasoning = std::mem::take(&mut self.reasoning);
+        let entry = history_entry(&turn, self.reasoning_field, &reasoning);
+        let native = NativeContent::new(PROVIDER, entry);
         let mut turn = finished_turn(turn, self.usage, native);
-        turn.reasoning = std::mem::take(&mut self.reasoning);
+        turn.reasoning = reasoning;
         Ok(turn)
     }
 
     fn whole(&mut self, body: &Value) -> Result<ModelTurn, ModelError> {
         let turn = Wire::read_response(body).map_err(ModelError::from)?;
         let usage = body.get("usage").filter(|u| u.is_object()).map(read_usage);
-        let native = NativeContent::new(PROVIDER, Wire::history_entry(&turn));
-        let mut turn = finished_turn(turn, usage, native);
         let message = body.pointer("/choices/0/message");
-        turn.reasoning = message.and_then(reasoning_of).unwrap_or("").to_owned();
+        let (field, reasoning) = message.and_then(reasoning_of).unwrap_or(("", ""));
+        let field = (!reasoning.is_empty()).then_some(field);
+        let native = NativeContent::new(PROVIDER, history_entry(&turn, field, reasoning));
+        let mut turn = finished_turn(turn, usage, native);
+        turn.reasoning = reasoning.to_owned();
         Ok(turn)
     }
+}
+
+/// The assistant message this turn goes back as. A turn with calls carries its reasoning in
+/// the field it came in: DeepSeek's thinking mode answers 400 when a tool-call turn's
+/// `reasoning_content` is missing from a later request, and vLLM's chat templates read it to
+/// continue the reasoning across the calls. A turn without calls does not: DeepSeek ignores
+/// such reasoning and says to drop it, and most templates strip it from earlier turns.
+fn history_entry(turn: &AssistantTurn, field: Option<&str>, reasoning: &str) -> Value {
+    let mut entry = Wire::history_entry(turn);
+    if let (Some(field), Value::Object(message)) = (field, &mut entry) {
+        if !turn.calls.is_empty() && !reasoning.is_empty() {
+            // Before `tool_calls`, where DeepSeek and vLLM put it in their responses.
+            let calls = message.remove("tool_calls");
+            message.insert(field.to_owned(), Value::String(reasoning.to_owned()));
+            if let Some(calls) = calls {
+                message.insert("tool_calls".into(), calls);
+            }
+        }
+    }
+    entry
 }
 
 fn read_usage(usage: &Value) -> Usage {
@@ -319,10 +368,14 @@ fn read_usage(usage: &Value) -> Usage {
     }
 }
 
-/// The reasoning of a delta or message: `reasoning_content` (vLLM, DeepSeek, llama.cpp) or
-/// `reasoning` (OpenRouter, newer vLLM), when it is text.
-fn reasoning_of(message: &Value) -> Option<&str> {
-    ["reasoning_content", "reasoning"]
-        .iter()
-        .find_map(|key| message.get(*key).and_then(Value::as_str))
+/// The reasoning of a delta or message and the field it is in: `reasoning_content` (vLLM,
+/// DeepSeek, llama.cpp) or `reasoning` (OpenRouter, newer vLLM), when it is text.
+fn reasoning_of(message: &Value) -> Option<(&'static str, &str)> {
+    REASONING_FIELDS.iter().find_map(|key| {
+        let text = message.get(*key).and_then(Value::as_str)?;
+        Some((*key, text))
+    })
 }
+
+/// The fields compatible servers put reasoning in, in the order they are looked for.
+const REASONING_FIELDS: [&str; 2] = ["reasoning_content", "reasoning"];

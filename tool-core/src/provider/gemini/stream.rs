@@ -41,6 +41,10 @@ pub struct GeminiStream {
     stop_reason: Option<String>,
     /// `responseId`, which every chunk repeats.
     response_id: Option<String>,
+    /// How many parts [`GeminiStream::take_ready`] has looked at, and how many calls it
+    /// handed out.
+    scanned: usize,
+    handed: usize,
 }
 
 impl GeminiStream {
@@ -52,6 +56,35 @@ impl GeminiStream {
     /// ```
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Hands out, in order, the calls of the parts that arrived since the last time: a
+    /// `functionCall` part arrives whole, so its call is complete. Each part is read once.
+    pub(crate) fn take_ready(
+        &mut self,
+        mut out: impl FnMut(usize, ToolCall),
+    ) -> Result<(), ProviderError> {
+        let new = self.parts.get(self.scanned..).unwrap_or_default();
+        self.scanned = self.parts.len();
+        let mut parsed = Parsed {
+            before: self.handed,
+            ..Parsed::default()
+        };
+        // Only the call parts: the text was read as it arrived.
+        read_parts(
+            new.iter().filter(|part| part.get("functionCall").is_some()),
+            &mut parsed,
+        )?;
+        for call in parsed.calls {
+            out(self.handed, call);
+            self.handed += 1;
+        }
+        Ok(())
+    }
+
+    /// How many calls [`take_ready`](Self::take_ready) handed out.
+    pub(crate) fn handed(&self) -> usize {
+        self.handed
     }
 }
 
@@ -142,6 +175,8 @@ pub(crate) struct Parsed {
     pub signatures: Vec<Option<String>>,
     /// Per call: whether Gemini gave its id (else it was synthesized).
     pub issued_ids: Vec<bool>,
+    /// How many calls of the turn came before these parts (for the made-up ids).
+    pub before: usize,
 }
 
 pub(crate) fn read_parts<'a>(
@@ -175,7 +210,7 @@ pub(crate) fn read_parts<'a>(
             };
             let id = match call.opt("id") {
                 Some(id) => id.str()?.to_owned(),
-                None => synthetic_id(out.calls.len(), &name),
+                None => synthetic_id(out.before + out.calls.len(), &name),
             };
             out.issued_ids.push(call.opt("id").is_some());
             out.calls.push(ToolCall::new(id, name, arguments));

@@ -10,6 +10,7 @@
 
 mod attachments;
 mod limits;
+mod object_end;
 mod schema;
 mod stream;
 mod wire;

@@ -7,11 +7,17 @@ use crate::provider::error::At;
 use crate::provider::turn::id_at;
 use crate::provider::{Assembler, AssistantTurn, ProviderError};
 
+use super::object_end::ObjectEnd;
+
 #[derive(Debug, Default)]
 struct Partial {
     id: String,
     name: String,
     arguments: String,
+    /// Where the argument object stands, fragment by fragment.
+    scan: ObjectEnd,
+    /// The call is complete: its arguments are one whole JSON object, or the next call began.
+    complete: bool,
 }
 
 /// Collects `chat.completion.chunk` deltas into an [`AssistantTurn`].
@@ -37,6 +43,8 @@ pub struct OpenAiChatStream {
     stop_reason: Option<String>,
     /// The completion's `id`, which every chunk repeats.
     response_id: Option<String>,
+    /// How many calls [`OpenAiChatStream::take_ready`] handed out (their arguments are final).
+    handed: usize,
 }
 
 impl OpenAiChatStream {
@@ -84,8 +92,13 @@ impl OpenAiChatStream {
             ));
         }
         if index == self.calls.len() {
+            // The next call began: the one before it is complete.
+            if let Some(previous) = self.calls.last_mut() {
+                previous.complete = true;
+            }
             self.calls.push(Partial::default());
         }
+        let handed = index < self.handed;
         let Some(slot) = self.calls.get_mut(index) else {
             return Err(ProviderError::new(
                 call.path.clone(),
@@ -106,7 +119,31 @@ impl OpenAiChatStream {
                 }
             }
             if let Some(arguments) = function.opt("arguments") {
-                slot.arguments.push_str(arguments.str()?);
+                let fragment = arguments.str()?;
+                if handed {
+                    // The call was handed out with its arguments as they stood: whitespace
+                    // after them changes nothing, anything else would change a call that may
+                    // already be running.
+                    if fragment.trim().is_empty() {
+                        return Ok(());
+                    }
+                    return Err(ProviderError::new(
+                        arguments.path.clone(),
+                        format!(
+                            "tool call {index} ({}) received more argument text after its \
+                             arguments were one whole JSON object: {fragment:?}",
+                            slot.name
+                        ),
+                    ));
+                }
+                slot.arguments.push_str(fragment);
+                // Parsed once, when the outer object closes: each fragment costs its own
+                // length, not the whole text's.
+                if slot.scan.push(fragment)
+                    && serde_json::from_str::<serde::de::IgnoredAny>(&slot.arguments).is_ok()
+                {
+                    slot.complete = true;
+                }
             }
         }
         Ok(())
@@ -122,6 +159,27 @@ impl OpenAiChatStream {
     /// ```
     pub fn is_finished(&self) -> bool {
         self.stop_reason.is_some()
+    }
+
+    /// Hands out, in order, the calls below index `below` that are complete and not handed
+    /// out yet: a call is complete once its arguments are one whole JSON object or the next
+    /// call began (and it has its id and name). A handed-out call's arguments are final: more
+    /// argument text for it (other than whitespace) is an error.
+    pub(crate) fn take_ready(&mut self, below: usize, mut out: impl FnMut(usize, ToolCall)) {
+        let end = below.min(self.calls.len());
+        while let Some(call) = self.calls.get(self.handed).filter(|_| self.handed < end) {
+            if !call.complete || call.id.is_empty() || call.name.is_empty() {
+                break;
+            }
+            let ready = ToolCall::new(call.id.clone(), call.name.clone(), call.arguments.clone());
+            out(self.handed, ready);
+            self.handed += 1;
+        }
+    }
+
+    /// How many calls [`take_ready`](Self::take_ready) handed out.
+    pub(crate) fn handed(&self) -> usize {
+        self.handed
     }
 }
 
@@ -197,5 +255,61 @@ impl Assembler for OpenAiChatStream {
             response_id: self.response_id,
             ..AssistantTurn::default()
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::OpenAiChatStream;
+    use crate::provider::Assembler;
+
+    fn call_delta(index: u64, id: Option<&str>, arguments: &str) -> serde_json::Value {
+        let mut call = json!({"index": index, "function": {"arguments": arguments}});
+        if let Some(id) = id {
+            call["id"] = json!(id);
+            call["function"]["name"] = json!("f");
+        }
+        json!({"choices": [{"index": 0, "delta": {"tool_calls": [call]}}]})
+    }
+
+    fn ready(stream: &mut OpenAiChatStream) -> Vec<(usize, String)> {
+        let mut out = Vec::new();
+        stream.take_ready(usize::MAX, |i, call| out.push((i, call.arguments)));
+        out
+    }
+
+    #[test]
+    fn a_call_is_ready_when_its_object_closes_or_the_next_call_begins() {
+        let mut s = OpenAiChatStream::new();
+        s.push(&call_delta(0, Some("a"), "{\"x\":")).unwrap();
+        assert!(ready(&mut s).is_empty());
+        s.push(&call_delta(0, None, "\"}\"}")).unwrap();
+        assert_eq!(ready(&mut s), [(0, "{\"x\":\"}\"}".to_string())]);
+        // Whitespace after a handed-out call is not part of it; more text is an error.
+        s.push(&call_delta(0, None, " \n")).unwrap();
+        let error = s.push(&call_delta(0, None, ",")).unwrap_err();
+        assert!(error.to_string().contains("more argument text"), "{error}");
+        // Not an object: ready only when the next call begins.
+        s.push(&call_delta(1, Some("b"), "")).unwrap();
+        assert!(ready(&mut s).is_empty());
+        s.push(&call_delta(2, Some("c"), "[1]")).unwrap();
+        assert_eq!(ready(&mut s), [(1, String::new())]);
+        s.push(&json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}))
+            .unwrap();
+        let turn = s.finish().unwrap();
+        assert_eq!(turn.calls[0].arguments, "{\"x\":\"}\"}");
+        assert_eq!(turn.calls[2].arguments, "[1]");
+    }
+
+    #[test]
+    fn a_call_without_its_id_is_not_handed_out_early() {
+        let mut s = OpenAiChatStream::new();
+        s.push(&json!({"choices": [{"index": 0, "delta": {"tool_calls": [
+            {"index": 0, "function": {"name": "f", "arguments": "{}"}}]}}]}))
+            .unwrap();
+        assert!(ready(&mut s).is_empty());
+        assert_eq!(s.handed(), 0);
     }
 }
