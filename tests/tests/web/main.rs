@@ -12,6 +12,7 @@ mod http_support;
 mod support;
 
 mod agent_sse;
+mod conformance;
 mod http_anthropic;
 mod http_attachments;
 mod http_behaviour;

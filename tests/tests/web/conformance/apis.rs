@@ -1,0 +1,691 @@
+//! The fake provider behind every cell: an abstract scripted turn (reasoning, text, calls,
+//! usage) rendered as each API's whole JSON response and as its SSE stream, following the
+//! recorded shapes in `tests/fixtures/http/` (their envelopes, event names and field order),
+//! and the adapter of each column aimed at a loopback server that replays them.
+
+use serde_json::{json, Value};
+use tool_core::model::{Anthropic, Gemini, Model, OpenAiChat, OpenAiResponses, TextMode};
+use tool_core::parse::ToolFormat;
+use wiremock::{MockServer, ResponseTemplate};
+
+use crate::http_support::{requests, server, test_endpoint};
+
+/// One column of the matrix: an API (or an API and a server's dialect of it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Api {
+    /// OpenAI Chat Completions, as OpenAI serves it.
+    Chat,
+    /// Chat Completions from a server that streams reasoning as `reasoning` (vLLM, OpenRouter).
+    ChatVllm,
+    /// Chat Completions from a server that streams reasoning as `reasoning_content` (DeepSeek).
+    ChatDeepSeek,
+    /// OpenAI Responses.
+    Responses,
+    /// Anthropic Messages.
+    Anthropic,
+    /// Gemini generateContent.
+    Gemini,
+    /// `TextMode` in the Hermes format over a Chat Completions server.
+    TextHermes,
+    /// `TextMode` in the `<use_tool>` format over a Chat Completions server.
+    TextUseTool,
+}
+
+impl Api {
+    /// Every column, in the table's order.
+    pub const ALL: [Api; 8] = [
+        Api::Chat,
+        Api::ChatVllm,
+        Api::ChatDeepSeek,
+        Api::Responses,
+        Api::Anthropic,
+        Api::Gemini,
+        Api::TextHermes,
+        Api::TextUseTool,
+    ];
+
+    /// The column's heading in the table.
+    pub fn heading(self) -> &'static str {
+        match self {
+            Api::Chat => "Chat Completions",
+            Api::ChatVllm => "Chat, `reasoning` (vLLM)",
+            Api::ChatDeepSeek => "Chat, `reasoning_content` (DeepSeek)",
+            Api::Responses => "Responses",
+            Api::Anthropic => "Anthropic Messages",
+            Api::Gemini => "Gemini",
+            Api::TextHermes => "`TextMode` Hermes",
+            Api::TextUseTool => "`TextMode` `<use_tool>`",
+        }
+    }
+
+    /// Whether the model writes its calls in text (`TextMode`).
+    pub fn is_text_mode(self) -> bool {
+        matches!(self, Api::TextHermes | Api::TextUseTool)
+    }
+
+    /// The path the adapter POSTs to.
+    pub fn route(self, stream: bool) -> &'static str {
+        match self {
+            Api::Responses => "/v1/responses",
+            Api::Anthropic => "/v1/messages",
+            Api::Gemini if stream => "/v1beta/models/gemini-2.5-flash:streamGenerateContent",
+            Api::Gemini => "/v1beta/models/gemini-2.5-flash:generateContent",
+            _ => "/v1/chat/completions",
+        }
+    }
+
+    fn base_path(self) -> &'static str {
+        match self {
+            Api::Gemini => "/v1beta",
+            _ => "/v1",
+        }
+    }
+
+    /// The column's adapter aimed at `base` (the server's root).
+    pub fn model(self, root: &str, stream: bool) -> Box<dyn Model> {
+        let base = format!("{root}{}", self.base_path());
+        let chat = |name: &str, key: Option<&str>| {
+            OpenAiChat::compatible(base.clone(), name, key).with_endpoint(|e| {
+                let base = e.base_url.clone();
+                test_endpoint(e, base).with_stream(stream)
+            })
+        };
+        match self {
+            Api::Chat => Box::new(
+                OpenAiChat::new("gpt-4o")
+                    .with_api_key("sk-test")
+                    .with_endpoint(|e| test_endpoint(e, base.clone()).with_stream(stream)),
+            ),
+            Api::ChatVllm => Box::new(chat("Qwen/Qwen3-8B", None)),
+            Api::ChatDeepSeek => Box::new(chat("deepseek-v4-flash", Some("sk-test"))),
+            Api::Responses => Box::new(
+                OpenAiResponses::new("gpt-5.1")
+                    .with_api_key("sk-test")
+                    .with_endpoint(|e| test_endpoint(e, base.clone()).with_stream(stream)),
+            ),
+            Api::Anthropic => Box::new(
+                Anthropic::new("claude-sonnet-4-5")
+                    .with_api_key("sk-ant-test")
+                    .with_endpoint(|e| test_endpoint(e, base.clone()).with_stream(stream)),
+            ),
+            Api::Gemini => Box::new(
+                Gemini::new("gemini-2.5-flash")
+                    .with_api_key("test-key")
+                    .with_endpoint(|e| test_endpoint(e, base.clone()).with_stream(stream)),
+            ),
+            Api::TextHermes => Box::new(TextMode::new(
+                chat("NousResearch/Hermes-3", None),
+                ToolFormat::Hermes,
+            )),
+            Api::TextUseTool => Box::new(TextMode::new(
+                chat("Qwen/Qwen3-8B", None),
+                ToolFormat::UseTool,
+            )),
+        }
+    }
+
+    /// The names of the tools a request offers natively (empty in text mode, whose tools
+    /// are in the instructions).
+    pub fn tool_names(self, body: &Value) -> Vec<String> {
+        let tools = match self {
+            Api::Gemini => &body["tools"][0]["function_declarations"],
+            _ => &body["tools"],
+        };
+        let tools = tools.as_array().map(Vec::as_slice).unwrap_or_default();
+        tools
+            .iter()
+            .map(|tool| match self {
+                Api::Chat | Api::ChatVllm | Api::ChatDeepSeek => tool["function"]["name"].clone(),
+                _ => tool["name"].clone(),
+            })
+            .filter_map(|name| name.as_str().map(str::to_owned))
+            .collect()
+    }
+
+    /// The instructions a request carries (system message, `instructions`, `system`,
+    /// `systemInstruction`), as text.
+    pub fn instructions(self, body: &Value) -> String {
+        let value = match self {
+            Api::Responses => body["instructions"].clone(),
+            Api::Anthropic => body["system"].clone(),
+            Api::Gemini => body["systemInstruction"]["parts"][0]["text"].clone(),
+            _ => body["messages"][0]["content"].clone(),
+        };
+        match value {
+            Value::String(s) => s,
+            Value::Array(blocks) => blocks
+                .iter()
+                .filter_map(|b| b["text"].as_str())
+                .collect::<Vec<_>>()
+                .join("\n"),
+            _ => String::new(),
+        }
+    }
+}
+
+/// Opaque reasoning state the APIs hand out and want back unchanged.
+pub const SIGNATURE: &str = "EqQBCkYIBxgCKkBconformanceSignatureOfTheThinkingBlock";
+pub const ENCRYPTED: &str = "gAAAAABconformance-encrypted-reasoning-content";
+pub const THOUGHT_SIGNATURE: &str = "Y29uZm9ybWFuY2UtdGhvdWdodC1zaWduYXR1cmU=";
+
+/// One call of a scripted turn.
+#[derive(Debug, Clone)]
+pub struct Call {
+    pub id: String,
+    pub name: String,
+    pub args: Value,
+}
+
+/// One scripted model turn, before it is rendered for an API.
+#[derive(Debug, Clone, Default)]
+pub struct Turn {
+    pub reasoning: Option<String>,
+    pub text: String,
+    pub calls: Vec<Call>,
+    /// Input and output tokens.
+    pub usage: (u64, u64),
+}
+
+impl Turn {
+    pub fn text(text: &str) -> Turn {
+        Turn {
+            text: text.to_string(),
+            usage: (100, 20),
+            ..Turn::default()
+        }
+    }
+
+    pub fn call(id: &str, name: &str, args: Value) -> Turn {
+        Turn {
+            usage: (100, 20),
+            ..Turn::default()
+        }
+        .and_call(id, name, args)
+    }
+
+    pub fn and_call(mut self, id: &str, name: &str, args: Value) -> Turn {
+        self.calls.push(Call {
+            id: id.to_string(),
+            name: name.to_string(),
+            args,
+        });
+        self
+    }
+
+    pub fn with_text(mut self, text: &str) -> Turn {
+        self.text = text.to_string();
+        self
+    }
+
+    pub fn with_reasoning(mut self, reasoning: &str) -> Turn {
+        self.reasoning = Some(reasoning.to_string());
+        self
+    }
+
+    pub fn with_usage(mut self, input: u64, output: u64) -> Turn {
+        self.usage = (input, output);
+        self
+    }
+}
+
+/// The size of the content pieces of a streamed Chat Completions reply.
+pub const TEXT_PIECE: usize = 9;
+
+/// Pieces of `text` of at most `size` bytes (ASCII scripts only), so everything streams in
+/// several deltas.
+fn pieces(text: &str, size: usize) -> Vec<String> {
+    text.as_bytes()
+        .chunks(size)
+        .map(|c| String::from_utf8_lossy(c).into_owned())
+        .collect()
+}
+
+fn sse_data(values: &[Value]) -> Vec<String> {
+    values
+        .iter()
+        .map(|value| format!("data: {value}\n\n"))
+        .collect()
+}
+
+fn sse_events(values: &[Value]) -> Vec<String> {
+    values
+        .iter()
+        .map(|value| {
+            let name = value["type"].as_str().unwrap_or_default();
+            format!("event: {name}\ndata: {value}\n\n")
+        })
+        .collect()
+}
+
+/// The whole response or the SSE stream of `turn` on `api`.
+pub fn respond(api: Api, turn: &Turn, stream: bool) -> ResponseTemplate {
+    if stream {
+        ResponseTemplate::new(200).set_body_raw(
+            render_sse(api, turn).concat().into_bytes(),
+            "text/event-stream",
+        )
+    } else {
+        ResponseTemplate::new(200).set_body_json(render_whole(api, turn))
+    }
+}
+
+/// The turn as the model's text in a text-mode format.
+pub fn text_mode_reply(api: Api, turn: &Turn) -> String {
+    let mut out = String::new();
+    // Hermes models (Qwen3) open the reply with `<think>`; a `<use_tool>` model's reasoning
+    // comes apart from its text, from a server with a reasoning parser (`reasoning`).
+    if let Some(reasoning) = turn.reasoning.as_ref().filter(|_| api == Api::TextHermes) {
+        out.push_str("<think>\n");
+        out.push_str(reasoning);
+        out.push_str("\n</think>\n\n");
+    }
+    out.push_str(&turn.text);
+    for call in &turn.calls {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        match api {
+            Api::TextUseTool => out.push_str(&format!(
+                "<use_tool>\n  <tool_name>{}</tool_name>\n  <arguments>{}</arguments>\n</use_tool>",
+                call.name, call.args
+            )),
+            _ => out.push_str(&format!(
+                "<tool_call>\n{}\n</tool_call>",
+                json!({"name": call.name, "arguments": call.args})
+            )),
+        }
+    }
+    out
+}
+
+pub fn render_whole(api: Api, turn: &Turn) -> Value {
+    let (input, output) = turn.usage;
+    match api {
+        Api::Chat | Api::ChatVllm | Api::ChatDeepSeek | Api::TextHermes | Api::TextUseTool => {
+            let mut message = json!({"role": "assistant", "content": null, "refusal": null});
+            let content = if api.is_text_mode() {
+                text_mode_reply(api, turn)
+            } else {
+                turn.text.clone()
+            };
+            if !content.is_empty() {
+                message["content"] = json!(content);
+            }
+            match (&turn.reasoning, api) {
+                (Some(r), Api::ChatVllm | Api::TextUseTool) => message["reasoning"] = json!(r),
+                (Some(r), Api::ChatDeepSeek) => message["reasoning_content"] = json!(r),
+                _ => {}
+            }
+            let native_calls = !api.is_text_mode() && !turn.calls.is_empty();
+            if native_calls {
+                message["tool_calls"] = turn
+                    .calls
+                    .iter()
+                    .map(|c| {
+                        json!({"id": c.id, "type": "function",
+                            "function": {"name": c.name, "arguments": c.args.to_string()}})
+                    })
+                    .collect();
+            }
+            json!({"id": "chatcmpl-conformance", "object": "chat.completion", "created": 1,
+                "model": "gpt-4o",
+                "choices": [{"index": 0, "logprobs": null,
+                    "finish_reason": if native_calls { "tool_calls" } else { "stop" },
+                    "message": message}],
+                "usage": {"prompt_tokens": input, "completion_tokens": output,
+                    "total_tokens": input + output}})
+        }
+        Api::Responses => json!({"id": "resp_conformance", "object": "response",
+            "created_at": 1, "status": "completed", "model": "gpt-5.1",
+            "output": responses_items(turn),
+            "usage": responses_usage(turn)}),
+        Api::Anthropic => json!({"id": "msg_conformance", "type": "message",
+            "role": "assistant", "model": "claude-sonnet-4-5",
+            "content": anthropic_blocks(turn),
+            "stop_reason": if turn.calls.is_empty() { "end_turn" } else { "tool_use" },
+            "stop_sequence": null,
+            "usage": {"input_tokens": input, "output_tokens": output}}),
+        Api::Gemini => {
+            let mut parts = Vec::new();
+            if let Some(r) = &turn.reasoning {
+                parts.push(json!({"text": r, "thought": true}));
+            }
+            if !turn.text.is_empty() {
+                parts.push(json!({"text": turn.text}));
+            }
+            parts.extend(gemini_calls(turn));
+            gemini_chunk(parts, Some("STOP"), turn.usage)
+        }
+    }
+}
+
+fn responses_usage(turn: &Turn) -> Value {
+    let (input, output) = turn.usage;
+    json!({"input_tokens": input, "input_tokens_details": {"cached_tokens": 0},
+        "output_tokens": output, "output_tokens_details": {"reasoning_tokens": 0},
+        "total_tokens": input + output})
+}
+
+fn responses_items(turn: &Turn) -> Vec<Value> {
+    let mut items = Vec::new();
+    if let Some(r) = &turn.reasoning {
+        items.push(json!({"id": "rs_conformance", "type": "reasoning",
+            "summary": [{"type": "summary_text", "text": r}], "encrypted_content": ENCRYPTED}));
+    }
+    if !turn.text.is_empty() {
+        items.push(
+            json!({"id": "msg_conformance", "type": "message", "status": "completed",
+            "role": "assistant",
+            "content": [{"type": "output_text", "text": turn.text, "annotations": []}]}),
+        );
+    }
+    for call in &turn.calls {
+        items.push(
+            json!({"id": format!("fc_{}", call.id), "type": "function_call",
+            "status": "completed", "call_id": call.id, "name": call.name,
+            "arguments": call.args.to_string()}),
+        );
+    }
+    items
+}
+
+fn anthropic_blocks(turn: &Turn) -> Vec<Value> {
+    let mut blocks = Vec::new();
+    if let Some(r) = &turn.reasoning {
+        blocks.push(json!({"type": "thinking", "thinking": r, "signature": SIGNATURE}));
+    }
+    if !turn.text.is_empty() {
+        blocks.push(json!({"type": "text", "text": turn.text}));
+    }
+    for call in &turn.calls {
+        blocks.push(json!({"type": "tool_use", "id": call.id, "name": call.name,
+            "input": call.args}));
+    }
+    blocks
+}
+
+fn gemini_calls(turn: &Turn) -> Vec<Value> {
+    turn.calls
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let mut part = json!({"functionCall": {"name": c.name, "args": c.args}});
+            // Gemini signs the first call of a turn that thought.
+            if i == 0 && turn.reasoning.is_some() {
+                part["thoughtSignature"] = json!(THOUGHT_SIGNATURE);
+            }
+            part
+        })
+        .collect()
+}
+
+fn gemini_chunk(parts: Vec<Value>, finish: Option<&str>, (input, output): (u64, u64)) -> Value {
+    let mut candidate = json!({"content": {"role": "model", "parts": parts}, "index": 0});
+    if let Some(finish) = finish {
+        candidate["finishReason"] = json!(finish);
+    }
+    json!({"candidates": [candidate],
+        "usageMetadata": {"promptTokenCount": input, "candidatesTokenCount": output,
+            "totalTokenCount": input + output},
+        "modelVersion": "gemini-2.5-flash", "responseId": "gemini-conformance"})
+}
+
+/// The SSE stream of `turn` on `api`, one string per event.
+pub fn render_sse(api: Api, turn: &Turn) -> Vec<String> {
+    match api {
+        Api::Chat | Api::ChatVllm | Api::ChatDeepSeek | Api::TextHermes | Api::TextUseTool => {
+            chat_sse(api, turn)
+        }
+        Api::Responses => responses_sse(turn),
+        Api::Anthropic => anthropic_sse(turn),
+        Api::Gemini => gemini_sse(turn),
+    }
+}
+
+fn chat_sse(api: Api, turn: &Turn) -> Vec<String> {
+    let chunk = |delta: Value, finish: Value| {
+        json!({"id": "chatcmpl-conformance", "object": "chat.completion.chunk", "created": 1,
+            "model": "gpt-4o", "system_fingerprint": "fp_conformance",
+            "choices": [{"index": 0, "delta": delta, "logprobs": null, "finish_reason": finish}]})
+    };
+    let mut chunks = vec![chunk(
+        json!({"role": "assistant", "content": null}),
+        Value::Null,
+    )];
+    if let Some(r) = &turn.reasoning {
+        let field = match api {
+            Api::ChatVllm | Api::TextUseTool => Some("reasoning"),
+            Api::ChatDeepSeek => Some("reasoning_content"),
+            _ => None,
+        };
+        if let Some(field) = field {
+            for piece in pieces(r, 12) {
+                chunks.push(chunk(json!({"content": null, field: piece}), Value::Null));
+            }
+        }
+    }
+    let content = if api.is_text_mode() {
+        text_mode_reply(api, turn)
+    } else {
+        turn.text.clone()
+    };
+    for piece in pieces(&content, TEXT_PIECE) {
+        chunks.push(chunk(json!({"content": piece}), Value::Null));
+    }
+    let native_calls = !api.is_text_mode() && !turn.calls.is_empty();
+    if native_calls {
+        for (index, call) in turn.calls.iter().enumerate() {
+            chunks.push(chunk(
+                json!({"tool_calls": [{"index": index, "id": call.id, "type": "function",
+                    "function": {"name": call.name, "arguments": ""}}]}),
+                Value::Null,
+            ));
+            for piece in pieces(&call.args.to_string(), 6) {
+                chunks.push(chunk(
+                    json!({"tool_calls": [{"index": index, "function": {"arguments": piece}}]}),
+                    Value::Null,
+                ));
+            }
+        }
+    }
+    chunks.push(chunk(
+        json!({}),
+        json!(if native_calls { "tool_calls" } else { "stop" }),
+    ));
+    let (input, output) = turn.usage;
+    let mut usage = chunk(json!({}), Value::Null);
+    usage["choices"] = json!([]);
+    usage["usage"] = json!({"prompt_tokens": input, "completion_tokens": output,
+        "total_tokens": input + output});
+    chunks.push(usage);
+    let mut out = sse_data(&chunks);
+    out.push("data: [DONE]\n\n".to_string());
+    out
+}
+
+fn responses_sse(turn: &Turn) -> Vec<String> {
+    let mut events = Vec::new();
+    let response = |status: &str, output: Vec<Value>, usage: Value| {
+        json!({"id": "resp_conformance", "object": "response", "created_at": 1,
+            "status": status, "model": "gpt-5.1", "output": output, "usage": usage})
+    };
+    events.push(json!({"type": "response.created",
+        "response": response("in_progress", vec![], Value::Null)}));
+    events.push(json!({"type": "response.in_progress",
+        "response": response("in_progress", vec![], Value::Null)}));
+    let items = responses_items(turn);
+    for (output_index, item) in items.iter().enumerate() {
+        let id = item["id"].clone();
+        match item["type"].as_str() {
+            Some("reasoning") => {
+                let text = item["summary"][0]["text"].as_str().unwrap_or_default();
+                events.push(json!({"type": "response.output_item.added",
+                    "output_index": output_index,
+                    "item": {"id": id, "type": "reasoning", "summary": [],
+                        "encrypted_content": ENCRYPTED}}));
+                events.push(json!({"type": "response.reasoning_summary_part.added",
+                    "item_id": id, "output_index": output_index, "summary_index": 0,
+                    "part": {"type": "summary_text", "text": ""}}));
+                for piece in pieces(text, 12) {
+                    events.push(json!({"type": "response.reasoning_summary_text.delta",
+                        "item_id": id, "output_index": output_index, "summary_index": 0,
+                        "delta": piece}));
+                }
+                events.push(json!({"type": "response.reasoning_summary_text.done",
+                    "item_id": id, "output_index": output_index, "summary_index": 0,
+                    "text": text}));
+                events.push(json!({"type": "response.reasoning_summary_part.done",
+                    "item_id": id, "output_index": output_index, "summary_index": 0,
+                    "part": {"type": "summary_text", "text": text}}));
+            }
+            Some("message") => {
+                let text = item["content"][0]["text"].as_str().unwrap_or_default();
+                events.push(json!({"type": "response.output_item.added",
+                    "output_index": output_index,
+                    "item": {"id": id, "type": "message", "status": "in_progress",
+                        "content": [], "role": "assistant"}}));
+                events.push(json!({"type": "response.content_part.added", "item_id": id,
+                    "output_index": output_index, "content_index": 0,
+                    "part": {"type": "output_text", "annotations": [], "text": ""}}));
+                for piece in pieces(text, 9) {
+                    events.push(json!({"type": "response.output_text.delta", "item_id": id,
+                        "output_index": output_index, "content_index": 0, "delta": piece}));
+                }
+                events.push(json!({"type": "response.output_text.done", "item_id": id,
+                    "output_index": output_index, "content_index": 0, "text": text}));
+                events.push(json!({"type": "response.content_part.done", "item_id": id,
+                    "output_index": output_index, "content_index": 0,
+                    "part": {"type": "output_text", "annotations": [], "text": text}}));
+            }
+            _ => {
+                let arguments = item["arguments"].as_str().unwrap_or_default();
+                let mut added = item.clone();
+                added["status"] = json!("in_progress");
+                added["arguments"] = json!("");
+                events.push(json!({"type": "response.output_item.added",
+                    "output_index": output_index, "item": added}));
+                for piece in pieces(arguments, 6) {
+                    events.push(json!({"type": "response.function_call_arguments.delta",
+                        "item_id": id, "output_index": output_index, "delta": piece}));
+                }
+                events.push(json!({"type": "response.function_call_arguments.done",
+                    "item_id": id, "output_index": output_index, "arguments": arguments}));
+            }
+        }
+        events.push(json!({"type": "response.output_item.done",
+            "output_index": output_index, "item": item}));
+    }
+    events.push(json!({"type": "response.completed",
+        "response": response("completed", items, responses_usage(turn))}));
+    for (sequence, event) in events.iter_mut().enumerate() {
+        event["sequence_number"] = json!(sequence);
+    }
+    sse_events(&events)
+}
+
+fn anthropic_sse(turn: &Turn) -> Vec<String> {
+    let (input, output) = turn.usage;
+    let mut events = vec![json!({"type": "message_start", "message": {
+        "id": "msg_conformance", "type": "message", "role": "assistant",
+        "model": "claude-sonnet-4-5", "content": [], "stop_reason": null,
+        "stop_sequence": null, "usage": {"input_tokens": input, "output_tokens": 1}}})];
+    for (index, block) in anthropic_blocks(turn).iter().enumerate() {
+        let delta =
+            |delta: Value| json!({"type": "content_block_delta", "index": index, "delta": delta});
+        match block["type"].as_str() {
+            Some("thinking") => {
+                events.push(json!({"type": "content_block_start", "index": index,
+                    "content_block": {"type": "thinking", "thinking": "", "signature": ""}}));
+                for piece in pieces(block["thinking"].as_str().unwrap_or_default(), 12) {
+                    events.push(delta(json!({"type": "thinking_delta", "thinking": piece})));
+                }
+                events.push(delta(
+                    json!({"type": "signature_delta", "signature": SIGNATURE}),
+                ));
+            }
+            Some("text") => {
+                events.push(json!({"type": "content_block_start", "index": index,
+                    "content_block": {"type": "text", "text": ""}}));
+                for piece in pieces(block["text"].as_str().unwrap_or_default(), 9) {
+                    events.push(delta(json!({"type": "text_delta", "text": piece})));
+                }
+            }
+            _ => {
+                events.push(json!({"type": "content_block_start", "index": index,
+                    "content_block": {"type": "tool_use", "id": block["id"],
+                        "name": block["name"], "input": {}}}));
+                events.push(delta(
+                    json!({"type": "input_json_delta", "partial_json": ""}),
+                ));
+                for piece in pieces(&block["input"].to_string(), 6) {
+                    events.push(delta(
+                        json!({"type": "input_json_delta", "partial_json": piece}),
+                    ));
+                }
+            }
+        }
+        events.push(json!({"type": "content_block_stop", "index": index}));
+    }
+    events.push(json!({"type": "message_delta",
+        "delta": {"stop_reason": if turn.calls.is_empty() { "end_turn" } else { "tool_use" },
+            "stop_sequence": null},
+        "usage": {"input_tokens": input, "output_tokens": output}}));
+    events.push(json!({"type": "message_stop"}));
+    sse_events(&events)
+}
+
+fn gemini_sse(turn: &Turn) -> Vec<String> {
+    let mut chunks = Vec::new();
+    if let Some(r) = &turn.reasoning {
+        chunks.push(vec![json!({"text": r, "thought": true})]);
+    }
+    for piece in pieces(&turn.text, 9) {
+        chunks.push(vec![json!({"text": piece})]);
+    }
+    // One call per chunk, as Gemini streams them.
+    for part in gemini_calls(turn) {
+        chunks.push(vec![part]);
+    }
+    let mut values: Vec<Value> = chunks
+        .into_iter()
+        .map(|parts| gemini_chunk(parts, None, turn.usage))
+        .collect();
+    values.push(gemini_chunk(
+        vec![json!({"text": ""})],
+        Some("STOP"),
+        turn.usage,
+    ));
+    sse_data(&values)
+}
+
+/// A loopback server for one run of `api`: it answers the requests with `turns`, in order.
+pub struct Fake {
+    pub api: Api,
+    pub stream: bool,
+    pub server: MockServer,
+}
+
+impl Fake {
+    pub async fn start(api: Api, stream: bool, turns: &[Turn]) -> Fake {
+        let responses = turns.iter().map(|t| respond(api, t, stream)).collect();
+        let server = server(api.route(stream), responses).await;
+        Fake {
+            api,
+            stream,
+            server,
+        }
+    }
+
+    pub fn model(&self) -> Box<dyn Model> {
+        self.api.model(&self.server.uri(), self.stream)
+    }
+
+    /// The request bodies the server received, in order.
+    pub async fn bodies(&self) -> Vec<Value> {
+        requests(&self.server)
+            .await
+            .iter()
+            .map(|r| serde_json::from_slice(&r.body).expect("the request body is JSON"))
+            .collect()
+    }
+}
