@@ -24,7 +24,6 @@ mod http_openai_chat;
 mod http_openai_responses;
 mod http_output;
 mod http_output_limit;
-mod http_output_matrix;
 mod http_reasoning;
 mod http_search_tools;
 mod http_tool_search;

@@ -99,7 +99,7 @@ impl Api {
             Api::ChatVllm => Box::new(chat("Qwen/Qwen3-8B", None)),
             Api::ChatDeepSeek => Box::new(chat("deepseek-v4-flash", Some("sk-test"))),
             Api::Responses => Box::new(
-                OpenAiResponses::new("gpt-5.1")
+                OpenAiResponses::new("gpt-5.4")
                     .with_api_key("sk-test")
                     .with_endpoint(|e| test_endpoint(e, base.clone()).with_stream(stream)),
             ),
@@ -182,6 +182,10 @@ pub struct Turn {
     pub reasoning: Option<String>,
     pub text: String,
     pub calls: Vec<Call>,
+    /// A search the provider ran over the deferred tools before the calls (Anthropic's
+    /// `tool_search_tool_bm25`, Responses' hosted `tool_search`): the query and the tools it
+    /// found (name, description, input schema).
+    pub search: Option<(String, Vec<(String, String, Value)>)>,
     /// Input and output tokens.
     pub usage: (u64, u64),
 }
@@ -219,6 +223,11 @@ impl Turn {
 
     pub fn with_reasoning(mut self, reasoning: &str) -> Turn {
         self.reasoning = Some(reasoning.to_string());
+        self
+    }
+
+    pub fn with_native_search(mut self, query: &str, found: Vec<(String, String, Value)>) -> Turn {
+        self.search = Some((query.to_string(), found));
         self
     }
 
@@ -336,7 +345,7 @@ pub fn render_whole(api: Api, turn: &Turn) -> Value {
                     "total_tokens": input + output}})
         }
         Api::Responses => json!({"id": "resp_conformance", "object": "response",
-            "created_at": 1, "status": "completed", "model": "gpt-5.1",
+            "created_at": 1, "status": "completed", "model": "gpt-5.4",
             "output": responses_items(turn),
             "usage": responses_usage(turn)}),
         Api::Anthropic => json!({"id": "msg_conformance", "type": "message",
@@ -393,6 +402,20 @@ fn anthropic_blocks(turn: &Turn) -> Vec<Value> {
     let mut blocks = Vec::new();
     if let Some(r) = &turn.reasoning {
         blocks.push(json!({"type": "thinking", "thinking": r, "signature": SIGNATURE}));
+    }
+    if let Some((query, found)) = &turn.search {
+        blocks.push(
+            json!({"type": "server_tool_use", "id": "srvtoolu_conformance",
+            "name": "tool_search_tool_bm25", "input": {"query": query, "limit": 5}}),
+        );
+        let references: Vec<Value> = found
+            .iter()
+            .map(|(name, _, _)| json!({"type": "tool_reference", "tool_name": name}))
+            .collect();
+        blocks.push(json!({"type": "tool_search_tool_result",
+            "tool_use_id": "srvtoolu_conformance",
+            "content": {"type": "tool_search_tool_search_result",
+                "tool_references": references}}));
     }
     if !turn.text.is_empty() {
         blocks.push(json!({"type": "text", "text": turn.text}));
@@ -507,7 +530,7 @@ fn responses_sse(turn: &Turn) -> Vec<String> {
     let mut events = Vec::new();
     let response = |status: &str, output: Vec<Value>, usage: Value| {
         json!({"id": "resp_conformance", "object": "response", "created_at": 1,
-            "status": status, "model": "gpt-5.1", "output": output, "usage": usage})
+            "status": status, "model": "gpt-5.4", "output": output, "usage": usage})
     };
     events.push(json!({"type": "response.created",
         "response": response("in_progress", vec![], Value::Null)}));
@@ -556,6 +579,12 @@ fn responses_sse(turn: &Turn) -> Vec<String> {
                 events.push(json!({"type": "response.content_part.done", "item_id": id,
                     "output_index": output_index, "content_index": 0,
                     "part": {"type": "output_text", "annotations": [], "text": text}}));
+            }
+            Some("tool_search_call" | "tool_search_output") => {
+                let mut added = item.clone();
+                added["status"] = json!("in_progress");
+                events.push(json!({"type": "response.output_item.added",
+                    "output_index": output_index, "item": added}));
             }
             _ => {
                 let arguments = item["arguments"].as_str().unwrap_or_default();
@@ -610,9 +639,14 @@ fn anthropic_sse(turn: &Turn) -> Vec<String> {
                     events.push(delta(json!({"type": "text_delta", "text": piece})));
                 }
             }
-            _ => {
+            Some("tool_search_tool_result") => {
                 events.push(json!({"type": "content_block_start", "index": index,
-                    "content_block": {"type": "tool_use", "id": block["id"],
+                    "content_block": block}));
+            }
+            kind => {
+                // tool_use, or server_tool_use (a search).
+                events.push(json!({"type": "content_block_start", "index": index,
+                    "content_block": {"type": kind.unwrap_or("tool_use"), "id": block["id"],
                         "name": block["name"], "input": {}}}));
                 events.push(delta(
                     json!({"type": "input_json_delta", "partial_json": ""}),

@@ -15,11 +15,13 @@
 mod apis;
 mod approval;
 mod choice;
+mod deferred;
 mod early;
 mod harness;
 mod limits;
 mod output;
 mod reasoning;
+mod rich;
 mod sdk;
 mod usage;
 
@@ -110,7 +112,9 @@ rows! {
     usage: Usage, "Usage totals over a run" => usage::scenario;
     early_calls: EarlyCalls, "A call starts mid-stream (`CallReady` before the stream ends)" => early::scenario;
     typed_output: TypedOutput, "Typed output, with a retry, streamed and not" => output::scenario;
+    deferred_tools: DeferredTools, "Deferred tools found by search; a tool no search returned is refused" => deferred::scenario;
     tool_choice: ToolChoice, "`allowed_tools` and a forced tool" => choice::scenario;
+    rich_results: RichResults, "Images and files in tool results" => rich::scenario;
     approval: Approval, "Approval: pause, resume with allow and deny" => approval::scenario;
     limits: Limits, "Limits: max turns, tool calls, requests" => limits::scenario;
 }
@@ -135,6 +139,8 @@ pub struct Cell {
 }
 
 const TEXT_REASONING: Verdict = Yes;
+const LOCAL_SEARCH: Verdict = Fallback("the run's `search_tools`");
+const CHAT_FILES: Verdict = Fallback("named in the result, sent in a user message after it");
 const FINAL_ANSWER_TOOL: Verdict = Fallback("the final-answer tool");
 
 /// Every cell of the matrix. The table is rendered from this list and each row's test runs
@@ -180,6 +186,14 @@ pub const CELLS: &[Cell] = &[
     ),
     cell(Feature::TypedOutput, TextHermes, FINAL_ANSWER_TOOL),
     cell(Feature::TypedOutput, TextUseTool, FINAL_ANSWER_TOOL),
+    cell(Feature::DeferredTools, Chat, LOCAL_SEARCH),
+    cell(Feature::DeferredTools, ChatVllm, LOCAL_SEARCH),
+    cell(Feature::DeferredTools, ChatDeepSeek, LOCAL_SEARCH),
+    cell(Feature::DeferredTools, Responses, Yes),
+    cell(Feature::DeferredTools, Anthropic, Yes),
+    cell(Feature::DeferredTools, Gemini, LOCAL_SEARCH),
+    cell(Feature::DeferredTools, TextHermes, LOCAL_SEARCH),
+    cell(Feature::DeferredTools, TextUseTool, LOCAL_SEARCH),
     cell(Feature::ToolChoice, Chat, Yes),
     cell(Feature::ToolChoice, ChatVllm, Yes),
     cell(Feature::ToolChoice, ChatDeepSeek, Yes),
@@ -200,6 +214,14 @@ pub const CELLS: &[Cell] = &[
         TextUseTool,
         Fallback("a sentence in the instructions; a call outside the set is refused"),
     ),
+    cell(Feature::RichResults, Chat, CHAT_FILES),
+    cell(Feature::RichResults, ChatVllm, CHAT_FILES),
+    cell(Feature::RichResults, ChatDeepSeek, CHAT_FILES),
+    cell(Feature::RichResults, Responses, Yes),
+    cell(Feature::RichResults, Anthropic, Yes),
+    cell(Feature::RichResults, Gemini, Yes),
+    cell(Feature::RichResults, TextHermes, No(rich::TEXT_MODE_FILES)),
+    cell(Feature::RichResults, TextUseTool, No(rich::TEXT_MODE_FILES)),
     cell(Feature::Approval, Chat, Yes),
     cell(Feature::Approval, ChatVllm, Yes),
     cell(Feature::Approval, ChatDeepSeek, Yes),

@@ -1,8 +1,11 @@
 //! Typed output with a tool in the same run, in both ways of answering: the provider's
-//! structured output (`OutputMode::Auto` where the API has it with tools) and the final-answer
-//! tool (`OutputMode::Tool`, and `Auto` where the API has no structured output with tools:
+//! structured output (`OutputMode::Auto` where the API has it with tools, and
+//! `OutputMode::Native` on every API that has it) and the final-answer tool
+//! (`OutputMode::Tool`, and `Auto` where the API has no structured output with tools:
 //! Gemini, text mode). Each valid the first time, invalid then fixed, and invalid until the
-//! retry limit; streamed (`run_streamed`) and whole (`run_typed`).
+//! retry limit; streamed (`run_streamed`) and whole (`run_typed`). The cell says what `Auto`
+//! does. (This row replaces the former `http_output_matrix.rs`, which ran the whole-response
+//! half on four APIs.)
 
 use serde_json::Value;
 use tool_core::model::Model;
@@ -42,8 +45,11 @@ fn offers_final_answer(api: Api, body: &Value) -> bool {
 /// One run; returns whether the answers went the native way.
 async fn one(api: Api, stream: bool, mode: OutputMode, outcome: Outcome, seen: &mut Seen) -> bool {
     let case = format!("{api:?} stream={stream} {mode:?} {outcome:?}");
-    let native =
-        mode == OutputMode::Auto && api.model("http://127.0.0.1:9", stream).native_output(true);
+    let native = match mode {
+        OutputMode::Native => true,
+        OutputMode::Tool => false,
+        _ => api.model("http://127.0.0.1:9", stream).native_output(true),
+    };
     let answers: &[&str] = match outcome {
         Outcome::ValidFirstTime => &[VALID],
         Outcome::InvalidThenFixed => &[WRONG_TYPE, VALID],
@@ -124,13 +130,21 @@ pub async fn scenario(api: Api) -> Seen {
     let mut seen = Seen::new();
     let mut native = false;
     for stream in [true, false] {
-        for mode in [OutputMode::Auto, OutputMode::Tool] {
+        // Native forced: every API but text mode has structured output (Gemini's with tools
+        // only when asked for it).
+        let modes: &[OutputMode] = if api.is_text_mode() {
+            &[OutputMode::Auto, OutputMode::Tool]
+        } else {
+            &[OutputMode::Auto, OutputMode::Native, OutputMode::Tool]
+        };
+        for &mode in modes {
             for outcome in [
                 Outcome::ValidFirstTime,
                 Outcome::InvalidThenFixed,
                 Outcome::InvalidUntilTheLimit,
             ] {
-                native |= one(api, stream, mode, outcome, &mut seen).await;
+                let asked_native = one(api, stream, mode, outcome, &mut seen).await;
+                native |= mode == OutputMode::Auto && asked_native;
             }
         }
     }
