@@ -174,6 +174,8 @@ pub struct Call {
     pub id: String,
     pub name: String,
     pub args: Value,
+    /// The namespace of a call of a namespaced tool (Responses sends it apart from the name).
+    pub namespace: Option<String>,
 }
 
 /// One scripted model turn, before it is rendered for an API.
@@ -212,7 +214,16 @@ impl Turn {
             id: id.to_string(),
             name: name.to_string(),
             args,
+            namespace: None,
         });
+        self
+    }
+
+    /// Puts the last call in `namespace`.
+    pub fn in_namespace(mut self, namespace: &str) -> Turn {
+        if let Some(call) = self.calls.last_mut() {
+            call.namespace = Some(namespace.to_string());
+        }
         self
     }
 

@@ -19,6 +19,8 @@ mod deferred;
 mod early;
 mod harness;
 mod limits;
+mod namespaces;
+mod optional;
 mod output;
 mod reasoning;
 mod rich;
@@ -113,6 +115,8 @@ rows! {
     early_calls: EarlyCalls, "A call starts mid-stream (`CallReady` before the stream ends)" => early::scenario;
     typed_output: TypedOutput, "Typed output, with a retry, streamed and not" => output::scenario;
     deferred_tools: DeferredTools, "Deferred tools found by search; a tool no search returned is refused" => deferred::scenario;
+    namespaces: Namespaces, "Namespaces" => namespaces::scenario;
+    optional_parameters: OptionalParameters, "Optional tool parameters (strict schemas: required and nullable; null reaches the tool as absent)" => optional::scenario;
     tool_choice: ToolChoice, "`allowed_tools` and a forced tool" => choice::scenario;
     rich_results: RichResults, "Images and files in tool results" => rich::scenario;
     approval: Approval, "Approval: pause, resume with allow and deny" => approval::scenario;
@@ -141,6 +145,7 @@ pub struct Cell {
 const TEXT_REASONING: Verdict = Yes;
 const LOCAL_SEARCH: Verdict = Fallback("the run's `search_tools`");
 const CHAT_FILES: Verdict = Fallback("named in the result, sent in a user message after it");
+const QUALIFIED: Verdict = Fallback(namespaces::QUALIFIED);
 const FINAL_ANSWER_TOOL: Verdict = Fallback("the final-answer tool");
 
 /// Every cell of the matrix. The table is rendered from this list and each row's test runs
@@ -194,6 +199,22 @@ pub const CELLS: &[Cell] = &[
     cell(Feature::DeferredTools, Gemini, LOCAL_SEARCH),
     cell(Feature::DeferredTools, TextHermes, LOCAL_SEARCH),
     cell(Feature::DeferredTools, TextUseTool, LOCAL_SEARCH),
+    cell(Feature::Namespaces, Chat, QUALIFIED),
+    cell(Feature::Namespaces, ChatVllm, QUALIFIED),
+    cell(Feature::Namespaces, ChatDeepSeek, QUALIFIED),
+    cell(Feature::Namespaces, Responses, Yes),
+    cell(Feature::Namespaces, Anthropic, QUALIFIED),
+    cell(Feature::Namespaces, Gemini, QUALIFIED),
+    cell(Feature::Namespaces, TextHermes, QUALIFIED),
+    cell(Feature::Namespaces, TextUseTool, QUALIFIED),
+    cell(Feature::OptionalParameters, Chat, Yes),
+    cell(Feature::OptionalParameters, ChatVllm, Yes),
+    cell(Feature::OptionalParameters, ChatDeepSeek, Yes),
+    cell(Feature::OptionalParameters, Responses, Yes),
+    cell(Feature::OptionalParameters, Anthropic, Yes),
+    cell(Feature::OptionalParameters, Gemini, Yes),
+    cell(Feature::OptionalParameters, TextHermes, Yes),
+    cell(Feature::OptionalParameters, TextUseTool, Yes),
     cell(Feature::ToolChoice, Chat, Yes),
     cell(Feature::ToolChoice, ChatVllm, Yes),
     cell(Feature::ToolChoice, ChatDeepSeek, Yes),
