@@ -178,6 +178,9 @@ pub struct Call {
     pub namespace: Option<String>,
 }
 
+/// A tool a provider's search found: name, description, input schema.
+pub type Found = (String, String, Value);
+
 /// One scripted model turn, before it is rendered for an API.
 #[derive(Debug, Clone, Default)]
 pub struct Turn {
@@ -187,7 +190,7 @@ pub struct Turn {
     /// A search the provider ran over the deferred tools before the calls (Anthropic's
     /// `tool_search_tool_bm25`, Responses' hosted `tool_search`): the query and the tools it
     /// found (name, description, input schema).
-    pub search: Option<(String, Vec<(String, String, Value)>)>,
+    pub search: Option<(String, Vec<Found>)>,
     /// Input and output tokens.
     pub usage: (u64, u64),
 }
@@ -237,7 +240,7 @@ impl Turn {
         self
     }
 
-    pub fn with_native_search(mut self, query: &str, found: Vec<(String, String, Value)>) -> Turn {
+    pub fn with_native_search(mut self, query: &str, found: Vec<Found>) -> Turn {
         self.search = Some((query.to_string(), found));
         self
     }
@@ -253,27 +256,10 @@ pub const TEXT_PIECE: usize = 9;
 
 /// Pieces of `text` of at most `size` bytes (ASCII scripts only), so everything streams in
 /// several deltas.
-fn pieces(text: &str, size: usize) -> Vec<String> {
+pub(super) fn pieces(text: &str, size: usize) -> Vec<String> {
     text.as_bytes()
         .chunks(size)
         .map(|c| String::from_utf8_lossy(c).into_owned())
-        .collect()
-}
-
-fn sse_data(values: &[Value]) -> Vec<String> {
-    values
-        .iter()
-        .map(|value| format!("data: {value}\n\n"))
-        .collect()
-}
-
-fn sse_events(values: &[Value]) -> Vec<String> {
-    values
-        .iter()
-        .map(|value| {
-            let name = value["type"].as_str().unwrap_or_default();
-            format!("event: {name}\ndata: {value}\n\n")
-        })
         .collect()
 }
 
@@ -281,7 +267,7 @@ fn sse_events(values: &[Value]) -> Vec<String> {
 pub fn respond(api: Api, turn: &Turn, stream: bool) -> ResponseTemplate {
     if stream {
         ResponseTemplate::new(200).set_body_raw(
-            render_sse(api, turn).concat().into_bytes(),
+            super::sse::render_sse(api, turn).concat().into_bytes(),
             "text/event-stream",
         )
     } else {
@@ -379,14 +365,14 @@ pub fn render_whole(api: Api, turn: &Turn) -> Value {
     }
 }
 
-fn responses_usage(turn: &Turn) -> Value {
+pub(super) fn responses_usage(turn: &Turn) -> Value {
     let (input, output) = turn.usage;
     json!({"input_tokens": input, "input_tokens_details": {"cached_tokens": 0},
         "output_tokens": output, "output_tokens_details": {"reasoning_tokens": 0},
         "total_tokens": input + output})
 }
 
-fn responses_items(turn: &Turn) -> Vec<Value> {
+pub(super) fn responses_items(turn: &Turn) -> Vec<Value> {
     let mut items = Vec::new();
     if let Some(r) = &turn.reasoning {
         items.push(json!({"id": "rs_conformance", "type": "reasoning",
@@ -409,7 +395,7 @@ fn responses_items(turn: &Turn) -> Vec<Value> {
     items
 }
 
-fn anthropic_blocks(turn: &Turn) -> Vec<Value> {
+pub(super) fn anthropic_blocks(turn: &Turn) -> Vec<Value> {
     let mut blocks = Vec::new();
     if let Some(r) = &turn.reasoning {
         blocks.push(json!({"type": "thinking", "thinking": r, "signature": SIGNATURE}));
@@ -438,7 +424,7 @@ fn anthropic_blocks(turn: &Turn) -> Vec<Value> {
     blocks
 }
 
-fn gemini_calls(turn: &Turn) -> Vec<Value> {
+pub(super) fn gemini_calls(turn: &Turn) -> Vec<Value> {
     turn.calls
         .iter()
         .enumerate()
@@ -453,7 +439,11 @@ fn gemini_calls(turn: &Turn) -> Vec<Value> {
         .collect()
 }
 
-fn gemini_chunk(parts: Vec<Value>, finish: Option<&str>, (input, output): (u64, u64)) -> Value {
+pub(super) fn gemini_chunk(
+    parts: Vec<Value>,
+    finish: Option<&str>,
+    (input, output): (u64, u64),
+) -> Value {
     let mut candidate = json!({"content": {"role": "model", "parts": parts}, "index": 0});
     if let Some(finish) = finish {
         candidate["finishReason"] = json!(finish);
@@ -462,245 +452,6 @@ fn gemini_chunk(parts: Vec<Value>, finish: Option<&str>, (input, output): (u64, 
         "usageMetadata": {"promptTokenCount": input, "candidatesTokenCount": output,
             "totalTokenCount": input + output},
         "modelVersion": "gemini-2.5-flash", "responseId": "gemini-conformance"})
-}
-
-/// The SSE stream of `turn` on `api`, one string per event.
-pub fn render_sse(api: Api, turn: &Turn) -> Vec<String> {
-    match api {
-        Api::Chat | Api::ChatVllm | Api::ChatDeepSeek | Api::TextHermes | Api::TextUseTool => {
-            chat_sse(api, turn)
-        }
-        Api::Responses => responses_sse(turn),
-        Api::Anthropic => anthropic_sse(turn),
-        Api::Gemini => gemini_sse(turn),
-    }
-}
-
-fn chat_sse(api: Api, turn: &Turn) -> Vec<String> {
-    let chunk = |delta: Value, finish: Value| {
-        json!({"id": "chatcmpl-conformance", "object": "chat.completion.chunk", "created": 1,
-            "model": "gpt-4o", "system_fingerprint": "fp_conformance",
-            "choices": [{"index": 0, "delta": delta, "logprobs": null, "finish_reason": finish}]})
-    };
-    let mut chunks = vec![chunk(
-        json!({"role": "assistant", "content": null}),
-        Value::Null,
-    )];
-    if let Some(r) = &turn.reasoning {
-        let field = match api {
-            Api::ChatVllm | Api::TextUseTool => Some("reasoning"),
-            Api::ChatDeepSeek => Some("reasoning_content"),
-            _ => None,
-        };
-        if let Some(field) = field {
-            for piece in pieces(r, 12) {
-                chunks.push(chunk(json!({"content": null, field: piece}), Value::Null));
-            }
-        }
-    }
-    let content = if api.is_text_mode() {
-        text_mode_reply(api, turn)
-    } else {
-        turn.text.clone()
-    };
-    for piece in pieces(&content, TEXT_PIECE) {
-        chunks.push(chunk(json!({"content": piece}), Value::Null));
-    }
-    let native_calls = !api.is_text_mode() && !turn.calls.is_empty();
-    if native_calls {
-        for (index, call) in turn.calls.iter().enumerate() {
-            chunks.push(chunk(
-                json!({"tool_calls": [{"index": index, "id": call.id, "type": "function",
-                    "function": {"name": call.name, "arguments": ""}}]}),
-                Value::Null,
-            ));
-            for piece in pieces(&call.args.to_string(), 6) {
-                chunks.push(chunk(
-                    json!({"tool_calls": [{"index": index, "function": {"arguments": piece}}]}),
-                    Value::Null,
-                ));
-            }
-        }
-    }
-    chunks.push(chunk(
-        json!({}),
-        json!(if native_calls { "tool_calls" } else { "stop" }),
-    ));
-    let (input, output) = turn.usage;
-    let mut usage = chunk(json!({}), Value::Null);
-    usage["choices"] = json!([]);
-    usage["usage"] = json!({"prompt_tokens": input, "completion_tokens": output,
-        "total_tokens": input + output});
-    chunks.push(usage);
-    let mut out = sse_data(&chunks);
-    out.push("data: [DONE]\n\n".to_string());
-    out
-}
-
-fn responses_sse(turn: &Turn) -> Vec<String> {
-    let mut events = Vec::new();
-    let response = |status: &str, output: Vec<Value>, usage: Value| {
-        json!({"id": "resp_conformance", "object": "response", "created_at": 1,
-            "status": status, "model": "gpt-5.4", "output": output, "usage": usage})
-    };
-    events.push(json!({"type": "response.created",
-        "response": response("in_progress", vec![], Value::Null)}));
-    events.push(json!({"type": "response.in_progress",
-        "response": response("in_progress", vec![], Value::Null)}));
-    let items = responses_items(turn);
-    for (output_index, item) in items.iter().enumerate() {
-        let id = item["id"].clone();
-        match item["type"].as_str() {
-            Some("reasoning") => {
-                let text = item["summary"][0]["text"].as_str().unwrap_or_default();
-                events.push(json!({"type": "response.output_item.added",
-                    "output_index": output_index,
-                    "item": {"id": id, "type": "reasoning", "summary": [],
-                        "encrypted_content": ENCRYPTED}}));
-                events.push(json!({"type": "response.reasoning_summary_part.added",
-                    "item_id": id, "output_index": output_index, "summary_index": 0,
-                    "part": {"type": "summary_text", "text": ""}}));
-                for piece in pieces(text, 12) {
-                    events.push(json!({"type": "response.reasoning_summary_text.delta",
-                        "item_id": id, "output_index": output_index, "summary_index": 0,
-                        "delta": piece}));
-                }
-                events.push(json!({"type": "response.reasoning_summary_text.done",
-                    "item_id": id, "output_index": output_index, "summary_index": 0,
-                    "text": text}));
-                events.push(json!({"type": "response.reasoning_summary_part.done",
-                    "item_id": id, "output_index": output_index, "summary_index": 0,
-                    "part": {"type": "summary_text", "text": text}}));
-            }
-            Some("message") => {
-                let text = item["content"][0]["text"].as_str().unwrap_or_default();
-                events.push(json!({"type": "response.output_item.added",
-                    "output_index": output_index,
-                    "item": {"id": id, "type": "message", "status": "in_progress",
-                        "content": [], "role": "assistant"}}));
-                events.push(json!({"type": "response.content_part.added", "item_id": id,
-                    "output_index": output_index, "content_index": 0,
-                    "part": {"type": "output_text", "annotations": [], "text": ""}}));
-                for piece in pieces(text, 9) {
-                    events.push(json!({"type": "response.output_text.delta", "item_id": id,
-                        "output_index": output_index, "content_index": 0, "delta": piece}));
-                }
-                events.push(json!({"type": "response.output_text.done", "item_id": id,
-                    "output_index": output_index, "content_index": 0, "text": text}));
-                events.push(json!({"type": "response.content_part.done", "item_id": id,
-                    "output_index": output_index, "content_index": 0,
-                    "part": {"type": "output_text", "annotations": [], "text": text}}));
-            }
-            Some("tool_search_call" | "tool_search_output") => {
-                let mut added = item.clone();
-                added["status"] = json!("in_progress");
-                events.push(json!({"type": "response.output_item.added",
-                    "output_index": output_index, "item": added}));
-            }
-            _ => {
-                let arguments = item["arguments"].as_str().unwrap_or_default();
-                let mut added = item.clone();
-                added["status"] = json!("in_progress");
-                added["arguments"] = json!("");
-                events.push(json!({"type": "response.output_item.added",
-                    "output_index": output_index, "item": added}));
-                for piece in pieces(arguments, 6) {
-                    events.push(json!({"type": "response.function_call_arguments.delta",
-                        "item_id": id, "output_index": output_index, "delta": piece}));
-                }
-                events.push(json!({"type": "response.function_call_arguments.done",
-                    "item_id": id, "output_index": output_index, "arguments": arguments}));
-            }
-        }
-        events.push(json!({"type": "response.output_item.done",
-            "output_index": output_index, "item": item}));
-    }
-    events.push(json!({"type": "response.completed",
-        "response": response("completed", items, responses_usage(turn))}));
-    for (sequence, event) in events.iter_mut().enumerate() {
-        event["sequence_number"] = json!(sequence);
-    }
-    sse_events(&events)
-}
-
-fn anthropic_sse(turn: &Turn) -> Vec<String> {
-    let (input, output) = turn.usage;
-    let mut events = vec![json!({"type": "message_start", "message": {
-        "id": "msg_conformance", "type": "message", "role": "assistant",
-        "model": "claude-sonnet-4-5", "content": [], "stop_reason": null,
-        "stop_sequence": null, "usage": {"input_tokens": input, "output_tokens": 1}}})];
-    for (index, block) in anthropic_blocks(turn).iter().enumerate() {
-        let delta =
-            |delta: Value| json!({"type": "content_block_delta", "index": index, "delta": delta});
-        match block["type"].as_str() {
-            Some("thinking") => {
-                events.push(json!({"type": "content_block_start", "index": index,
-                    "content_block": {"type": "thinking", "thinking": "", "signature": ""}}));
-                for piece in pieces(block["thinking"].as_str().unwrap_or_default(), 12) {
-                    events.push(delta(json!({"type": "thinking_delta", "thinking": piece})));
-                }
-                events.push(delta(
-                    json!({"type": "signature_delta", "signature": SIGNATURE}),
-                ));
-            }
-            Some("text") => {
-                events.push(json!({"type": "content_block_start", "index": index,
-                    "content_block": {"type": "text", "text": ""}}));
-                for piece in pieces(block["text"].as_str().unwrap_or_default(), 9) {
-                    events.push(delta(json!({"type": "text_delta", "text": piece})));
-                }
-            }
-            Some("tool_search_tool_result") => {
-                events.push(json!({"type": "content_block_start", "index": index,
-                    "content_block": block}));
-            }
-            kind => {
-                // tool_use, or server_tool_use (a search).
-                events.push(json!({"type": "content_block_start", "index": index,
-                    "content_block": {"type": kind.unwrap_or("tool_use"), "id": block["id"],
-                        "name": block["name"], "input": {}}}));
-                events.push(delta(
-                    json!({"type": "input_json_delta", "partial_json": ""}),
-                ));
-                for piece in pieces(&block["input"].to_string(), 6) {
-                    events.push(delta(
-                        json!({"type": "input_json_delta", "partial_json": piece}),
-                    ));
-                }
-            }
-        }
-        events.push(json!({"type": "content_block_stop", "index": index}));
-    }
-    events.push(json!({"type": "message_delta",
-        "delta": {"stop_reason": if turn.calls.is_empty() { "end_turn" } else { "tool_use" },
-            "stop_sequence": null},
-        "usage": {"input_tokens": input, "output_tokens": output}}));
-    events.push(json!({"type": "message_stop"}));
-    sse_events(&events)
-}
-
-fn gemini_sse(turn: &Turn) -> Vec<String> {
-    let mut chunks = Vec::new();
-    if let Some(r) = &turn.reasoning {
-        chunks.push(vec![json!({"text": r, "thought": true})]);
-    }
-    for piece in pieces(&turn.text, 9) {
-        chunks.push(vec![json!({"text": piece})]);
-    }
-    // One call per chunk, as Gemini streams them.
-    for part in gemini_calls(turn) {
-        chunks.push(vec![part]);
-    }
-    let mut values: Vec<Value> = chunks
-        .into_iter()
-        .map(|parts| gemini_chunk(parts, None, turn.usage))
-        .collect();
-    values.push(gemini_chunk(
-        vec![json!({"text": ""})],
-        Some("STOP"),
-        turn.usage,
-    ));
-    sse_data(&values)
 }
 
 /// A loopback server for one run of `api`: it answers the requests with `turns`, in order.

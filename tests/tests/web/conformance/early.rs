@@ -17,8 +17,9 @@ use tokio::sync::{oneshot, Notify};
 use tool_core::runner::{RunEvent, RunOptions, Runner};
 use tool_core::{CallFuture, Tool, ToolContext, ToolRegistry, ToolResponse};
 
-use super::apis::{render_sse, text_mode_reply, TEXT_PIECE};
+use super::apis::{text_mode_reply, TEXT_PIECE};
 use super::harness::*;
+use super::sse::render_sse;
 use super::{Api, Seen, Turn, Verdict};
 
 /// `get_weather`, which says when it has run.

@@ -25,6 +25,7 @@ mod output;
 mod reasoning;
 mod rich;
 mod sdk;
+mod sse;
 mod usage;
 
 use std::future::Future;
