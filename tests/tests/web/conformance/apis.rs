@@ -176,6 +176,41 @@ pub struct Call {
     pub args: Value,
     /// The namespace of a call of a namespaced tool (Responses sends it apart from the name).
     pub namespace: Option<String>,
+    /// Who the response says made the call (Anthropic and Responses only).
+    pub caller: By,
+}
+
+/// Who a response says made a call.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum By {
+    /// The response does not say (no `caller`).
+    #[default]
+    Unsaid,
+    /// `{"type": "direct"}`: the model itself.
+    Direct,
+    /// The program of the turn ([`Turn::with_program`]): Anthropic's code execution tool,
+    /// Responses' `program` item.
+    Program,
+}
+
+/// The id of the program a scripted turn runs: Anthropic's `server_tool_use` block of the
+/// code execution tool, Responses' `program` item's `call_id`.
+pub const ANTHROPIC_PROGRAM: &str = "srvtoolu_conformance_program";
+pub const RESPONSES_PROGRAM: &str = "call_conformance_program";
+const CONTAINER: &str = "container_conformance";
+const FINGERPRINT: &str = "gAAAAABconformance-program-fingerprint";
+
+/// The `caller` of a call on Anthropic (`anthropic`) or Responses, as the recorded sessions
+/// write it; `None` when the response does not say.
+pub(super) fn caller_json(by: By, anthropic: bool) -> Option<Value> {
+    match (by, anthropic) {
+        (By::Unsaid, _) => None,
+        (By::Direct, _) => Some(json!({"type": "direct"})),
+        (By::Program, true) => Some(json!({"type": "code_execution_20250825",
+            "tool_id": ANTHROPIC_PROGRAM})),
+        (By::Program, false) => Some(json!({"type": "program",
+            "caller_id": RESPONSES_PROGRAM})),
+    }
 }
 
 /// A tool a provider's search found: name, description, input schema.
@@ -193,6 +228,10 @@ pub struct Turn {
     pub search: Option<(String, Vec<Found>)>,
     /// Input and output tokens.
     pub usage: (u64, u64),
+    /// The code of a program the model wrote and the provider runs, whose calls are the
+    /// turn's calls made [`By::Program`] (Anthropic's code execution tool, with the
+    /// response's `container`; Responses' `program` item).
+    pub program: Option<String>,
 }
 
 impl Turn {
@@ -218,7 +257,22 @@ impl Turn {
             name: name.to_string(),
             args,
             namespace: None,
+            caller: By::Unsaid,
         });
+        self
+    }
+
+    /// Says who made the last call.
+    pub fn by(mut self, caller: By) -> Turn {
+        if let Some(call) = self.calls.last_mut() {
+            call.caller = caller;
+        }
+        self
+    }
+
+    /// Runs a program (`code`) this turn; its calls are those made [`By::Program`].
+    pub fn with_program(mut self, code: &str) -> Turn {
+        self.program = Some(code.to_string());
         self
     }
 
@@ -345,12 +399,18 @@ pub fn render_whole(api: Api, turn: &Turn) -> Value {
             "created_at": 1, "status": "completed", "model": "gpt-5.4",
             "output": responses_items(turn),
             "usage": responses_usage(turn)}),
-        Api::Anthropic => json!({"id": "msg_conformance", "type": "message",
-            "role": "assistant", "model": "claude-sonnet-4-5",
-            "content": anthropic_blocks(turn),
-            "stop_reason": if turn.calls.is_empty() { "end_turn" } else { "tool_use" },
-            "stop_sequence": null,
-            "usage": {"input_tokens": input, "output_tokens": output}}),
+        Api::Anthropic => {
+            let mut message = json!({"id": "msg_conformance", "type": "message",
+                "role": "assistant", "model": "claude-sonnet-4-5",
+                "content": anthropic_blocks(turn),
+                "stop_reason": if turn.calls.is_empty() { "end_turn" } else { "tool_use" },
+                "stop_sequence": null,
+                "usage": {"input_tokens": input, "output_tokens": output}});
+            if let Some(container) = anthropic_container(turn) {
+                message["container"] = container;
+            }
+            message
+        }
         Api::Gemini => {
             let mut parts = Vec::new();
             if let Some(r) = &turn.reasoning {
@@ -385,14 +445,32 @@ pub(super) fn responses_items(turn: &Turn) -> Vec<Value> {
             "content": [{"type": "output_text", "text": turn.text, "annotations": []}]}),
         );
     }
+    if let Some(code) = &turn.program {
+        items.push(json!({"id": "cm_conformance", "type": "program",
+            "call_id": RESPONSES_PROGRAM, "code": code, "fingerprint": FINGERPRINT}));
+    }
     for call in &turn.calls {
-        items.push(
-            json!({"id": format!("fc_{}", call.id), "type": "function_call",
-            "status": "completed", "call_id": call.id, "name": call.name,
-            "arguments": call.args.to_string()}),
-        );
+        // A program's call stays `in_progress` until it is answered (as recorded).
+        let status = if call.caller == By::Program {
+            "in_progress"
+        } else {
+            "completed"
+        };
+        let mut item = json!({"id": format!("fc_{}", call.id), "type": "function_call",
+            "status": status, "call_id": call.id, "name": call.name,
+            "arguments": call.args.to_string()});
+        if let Some(caller) = caller_json(call.caller, false) {
+            item["caller"] = caller;
+        }
+        items.push(item);
     }
     items
+}
+
+/// The `container` the code execution tool ran a turn's program in (Anthropic).
+pub(super) fn anthropic_container(turn: &Turn) -> Option<Value> {
+    turn.program.as_ref()?;
+    Some(json!({"id": CONTAINER, "expires_at": "2026-12-07T20:00:00.000000Z"}))
 }
 
 pub(super) fn anthropic_blocks(turn: &Turn) -> Vec<Value> {
@@ -417,9 +495,17 @@ pub(super) fn anthropic_blocks(turn: &Turn) -> Vec<Value> {
     if !turn.text.is_empty() {
         blocks.push(json!({"type": "text", "text": turn.text}));
     }
+    if let Some(code) = &turn.program {
+        blocks.push(json!({"type": "server_tool_use", "id": ANTHROPIC_PROGRAM,
+            "name": "code_execution", "input": {"code": code}, "caller": {"type": "direct"}}));
+    }
     for call in &turn.calls {
-        blocks.push(json!({"type": "tool_use", "id": call.id, "name": call.name,
-            "input": call.args}));
+        let mut block = json!({"type": "tool_use", "id": call.id, "name": call.name,
+            "input": call.args});
+        if let Some(caller) = caller_json(call.caller, true) {
+            block["caller"] = caller;
+        }
+        blocks.push(block);
     }
     blocks
 }

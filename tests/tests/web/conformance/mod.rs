@@ -14,6 +14,7 @@
 
 mod apis;
 mod approval;
+mod callers;
 mod choice;
 mod deferred;
 mod early;
@@ -120,6 +121,7 @@ rows! {
     optional_parameters: OptionalParameters, "Optional tool parameters (strict schemas: required and nullable; null reaches the tool as absent)" => optional::scenario;
     tool_choice: ToolChoice, "`allowed_tools` and a forced tool" => choice::scenario;
     rich_results: RichResults, "Images and files in tool results" => rich::scenario;
+    callers: Callers, "Who may call a tool (`allowed_callers`): a call by the wrong caller is refused and never runs" => callers::scenario;
     approval: Approval, "Approval: pause, resume with allow and deny" => approval::scenario;
     limits: Limits, "Limits: max turns, tool calls, requests" => limits::scenario;
 }
@@ -148,6 +150,7 @@ const LOCAL_SEARCH: Verdict = Fallback("the run's `search_tools`");
 const CHAT_FILES: Verdict = Fallback("named in the result, sent in a user message after it");
 const QUALIFIED: Verdict = Fallback(namespaces::QUALIFIED);
 const FINAL_ANSWER_TOOL: Verdict = Fallback("the final-answer tool");
+const NO_PROGRAMS: Verdict = Fallback(callers::NO_PROGRAMS);
 
 /// Every cell of the matrix. The table is rendered from this list and each row's test runs
 /// every cell of its row.
@@ -244,6 +247,14 @@ pub const CELLS: &[Cell] = &[
     cell(Feature::RichResults, Gemini, Yes),
     cell(Feature::RichResults, TextHermes, No(rich::TEXT_MODE_FILES)),
     cell(Feature::RichResults, TextUseTool, No(rich::TEXT_MODE_FILES)),
+    cell(Feature::Callers, Chat, NO_PROGRAMS),
+    cell(Feature::Callers, ChatVllm, NO_PROGRAMS),
+    cell(Feature::Callers, ChatDeepSeek, NO_PROGRAMS),
+    cell(Feature::Callers, Responses, Yes),
+    cell(Feature::Callers, Anthropic, Yes),
+    cell(Feature::Callers, Gemini, NO_PROGRAMS),
+    cell(Feature::Callers, TextHermes, NO_PROGRAMS),
+    cell(Feature::Callers, TextUseTool, NO_PROGRAMS),
     cell(Feature::Approval, Chat, Yes),
     cell(Feature::Approval, ChatVllm, Yes),
     cell(Feature::Approval, ChatDeepSeek, Yes),

@@ -3,9 +3,11 @@
 
 use serde_json::{json, Value};
 
+use tool_core::provider::anthropic::CODE_EXECUTION_CALLER;
+
 use super::apis::{
-    anthropic_blocks, gemini_calls, gemini_chunk, pieces, responses_items, responses_usage,
-    text_mode_reply, Api, Turn, ENCRYPTED, SIGNATURE, TEXT_PIECE,
+    anthropic_blocks, anthropic_container, gemini_calls, gemini_chunk, pieces, responses_items,
+    responses_usage, text_mode_reply, Api, Turn, ENCRYPTED, SIGNATURE, TEXT_PIECE,
 };
 
 fn sse_data(values: &[Value]) -> Vec<String> {
@@ -152,6 +154,13 @@ fn responses_sse(turn: &Turn) -> Vec<String> {
                     "output_index": output_index, "content_index": 0,
                     "part": {"type": "output_text", "annotations": [], "text": text}}));
             }
+            Some("program") => {
+                // The code arrives with the item's end, as recorded.
+                let mut added = item.clone();
+                added["code"] = json!("");
+                events.push(json!({"type": "response.output_item.added",
+                    "output_index": output_index, "item": added}));
+            }
             Some("tool_search_call" | "tool_search_output") => {
                 let mut added = item.clone();
                 added["status"] = json!("in_progress");
@@ -215,11 +224,20 @@ fn anthropic_sse(turn: &Turn) -> Vec<String> {
                 events.push(json!({"type": "content_block_start", "index": index,
                     "content_block": block}));
             }
-            kind => {
-                // tool_use, or server_tool_use (a search).
+            Some("tool_use") if block["caller"]["type"] == CODE_EXECUTION_CALLER => {
+                // A program's call comes whole in its start, as recorded.
                 events.push(json!({"type": "content_block_start", "index": index,
-                    "content_block": {"type": kind.unwrap_or("tool_use"), "id": block["id"],
-                        "name": block["name"], "input": {}}}));
+                    "content_block": block}));
+            }
+            kind => {
+                // tool_use, or server_tool_use (a search, a program).
+                let mut start = json!({"type": kind.unwrap_or("tool_use"), "id": block["id"],
+                    "name": block["name"], "input": {}});
+                if let Some(caller) = block.get("caller") {
+                    start["caller"] = caller.clone();
+                }
+                events.push(json!({"type": "content_block_start", "index": index,
+                    "content_block": start}));
                 events.push(delta(
                     json!({"type": "input_json_delta", "partial_json": ""}),
                 ));
@@ -232,10 +250,14 @@ fn anthropic_sse(turn: &Turn) -> Vec<String> {
         }
         events.push(json!({"type": "content_block_stop", "index": index}));
     }
-    events.push(json!({"type": "message_delta",
+    let mut end = json!({"type": "message_delta",
         "delta": {"stop_reason": if turn.calls.is_empty() { "end_turn" } else { "tool_use" },
             "stop_sequence": null},
-        "usage": {"input_tokens": input, "output_tokens": output}}));
+        "usage": {"input_tokens": input, "output_tokens": output}});
+    if let Some(container) = anthropic_container(turn) {
+        end["delta"]["container"] = container;
+    }
+    events.push(end);
     events.push(json!({"type": "message_stop"}));
     sse_events(&events)
 }
