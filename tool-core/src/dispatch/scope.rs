@@ -31,6 +31,9 @@ pub struct CallOptions<'a> {
     offered: Option<&'a [&'a str]>,
     approval: Option<&'a dyn ApprovalHook>,
     context: Option<&'a CallContext>,
+    /// The calls come from a model's turn: one that does not say who made it was made by
+    /// the model directly.
+    from_model: bool,
 }
 
 impl std::fmt::Debug for CallOptions<'_> {
@@ -39,6 +42,7 @@ impl std::fmt::Debug for CallOptions<'_> {
             .field("offered", &self.offered)
             .field("approval", &self.approval.map(|_| "<hook>"))
             .field("context", &self.context)
+            .field("from_model", &self.from_model)
             .finish()
     }
 }
@@ -49,6 +53,7 @@ impl<'a> CallOptions<'a> {
         offered: None,
         approval: None,
         context: None,
+        from_model: false,
     };
 
     /// The same as [`CallOptions::NONE`].
@@ -61,6 +66,7 @@ impl<'a> CallOptions<'a> {
             offered: None,
             approval: None,
             context: None,
+            from_model: false,
         }
     }
 
@@ -125,6 +131,18 @@ impl<'a> CallOptions<'a> {
     pub const fn context(mut self, context: &'a CallContext) -> Self {
         self.context = Some(context);
         self
+    }
+
+    /// The calls come from a model's turn (the runner): a call without a caller is checked
+    /// as the model's direct call, so a tool only programs may call does not run for it on
+    /// an API whose calls never say who made them.
+    pub(crate) const fn from_model(mut self) -> Self {
+        self.from_model = true;
+        self
+    }
+
+    pub(crate) const fn is_from_model(&self) -> bool {
+        self.from_model
     }
 
     pub(crate) fn call_context(&self) -> Option<&'a CallContext> {

@@ -5,16 +5,18 @@
 //! Where the API has programs the model writes and the provider runs (Anthropic's code
 //! execution tool, Responses' `program` items), the tools are offered with `allowed_callers`
 //! (none for the direct-only one: it is the API's default); the model calls `roll_die` and
-//! `tally_score` directly, then a program calls `lookup_player` and `tally_score`. The
-//! any-caller tool runs; the direct-only tool never runs on the program's call, and the
-//! program-only tool never runs on the direct one: each gets a `PERMISSION_DENIED` result
-//! saying how to call it; the program's call of the program-only tool runs. The history keeps
-//! the program and each `caller` as they came.
+//! `tally_score` directly (once saying so, once without a `caller`, which both SDKs allow),
+//! then a program calls `lookup_player` and `tally_score`. The any-caller tool runs; the
+//! direct-only tool never runs on the program's call, and the program-only tool never runs on
+//! a direct one: each gets a `PERMISSION_DENIED` result saying how to call it; the program's
+//! call of the program-only tool runs. The history keeps the program and each `caller` as
+//! they came.
 //!
-//! The other APIs have no programs, so no call has a caller: every tool is offered as a
-//! plain tool (no `allowed_callers`, which those APIs do not have) and runs when the model
-//! calls it, the program-only one too. The guide says nothing about these APIs; this is what
-//! the code does.
+//! The other APIs have no programs, so no call has a caller: the program-only tool is not
+//! offered (the model could never call it), the others are plain tools (no
+//! `allowed_callers`, which those APIs do not have). A call without a caller is the model's
+//! own, so when the model calls the program-only tool anyway it gets the same
+//! `PERMISSION_DENIED` and the tool never runs.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -38,7 +40,8 @@ const CODE: &str =
     "player = await lookup_player({'name': 'Ann'})\nprint(await tally_score({'player': 'ann'}))";
 
 /// The cell of the APIs without programs.
-pub const NO_PROGRAMS: &str = "no programs: plain tools, a program-only one runs when called";
+pub const NO_PROGRAMS: &str =
+    "no programs: a program-only tool is not offered, and refused if called";
 
 /// A tool that says who may call it and counts its runs.
 #[derive(Clone)]
@@ -107,7 +110,8 @@ async fn one(api: Api, stream: bool, seen: &mut Seen) -> Verdict {
             Turn::call("a1", ANY, args())
                 .by(By::Direct)
                 .and_call("p1", PROGRAM, args())
-                .by(By::Direct),
+                .by(By::Direct)
+                .and_call("p0", PROGRAM, args()),
             Turn::default()
                 .with_usage(100, 20)
                 .with_program(CODE)
@@ -191,33 +195,37 @@ async fn one(api: Api, stream: bool, seen: &mut Seen) -> Verdict {
     // (a) The any-caller tool, called directly, runs.
     ran((ANY, 0));
     assert_eq!(any.runs(), 1, "{case}: {ANY}");
-    let first = &bodies[0];
     if !programs {
-        // (b) (c) Without programs, the direct-only and the program-only tools are plain
-        // tools: offered as such, and run on the model's call.
-        ran((PROGRAM, 0));
+        // (b) Without programs, the direct-only tool is a plain tool and runs on the model's
+        // call; (c) the program-only tool, called anyway, is refused as a direct call.
         ran((DIRECT, 0));
-        assert_eq!((direct.runs(), program.runs()), (1, 1), "{case}");
-        // (d) Every tool offered, with nothing about callers.
-        for name in [ANY, DIRECT, PROGRAM] {
-            let offered = if api.is_text_mode() {
-                api.instructions(first).contains(name)
-            } else {
-                api.tool_names(first).iter().any(|n| n == name)
-            };
-            assert!(offered, "{case}: {name} is not offered: {first}");
-        }
+        refused((PROGRAM, 0), "may only be called from code you run");
+        assert_eq!((direct.runs(), program.runs()), (1, 0), "{case}");
+        // (d) The program-only tool is never offered, the others are, with nothing about
+        // callers.
         for body in &bodies {
+            let offered = |name: &str| {
+                if api.is_text_mode() {
+                    api.instructions(body).contains(name)
+                } else {
+                    api.tool_names(body).iter().any(|n| n == name)
+                }
+            };
+            for name in [ANY, DIRECT] {
+                assert!(offered(name), "{case}: {name} is not offered: {body}");
+            }
+            assert!(!offered(PROGRAM), "{case}: {PROGRAM} is offered: {body}");
             assert!(!text(body).contains("allowed_callers"), "{case}: {body}");
         }
         return Verdict::Fallback(NO_PROGRAMS);
     }
-    // (c) The program-only tool called directly is refused and does not run for it; (b) the
-    // direct-only tool called by the program is refused and never runs; the program's call
-    // of the program-only tool runs.
+    // (c) The program-only tool called directly is refused and does not run for it, whether
+    // the call says `caller: direct` or says nothing; (b) the direct-only tool called by the
+    // program is refused and never runs; the program's call of the program-only tool runs.
     refused((PROGRAM, 0), "may only be called from code you run");
+    refused((PROGRAM, 1), "may only be called from code you run");
     refused((DIRECT, 0), "may only be called by you directly");
-    ran((PROGRAM, 1));
+    ran((PROGRAM, 2));
     assert_eq!(
         direct.runs(),
         0,
