@@ -185,3 +185,56 @@ fn available(offered: &[&str]) -> String {
         format!("Available tools: {}.", quoted_list(offered.iter().copied()))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::CallOptions;
+    use crate::tool::CallFuture;
+    use crate::{
+        block_on, AllowedCallers, Caller, Tool, ToolCall, ToolContext, ToolErrorCode, ToolRegistry,
+        ToolResponse,
+    };
+
+    /// A tool that only programs may call.
+    struct ProgramOnly;
+
+    impl Tool for ProgramOnly {
+        fn name(&self) -> &str {
+            "tally"
+        }
+        fn description(&self) -> &str {
+            "Tallies."
+        }
+        fn input_schema(&self) -> serde_json::Value {
+            serde_json::json!({"type": "object", "properties": {}})
+        }
+        fn allowed_callers(&self) -> AllowedCallers {
+            AllowedCallers::Program
+        }
+        fn call<'a>(&'a self, _arguments: &'a str, _ctx: ToolContext<'a>) -> CallFuture<'a> {
+            CallFuture::ready(ToolResponse::success("ran"))
+        }
+    }
+
+    #[test]
+    fn a_models_call_without_a_caller_is_a_direct_call() {
+        let registry = ToolRegistry::new().with(ProgramOnly);
+        let unsaid = ToolCall::new("1", "tally", "{}");
+        let model = CallOptions::new().from_model();
+        let refused = block_on(registry.call_with(&unsaid, &model));
+        assert_eq!(refused.error_code(), Some(ToolErrorCode::PermissionDenied));
+        let direct = unsaid.clone().with_caller(Caller::Direct);
+        let said = block_on(registry.call_with(&direct, &model));
+        assert_eq!(refused.model_text(), said.model_text());
+        let program = unsaid.clone().with_caller(Caller::program("code", "p1"));
+        assert_eq!(
+            block_on(registry.call_with(&program, &model)).model_text(),
+            "ran"
+        );
+        // The application's own call, not the model's, is not checked.
+        assert_eq!(
+            block_on(registry.call_with(&unsaid, &CallOptions::new())).model_text(),
+            "ran"
+        );
+    }
+}

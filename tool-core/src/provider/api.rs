@@ -200,3 +200,27 @@ pub trait Assembler: Send + Default {
     /// inside a call.
     fn finish(self) -> Result<AssistantTurn, ProviderError>;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Api;
+    use crate::{AllowedCallers, ToolDefinition};
+
+    #[test]
+    fn only_apis_with_programs_offer_a_program_only_tool() {
+        let def = |allowed| {
+            ToolDefinition::new("t", "T.", serde_json::json!({"type": "object"}))
+                .with_allowed_callers(allowed)
+        };
+        let program = def(AllowedCallers::Program);
+        let offering: Vec<Api> = Api::ALL
+            .iter()
+            .copied()
+            .filter(|api| api.offers(&program))
+            .collect();
+        assert_eq!(offering, [Api::OpenAiResponses, Api::Anthropic]);
+        for allowed in [AllowedCallers::Direct, AllowedCallers::Any] {
+            assert!(Api::ALL.iter().all(|api| api.offers(&def(allowed))));
+        }
+    }
+}

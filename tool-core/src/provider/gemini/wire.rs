@@ -144,7 +144,11 @@ impl ChatApi for Gemini {
     /// `[{"function_declarations": [...]}]` with `parameters` (see [`tools_json_schema`] for
     /// `parametersJsonSchema`).
     fn tools(defs: &[ToolDefinition]) -> Value {
-        let decls: Vec<Value> = defs.iter().filter(|d| Self::API.offers(d)).map(function_declaration).collect();
+        let decls: Vec<Value> = defs
+            .iter()
+            .filter(|d| Self::API.offers(d))
+            .map(function_declaration)
+            .collect();
         json!([{"function_declarations": decls}])
     }
 

@@ -75,7 +75,12 @@ impl ChatApi for OpenAiChat {
     type Stream = OpenAiChatStream;
 
     fn tools(defs: &[ToolDefinition]) -> Value {
-        Value::Array(defs.iter().filter(|d| Self::API.offers(d)).map(tool).collect())
+        Value::Array(
+            defs.iter()
+                .filter(|d| Self::API.offers(d))
+                .map(tool)
+                .collect(),
+        )
     }
 
     /// `"auto"`, `"required"`, `"none"`, `{"type": "function", "function": {"name": …}}` or
