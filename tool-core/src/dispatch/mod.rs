@@ -318,7 +318,7 @@ impl ToolRegistry {
             // caller field left out) is the model's direct call. Only program-only tools
             // care, so other calls pay one comparison.
             None if definition.allowed_callers() == AllowedCallers::Program
-                && options.is_from_model() =>
+                && options.are_model_calls() =>
             {
                 AllowedCallers::Program.admit(call.name, &Caller::Direct)?
             }

@@ -136,12 +136,12 @@ impl<'a> CallOptions<'a> {
     /// The calls come from a model's turn (the runner): a call without a caller is checked
     /// as the model's direct call, so a tool only programs may call does not run for it on
     /// an API whose calls never say who made them.
-    pub(crate) const fn from_model(mut self) -> Self {
+    pub(crate) const fn model_calls(mut self) -> Self {
         self.from_model = true;
         self
     }
 
-    pub(crate) const fn is_from_model(&self) -> bool {
+    pub(crate) const fn are_model_calls(&self) -> bool {
         self.from_model
     }
 
@@ -220,7 +220,7 @@ mod tests {
     fn a_models_call_without_a_caller_is_a_direct_call() {
         let registry = ToolRegistry::new().with(ProgramOnly);
         let unsaid = ToolCall::new("1", "tally", "{}");
-        let model = CallOptions::new().from_model();
+        let model = CallOptions::new().model_calls();
         let refused = block_on(registry.call_with(&unsaid, &model));
         assert_eq!(refused.error_code(), Some(ToolErrorCode::PermissionDenied));
         let direct = unsaid.clone().with_caller(Caller::Direct);
