@@ -110,7 +110,7 @@ pub async fn requests(server: &MockServer) -> Vec<Request> {
 }
 
 /// The official SDK whose request types judge a body sent to `route`.
-fn sdk_api(route: &str) -> &'static str {
+pub fn sdk_api(route: &str) -> &'static str {
     if route.ends_with("/chat/completions") {
         "chat"
     } else if route.ends_with("/responses") {

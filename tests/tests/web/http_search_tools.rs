@@ -4,7 +4,7 @@
 //! found, while a call of a tool not found yet is refused; the tools part of each request is
 //! the previous request's, byte for byte, with tools appended; every request fits the
 //! official SDK's request types. Whole responses follow each API reference's example, as in
-//! `http_output_matrix.rs`; ids and texts are this test's.
+//! `http_whole.rs`; ids and texts are this test's.
 //!
 //! The catalogue: the 166 tools of `tests/fixtures/tool_search/tools.json` (public MCP
 //! servers' published tool lists; its README names them), plus the Filesystem server and the

@@ -14,6 +14,7 @@ mod spans;
 mod support;
 
 mod agent_sse;
+mod conformance;
 mod http_anthropic;
 mod http_attachments;
 mod http_behaviour;
@@ -26,7 +27,6 @@ mod http_openai_chat;
 mod http_openai_responses;
 mod http_output;
 mod http_output_limit;
-mod http_output_matrix;
 mod http_reasoning;
 mod http_reasoning_back;
 mod http_search_loaded;

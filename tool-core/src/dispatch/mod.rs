@@ -35,7 +35,7 @@ use std::time::Duration;
 
 pub use scope::CallOptions;
 
-use crate::call::{ToolCall, ToolCallRef};
+use crate::call::{AllowedCallers, Caller, ToolCall, ToolCallRef};
 use crate::clock::Stopwatch;
 use crate::context::{CallContext, ToolContext};
 use crate::executor::{block_on, join_all};
@@ -333,8 +333,17 @@ impl ToolRegistry {
                 return Err(scope::not_offered(call.name, names));
             }
         }
-        if let Some(caller) = call.caller {
-            definition.allowed_callers().admit(call.name, caller)?;
+        match call.caller {
+            Some(caller) => definition.allowed_callers().admit(call.name, caller)?,
+            // A model's call that does not say who made it (APIs without programs, or a
+            // caller field left out) is the model's direct call. Only program-only tools
+            // care, so other calls pay one comparison.
+            None if definition.allowed_callers() == AllowedCallers::Program
+                && options.are_model_calls() =>
+            {
+                AllowedCallers::Program.admit(call.name, &Caller::Direct)?
+            }
+            None => {}
         }
         self.policy
             .limits

@@ -31,6 +31,9 @@ pub struct CallOptions<'a> {
     offered: Option<&'a [&'a str]>,
     approval: Option<&'a dyn ApprovalHook>,
     context: Option<&'a CallContext>,
+    /// The calls come from a model's turn: one that does not say who made it was made by
+    /// the model directly.
+    from_model: bool,
 }
 
 impl std::fmt::Debug for CallOptions<'_> {
@@ -39,6 +42,7 @@ impl std::fmt::Debug for CallOptions<'_> {
             .field("offered", &self.offered)
             .field("approval", &self.approval.map(|_| "<hook>"))
             .field("context", &self.context)
+            .field("from_model", &self.from_model)
             .finish()
     }
 }
@@ -49,6 +53,7 @@ impl<'a> CallOptions<'a> {
         offered: None,
         approval: None,
         context: None,
+        from_model: false,
     };
 
     /// The same as [`CallOptions::NONE`].
@@ -61,6 +66,7 @@ impl<'a> CallOptions<'a> {
             offered: None,
             approval: None,
             context: None,
+            from_model: false,
         }
     }
 
@@ -127,6 +133,18 @@ impl<'a> CallOptions<'a> {
         self
     }
 
+    /// The calls come from a model's turn (the runner): a call without a caller is checked
+    /// as the model's direct call, so a tool only programs may call does not run for it on
+    /// an API whose calls never say who made them.
+    pub(crate) const fn model_calls(mut self) -> Self {
+        self.from_model = true;
+        self
+    }
+
+    pub(crate) const fn are_model_calls(&self) -> bool {
+        self.from_model
+    }
+
     pub(crate) fn call_context(&self) -> Option<&'a CallContext> {
         self.context
     }
@@ -165,5 +183,58 @@ fn available(offered: &[&str]) -> String {
         "No tools are available in this turn.".to_string()
     } else {
         format!("Available tools: {}.", quoted_list(offered.iter().copied()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CallOptions;
+    use crate::tool::CallFuture;
+    use crate::{
+        block_on, AllowedCallers, Caller, Tool, ToolCall, ToolContext, ToolErrorCode, ToolRegistry,
+        ToolResponse,
+    };
+
+    /// A tool that only programs may call.
+    struct ProgramOnly;
+
+    impl Tool for ProgramOnly {
+        fn name(&self) -> &str {
+            "tally"
+        }
+        fn description(&self) -> &str {
+            "Tallies."
+        }
+        fn input_schema(&self) -> serde_json::Value {
+            serde_json::json!({"type": "object", "properties": {}})
+        }
+        fn allowed_callers(&self) -> AllowedCallers {
+            AllowedCallers::Program
+        }
+        fn call<'a>(&'a self, _arguments: &'a str, _ctx: ToolContext<'a>) -> CallFuture<'a> {
+            CallFuture::ready(ToolResponse::success("ran"))
+        }
+    }
+
+    #[test]
+    fn a_models_call_without_a_caller_is_a_direct_call() {
+        let registry = ToolRegistry::new().with(ProgramOnly);
+        let unsaid = ToolCall::new("1", "tally", "{}");
+        let model = CallOptions::new().model_calls();
+        let refused = block_on(registry.call_with(&unsaid, &model));
+        assert_eq!(refused.error_code(), Some(ToolErrorCode::PermissionDenied));
+        let direct = unsaid.clone().with_caller(Caller::Direct);
+        let said = block_on(registry.call_with(&direct, &model));
+        assert_eq!(refused.model_text(), said.model_text());
+        let program = unsaid.clone().with_caller(Caller::program("code", "p1"));
+        assert_eq!(
+            block_on(registry.call_with(&program, &model)).model_text(),
+            "ran"
+        );
+        // The application's own call, not the model's, is not checked.
+        assert_eq!(
+            block_on(registry.call_with(&unsaid, &CallOptions::new())).model_text(),
+            "ran"
+        );
     }
 }

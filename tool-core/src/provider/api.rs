@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::{AssistantTurn, ProviderError, ToolChoice};
-use crate::call::ToolCall;
+use crate::call::{AllowedCallers, ToolCall};
 use crate::definition::ToolDefinition;
 use crate::response::ToolResponse;
 
@@ -68,6 +68,18 @@ impl Api {
     /// ```
     pub fn from_name(name: &str) -> Option<Api> {
         Api::ALL.iter().copied().find(|api| api.as_str() == name)
+    }
+
+    /// Whether the API has programs the model writes and the provider runs, which call
+    /// tools (programmatic tool calling), and so takes `allowed_callers` on a tool.
+    pub(crate) const fn has_programs(self) -> bool {
+        matches!(self, Api::Anthropic | Api::OpenAiResponses)
+    }
+
+    /// Whether a model on this API is offered `def`: a tool that only programs may call is
+    /// left out where there are no programs, since the model could never call it.
+    pub(crate) fn offers(self, def: &ToolDefinition) -> bool {
+        self.has_programs() || def.allowed_callers() != AllowedCallers::Program
     }
 
     /// The name of the rule set a definition is checked against: both OpenAI APIs share
@@ -137,7 +149,9 @@ pub trait ChatApi: Sealed + Send + Sync + 'static {
     /// The stream assembler of this API.
     type Stream: Assembler;
 
-    /// The `tools` field for these definitions, in registration order.
+    /// The `tools` field for these definitions, in registration order. Where the API has no
+    /// programs that call tools (Chat Completions, Gemini), a tool only programs may call
+    /// ([`AllowedCallers::Program`]) is left out: the model could never call it.
     fn tools(defs: &[ToolDefinition]) -> Value;
 
     /// The `tool_choice` (Gemini: `toolConfig`) field. `parallel: false` asks for at most one
@@ -146,7 +160,7 @@ pub trait ChatApi: Sealed + Send + Sync + 'static {
     fn tool_choice(choice: &ToolChoice, parallel: bool) -> Value;
 
     /// Every request field about tools, to merge into a request body: `tools`, the choice,
-    /// and the parallel switch where the API has one.
+    /// and the parallel switch where the API has one; none when no tool is left to offer.
     fn tool_fields(
         defs: &[ToolDefinition],
         choice: &ToolChoice,
@@ -185,4 +199,28 @@ pub trait Assembler: Send + Default {
     /// The assembled turn; fails when the stream ended before the API's finish marker or
     /// inside a call.
     fn finish(self) -> Result<AssistantTurn, ProviderError>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Api;
+    use crate::{AllowedCallers, ToolDefinition};
+
+    #[test]
+    fn only_apis_with_programs_offer_a_program_only_tool() {
+        let def = |allowed| {
+            ToolDefinition::new("t", "T.", serde_json::json!({"type": "object"}))
+                .with_allowed_callers(allowed)
+        };
+        let program = def(AllowedCallers::Program);
+        let offering: Vec<Api> = Api::ALL
+            .iter()
+            .copied()
+            .filter(|api| api.offers(&program))
+            .collect();
+        assert_eq!(offering, [Api::OpenAiResponses, Api::Anthropic]);
+        for allowed in [AllowedCallers::Direct, AllowedCallers::Any] {
+            assert!(Api::ALL.iter().all(|api| api.offers(&def(allowed))));
+        }
+    }
 }

@@ -357,7 +357,7 @@ async fn drive_steps<M: Model>(
         .as_ref()
         .and_then(|gate| gate.offered())
         .map(|names| names.iter().map(String::as_str).collect());
-    let mut early_options = CallOptions::new().context(&context);
+    let mut early_options = CallOptions::new().context(&context).model_calls();
     if let Some(offered) = &early_offered {
         early_options = early_options.offer(offered);
     }

@@ -179,7 +179,7 @@ pub(crate) async fn run_batch<'a, 'e: 'a>(
     let offered: Option<Vec<&str>> = batch
         .offered
         .map(|names| names.iter().map(String::as_str).collect());
-    let mut options = CallOptions::new().context(context);
+    let mut options = CallOptions::new().context(context).model_calls();
     if let Some(offered) = &offered {
         options = options.offer(offered);
     }

@@ -2,6 +2,8 @@
 
 use super::history::text_conversation;
 use super::reply::Reply;
+use crate::call::AllowedCallers;
+use crate::definition::ToolDefinition;
 use crate::model::queue::queue_stream;
 use crate::model::{
     next_item, Model, ModelError, ModelErrorKind, ModelEvent, ModelRequest, ModelStream,
@@ -246,10 +248,30 @@ impl<M: Model> Model for TextMode<M> {
     }
 }
 
+/// Whether the model may call `def` itself (it is not for programs only).
+fn direct_call(def: &ToolDefinition) -> bool {
+    def.allowed_callers() != AllowedCallers::Program
+}
+
 /// The instructions for the inner model: the application's, then the format's tool block.
 fn instructions(format: ToolFormat, request: &ModelRequest<'_>) -> String {
     let mut out = request.instructions.unwrap_or_default().to_string();
-    if request.tools.is_empty() || *request.tool_choice == ToolChoice::None {
+    // Text mode has no programs that call tools: a tool only programs may call is not
+    // offered (copying the rest only when there is one).
+    let direct: Vec<ToolDefinition>;
+    let tools = if request.tools.definitions().iter().all(direct_call) {
+        request.tools
+    } else {
+        direct = request
+            .tools
+            .definitions()
+            .iter()
+            .filter(|d| direct_call(d))
+            .cloned()
+            .collect();
+        OfferedTools::from_definitions(&direct)
+    };
+    if tools.is_empty() || *request.tool_choice == ToolChoice::None {
         return out;
     }
     if !out.is_empty() {
@@ -258,9 +280,9 @@ fn instructions(format: ToolFormat, request: &ModelRequest<'_>) -> String {
     let spec = format.spec();
     if spec.prompt_is_tools_section() {
         // The registry's cached TOOLS section when the whole registry is offered.
-        out.push_str(&request.tools.tools_prompt());
+        out.push_str(&tools.tools_prompt());
     } else {
-        out.push_str(&spec.tools_prompt(request.tools.definitions()));
+        out.push_str(&spec.tools_prompt(tools.definitions()));
         out.push('\n');
     }
     match request.tool_choice {

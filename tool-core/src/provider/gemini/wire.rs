@@ -144,7 +144,11 @@ impl ChatApi for Gemini {
     /// `[{"function_declarations": [...]}]` with `parameters` (see [`tools_json_schema`] for
     /// `parametersJsonSchema`).
     fn tools(defs: &[ToolDefinition]) -> Value {
-        let decls: Vec<Value> = defs.iter().map(function_declaration).collect();
+        let decls: Vec<Value> = defs
+            .iter()
+            .filter(|d| Self::API.offers(d))
+            .map(function_declaration)
+            .collect();
         json!([{"function_declarations": decls}])
     }
 
@@ -174,6 +178,9 @@ impl ChatApi for Gemini {
         parallel: bool,
     ) -> Map<String, Value> {
         let mut out = Map::new();
+        if !defs.iter().any(|d| Self::API.offers(d)) {
+            return out;
+        }
         out.insert("tools".into(), Self::tools(defs));
         out.insert("toolConfig".into(), Self::tool_choice(choice, parallel));
         out

@@ -86,7 +86,12 @@ impl ChatApi for OpenAiChat {
     type Stream = OpenAiChatStream;
 
     fn tools(defs: &[ToolDefinition]) -> Value {
-        Value::Array(defs.iter().map(tool).collect())
+        Value::Array(
+            defs.iter()
+                .filter(|d| Self::API.offers(d))
+                .map(tool)
+                .collect(),
+        )
     }
 
     /// `"auto"`, `"required"`, `"none"`, `{"type": "function", "function": {"name": …}}` or
@@ -119,6 +124,9 @@ impl ChatApi for OpenAiChat {
         parallel: bool,
     ) -> Map<String, Value> {
         let mut out = Map::new();
+        if !defs.iter().any(|d| Self::API.offers(d)) {
+            return out;
+        }
         out.insert("tools".into(), Self::tools(defs));
         out.insert("tool_choice".into(), Self::tool_choice(choice, parallel));
         if !parallel {
