@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 pub mod cases;
+pub mod held;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;

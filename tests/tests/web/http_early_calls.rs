@@ -17,6 +17,7 @@ use tool_core::model::{Gemini, ModelEvent, OpenAiChat};
 use tool_core::runner::{RunEvent, RunOutcome, Runner};
 use tool_core::{CallFuture, Tool, ToolContext, ToolRegistry, ToolResponse};
 
+use crate::http_support::held::{stalling_server, Held, HeldSeen};
 use crate::http_support::{
     self, cut_before, fixture, one_turn, registry, server, sse, test_endpoint, FINAL_TEXT,
 };
@@ -50,95 +51,20 @@ impl Tool for SignallingWeather {
     }
 }
 
-/// One response of the stalling server: `first` at once, then `rest` once the tool ran (or
-/// after two seconds).
-struct Held {
-    first: String,
-    rest: String,
-}
-
-/// What the stalling server saw.
-#[derive(Default)]
-struct Seen {
-    bodies: Mutex<Vec<Value>>,
-    /// Whether the tool's run released the held part of the first response.
-    released_by_tool: AtomicBool,
-}
-
-/// Serves `responses` over one connection each (`connection: close`), as chunked SSE.
-async fn stalling_server(responses: Vec<Held>, ran: Arc<Notify>, seen: Arc<Seen>) -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        for (i, held) in responses.into_iter().enumerate() {
-            let Ok((mut socket, _)) = listener.accept().await else {
-                return;
-            };
-            let Some(body) = read_request(&mut socket).await else {
-                return;
-            };
-            seen.bodies.lock().unwrap().push(body);
-            let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n\
-                        transfer-encoding: chunked\r\nconnection: close\r\n\r\n";
-            let _ = socket.write_all(head.as_bytes()).await;
-            let _ = socket.write_all(chunk(&held.first).as_bytes()).await;
-            let _ = socket.flush().await;
-            if !held.rest.is_empty() {
-                let released = tokio::time::timeout(Duration::from_secs(2), ran.notified())
-                    .await
-                    .is_ok();
-                if i == 0 {
-                    seen.released_by_tool.store(released, Ordering::SeqCst);
-                }
-                let _ = socket.write_all(chunk(&held.rest).as_bytes()).await;
-            }
-            let _ = socket.write_all(b"0\r\n\r\n").await;
-            let _ = socket.shutdown().await;
-        }
-    });
-    format!("http://{address}")
-}
-
-fn chunk(text: &str) -> String {
-    format!("{:x}\r\n{text}\r\n", text.len())
-}
-
-/// Reads one request (head and `content-length` bytes of body); its body as JSON.
-async fn read_request(socket: &mut TcpStream) -> Option<Value> {
-    let mut request = Vec::new();
-    let mut buffer = [0u8; 8192];
-    loop {
-        let n = socket.read(&mut buffer).await.ok()?;
-        if n == 0 {
-            return None;
-        }
-        request.extend_from_slice(&buffer[..n]);
-        let text = String::from_utf8_lossy(&request).into_owned();
-        let Some(head_end) = text.find("\r\n\r\n") else {
-            continue;
-        };
-        let length = text[..head_end]
-            .lines()
-            .find_map(|l| {
-                l.to_ascii_lowercase()
-                    .strip_prefix("content-length:")
-                    .map(|v| v.trim().parse::<usize>().unwrap_or(0))
-            })
-            .unwrap_or(0);
-        if request.len() >= head_end + 4 + length {
-            return serde_json::from_slice(&request[head_end + 4..]).ok();
-        }
-    }
-}
-
 /// Runs `USER` through the runner against the stalling server; the run's events.
 async fn run_stalled<M: tool_core::model::Model>(
     responses: Vec<Held>,
     make: impl FnOnce(String) -> M,
-) -> (Vec<RunEvent>, Arc<Seen>, Vec<String>) {
+) -> (Vec<RunEvent>, Arc<HeldSeen>, Vec<String>) {
     let ran = Arc::new(Notify::new());
-    let seen = Arc::new(Seen::default());
-    let base = stalling_server(responses, Arc::clone(&ran), Arc::clone(&seen)).await;
+    let seen = Arc::new(HeldSeen::default());
+    let base = stalling_server(
+        responses,
+        Arc::clone(&ran),
+        Arc::clone(&seen),
+        Duration::from_secs(2),
+    )
+    .await;
     let tool = SignallingWeather {
         cities: Arc::default(),
         ran,

@@ -99,7 +99,9 @@ impl RunError {
     /// A short name for logs and event streams, e.g. `"max_turns"`.
     ///
     /// ```
-    /// assert_eq!(tool_core::runner::RunError::MaxTurns { limit: 1 }.kind(), "max_turns");
+    /// use tool_core::{model::Usage, runner::RunError};
+    /// let error = RunError::MaxTurns { limit: 1, usage: Usage::default() };
+    /// assert_eq!(error.kind(), "max_turns");
     /// ```
     pub fn kind(&self) -> &'static str {
         match self {
@@ -121,7 +123,8 @@ impl RunError {
     /// ```
     /// use tool_core::{model::ModelError, runner::RunError};
     /// assert_eq!(RunError::from(ModelError::from_status(429, "slow down")).status(), Some(429));
-    /// assert_eq!(RunError::MaxTurns { limit: 3 }.status(), None);
+    /// let limit = RunError::MaxTurns { limit: 3, usage: tool_core::model::Usage::default() };
+    /// assert_eq!(limit.status(), None);
     /// ```
     pub fn status(&self) -> Option<u16> {
         match self {
@@ -138,7 +141,8 @@ impl RunError {
     /// use tool_core::{model::ModelError, runner::RunError};
     /// assert!(RunError::from(ModelError::from_status(503, "overloaded")).is_retryable());
     /// assert!(!RunError::from(ModelError::from_status(401, "bad key")).is_retryable());
-    /// assert!(!RunError::MaxTurns { limit: 3 }.is_retryable());
+    /// let limit = RunError::MaxTurns { limit: 3, usage: tool_core::model::Usage::default() };
+    /// assert!(!limit.is_retryable());
     /// ```
     pub fn is_retryable(&self) -> bool {
         matches!(self, RunError::Model(error) if error.is_retryable())

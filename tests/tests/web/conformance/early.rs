@@ -3,17 +3,15 @@
 //! second). The tool runs while the model is still streaming (after `RunEvent::CallReady`),
 //! each call runs once, and the results go back in the model's order.
 //!
-//! wiremock sends a body at once, so this row's server is a plain HTTP/1.1 listener that
+//! wiremock sends a body at once, so this row's server is the tests' stalling server, which
 //! writes the stream in two parts.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{oneshot, Notify};
+use tokio::sync::Notify;
 use tool_core::runner::{RunEvent, RunOptions, Runner};
 use tool_core::{CallFuture, Tool, ToolContext, ToolRegistry, ToolResponse};
 
@@ -21,6 +19,7 @@ use super::apis::{text_mode_reply, TEXT_PIECE};
 use super::harness::*;
 use super::sse::render_sse;
 use super::{Api, Seen, Turn, Verdict};
+use crate::http_support::held::{stalling_server, Held, HeldSeen};
 
 /// `get_weather`, which says when it has run.
 #[derive(Clone, Default)]
@@ -75,70 +74,24 @@ fn first_call_end(api: Api, turn: &Turn, events: &[String]) -> usize {
         .expect("the second call is in the stream")
 }
 
-/// Reads one request; returns its body.
-async fn read_request(socket: &mut TcpStream) -> Value {
-    let mut data = Vec::new();
-    let mut buf = [0u8; 4096];
-    loop {
-        let n = socket.read(&mut buf).await.expect("the request arrives");
-        assert!(n > 0, "the connection closed inside the request");
-        data.extend_from_slice(&buf[..n]);
-        let Some(head_end) = data.windows(4).position(|w| w == b"\r\n\r\n") else {
-            continue;
-        };
-        let head = String::from_utf8_lossy(&data[..head_end]).to_ascii_lowercase();
-        let length: usize = head
-            .lines()
-            .find_map(|l| l.strip_prefix("content-length:"))
-            .and_then(|v| v.trim().parse().ok())
-            .unwrap_or(0);
-        if data.len() >= head_end + 4 + length {
-            let body = &data[head_end + 4..head_end + 4 + length];
-            return serde_json::from_slice(body).expect("the request body is JSON");
-        }
-    }
-}
-
-/// Serves `turns` as SSE, one connection each; turn one's stream pauses after its first call
-/// until the tool has run or a second has passed, and `early` says which.
-async fn serve(
-    listener: TcpListener,
-    api: Api,
-    turns: Vec<Turn>,
-    ran: Arc<Notify>,
-    bodies: Arc<Mutex<Vec<Value>>>,
-    early: oneshot::Sender<bool>,
-) {
-    let mut early = Some(early);
-    for (i, turn) in turns.iter().enumerate() {
-        let Ok((mut socket, _)) = listener.accept().await else {
-            return;
-        };
-        let body = read_request(&mut socket).await;
-        bodies.lock().unwrap().push(body);
-        let head =
-            "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n";
-        let events = render_sse(api, turn);
-        let cut = if i == 0 {
-            first_call_end(api, turn, &events)
-        } else {
-            0
-        };
-        // Write errors are the client having given up: the test's assertions say why.
-        let _ = socket.write_all(head.as_bytes()).await;
-        let _ = socket.write_all(events[..cut].concat().as_bytes()).await;
-        let _ = socket.flush().await;
-        if i == 0 {
-            let ran_early = tokio::time::timeout(Duration::from_secs(1), ran.notified())
-                .await
-                .is_ok();
-            if let Some(early) = early.take() {
-                let _ = early.send(ran_early);
+/// Turn one's stream up to the end of its first call, and the rest; the other turns whole.
+fn held_responses(api: Api, turns: &[Turn]) -> Vec<Held> {
+    turns
+        .iter()
+        .enumerate()
+        .map(|(i, turn)| {
+            let events = render_sse(api, turn);
+            let cut = if i == 0 {
+                first_call_end(api, turn, &events)
+            } else {
+                0
+            };
+            Held {
+                first: events[..cut].concat(),
+                rest: events[cut..].concat(),
             }
-        }
-        let _ = socket.write_all(events[cut..].concat().as_bytes()).await;
-        let _ = socket.shutdown().await;
-    }
+        })
+        .collect()
 }
 
 pub async fn scenario(api: Api) -> Seen {
@@ -148,19 +101,15 @@ pub async fn scenario(api: Api) -> Seen {
             .with_text("Checking both."),
         Turn::text(FINAL),
     ];
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let root = format!("http://{}", listener.local_addr().unwrap());
     let tool = Signalling::default();
-    let bodies = Arc::new(Mutex::new(Vec::new()));
-    let (early_tx, early_rx) = oneshot::channel();
-    let server = tokio::spawn(serve(
-        listener,
-        api,
-        turns,
+    let held = Arc::new(HeldSeen::default());
+    let root = stalling_server(
+        held_responses(api, &turns),
         Arc::clone(&tool.ran),
-        Arc::clone(&bodies),
-        early_tx,
-    ));
+        Arc::clone(&held),
+        Duration::from_secs(1),
+    )
+    .await;
 
     let runner = Runner::new(
         api.model(&root, true),
@@ -168,11 +117,8 @@ pub async fn scenario(api: Api) -> Seen {
     )
     .with_options(RunOptions::new());
     let (events, run) = streamed(&runner, QUESTION).await;
-    let early = tokio::time::timeout(Duration::from_secs(3), early_rx).await;
-    server.abort();
-    assert_eq!(
-        early.ok().and_then(Result::ok),
-        Some(true),
+    assert!(
+        held.released_by_tool(),
         "{api:?}: the first call's tool did not run before the model's stream ended: {events:?}"
     );
     assert!(
@@ -199,7 +145,7 @@ pub async fn scenario(api: Api) -> Seen {
 
     let mut seen = Seen::new();
     let route = api.route(true);
-    let bodies = std::mem::take(&mut *bodies.lock().unwrap());
+    let bodies = held.bodies();
     assert_eq!(bodies.len(), 2, "{api:?}");
     seen.sent.extend(bodies.into_iter().map(|b| (route, b)));
     seen.saw(Verdict::Yes)

@@ -24,8 +24,11 @@ pub(crate) use wire::parameters;
 /// ```
 /// use tool_core::provider::{ChatApi, OpenAiChat, ToolChoice};
 /// assert_eq!(OpenAiChat::tool_choice(&ToolChoice::tool("f"), true)["function"]["name"], "f");
-/// let fields = OpenAiChat::tool_fields(&[], &ToolChoice::Auto, false);
+/// let defs = [tool_core::ToolDefinition::new("f", "Does f.", serde_json::json!({"type": "object"}))];
+/// let fields = OpenAiChat::tool_fields(&defs, &ToolChoice::Auto, false);
 /// assert_eq!(fields["parallel_tool_calls"], false);
+/// // With no tool to offer there are no tool fields at all (Chat refuses an empty `tools`).
+/// assert!(OpenAiChat::tool_fields(&[], &ToolChoice::Auto, false).is_empty());
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct OpenAiChat;
