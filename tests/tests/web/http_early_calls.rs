@@ -5,13 +5,11 @@
 //! recorded stream, then holds the rest until the tool has run (or two seconds passed), so
 //! "the tool ran while the model was still streaming" is observed, not inferred from timing.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Notify;
 use tool_core::model::{Gemini, ModelEvent, OpenAiChat};
 use tool_core::runner::{RunEvent, RunOutcome, Runner};
