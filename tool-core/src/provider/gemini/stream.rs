@@ -42,8 +42,10 @@ pub struct GeminiStream {
     /// `responseId`, which every chunk repeats.
     response_id: Option<String>,
     /// How many parts [`GeminiStream::take_ready`] has looked at, and how many calls it
-    /// handed out.
+    /// handed out (read by the HTTP adapter only, feature `http`).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     scanned: usize,
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     handed: usize,
 }
 
@@ -58,6 +60,8 @@ impl GeminiStream {
         Self::default()
     }
 
+    // Read by the HTTP adapters only (feature `http`).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     /// Hands out, in order, the calls of the parts that arrived since the last time: a
     /// `functionCall` part arrives whole, so its call is complete. Each part is read once.
     pub(crate) fn take_ready(
@@ -82,6 +86,8 @@ impl GeminiStream {
         Ok(())
     }
 
+    // Read by the HTTP adapters only (feature `http`).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     /// How many calls [`take_ready`](Self::take_ready) handed out.
     pub(crate) fn handed(&self) -> usize {
         self.handed

@@ -161,6 +161,8 @@ impl OpenAiChatStream {
         self.stop_reason.is_some()
     }
 
+    // Read by the HTTP adapters only (feature `http`).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     /// Hands out, in order, the calls below index `below` that are complete and not handed
     /// out yet: a call is complete once its arguments are one whole JSON object or the next
     /// call began (and it has its id and name). A handed-out call's arguments are final: more
@@ -177,6 +179,8 @@ impl OpenAiChatStream {
         }
     }
 
+    // Read by the HTTP adapters only (feature `http`).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     /// How many calls [`take_ready`](Self::take_ready) handed out.
     pub(crate) fn handed(&self) -> usize {
         self.handed
