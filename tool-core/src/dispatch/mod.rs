@@ -23,6 +23,7 @@
 //! `dispatch` -> `registry` -> `policy`.
 
 mod future;
+mod guarded;
 mod panic;
 mod scope;
 mod timeout;
@@ -39,7 +40,7 @@ use crate::call::{AllowedCallers, Caller, ToolCall, ToolCallRef};
 use crate::clock::Stopwatch;
 use crate::context::{CallContext, ToolContext};
 use crate::executor::{block_on, join_all};
-use crate::policy::{self, run_with_retries};
+use crate::policy;
 use crate::registry::{Entry, ToolRegistry};
 use crate::response::{ToolErrorCode, ToolResponse};
 use crate::tool::{BoxedCall, CallFuture};
@@ -357,57 +358,6 @@ impl ToolRegistry {
             }
         }
         Ok(entry)
-    }
-
-    /// A call through the tool's breaker and retry policy.
-    async fn run_guarded(
-        &self,
-        entry: &Entry,
-        call: ToolCallRef<'_>,
-        context: Option<&CallContext>,
-    ) -> ToolResponse {
-        let permit = match &entry.breaker {
-            Some(breaker) => match breaker.acquire(call.name) {
-                Ok(permit) => Some(permit),
-                Err(open) => return open,
-            },
-            None => None,
-        };
-        let response = match &entry.retry {
-            None => self.attempt(entry, call, context).await,
-            Some(policy) => run_with_retries(policy, || self.attempt(entry, call, context)).await,
-        };
-        if let Some(permit) = permit {
-            permit.record(&response);
-        }
-        response
-    }
-
-    /// [`ToolRegistry::run_guarded`] on arguments rewritten for the call (see `begin`).
-    async fn run_stripped(
-        &self,
-        entry: &Entry,
-        call: ToolCallRef<'_>,
-        arguments: String,
-        context: Option<&CallContext>,
-    ) -> ToolResponse {
-        let call = ToolCallRef {
-            arguments: &arguments,
-            ..call
-        };
-        self.run_guarded(entry, call, context).await
-    }
-
-    async fn attempt(
-        &self,
-        entry: &Entry,
-        call: ToolCallRef<'_>,
-        context: Option<&CallContext>,
-    ) -> ToolResponse {
-        match self.launch(entry, call, context).into_parts() {
-            Ok(response) => response,
-            Err(future) => Pending::new(future, call.name).await,
-        }
     }
 
     /// Starts one run of the tool: panics contained (a synchronous tool runs inside
