@@ -7,10 +7,52 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use serde_json::Value;
+use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Notify;
+use tool_core::{CallFuture, Tool, ToolContext, ToolResponse};
+
+/// `get_weather(city)` whose run is visible from outside: it records the city and wakes the
+/// server holding the rest of the stream (`ran`). Paris and Tokyo have their own weather.
+#[derive(Clone, Default)]
+pub struct SignallingWeather {
+    pub cities: Arc<Mutex<Vec<String>>>,
+    pub ran: Arc<Notify>,
+}
+
+impl SignallingWeather {
+    /// The cities of the calls that ran, in order.
+    pub fn cities(&self) -> Vec<String> {
+        self.cities.lock().unwrap().clone()
+    }
+}
+
+impl Tool for SignallingWeather {
+    fn name(&self) -> &str {
+        "get_weather"
+    }
+    fn description(&self) -> &str {
+        "Current weather for a city."
+    }
+    fn input_schema(&self) -> Value {
+        json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]})
+    }
+    fn call<'a>(&'a self, arguments: &'a str, _ctx: ToolContext<'a>) -> CallFuture<'a> {
+        let city = serde_json::from_str::<Value>(arguments)
+            .ok()
+            .and_then(|v| v["city"].as_str().map(str::to_owned))
+            .unwrap_or_default();
+        let reply = match city.as_str() {
+            "Paris" => "15 C, light rain",
+            "Tokyo" => "22 C, sunny",
+            _ => "15 C",
+        };
+        self.cities.lock().unwrap().push(city);
+        self.ran.notify_one();
+        CallFuture::ready(ToolResponse::success(reply))
+    }
+}
 
 /// One response: `first` at once, then `rest` once the tool ran (or the hold ended).
 pub struct Held {

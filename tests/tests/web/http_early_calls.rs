@@ -6,48 +6,19 @@
 //! "the tool ran while the model was still streaming" is observed, not inferred from timing.
 
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{json, Value};
 use tokio::sync::Notify;
 use tool_core::model::{Gemini, ModelEvent, OpenAiChat};
 use tool_core::runner::{RunEvent, RunOutcome, Runner};
-use tool_core::{CallFuture, Tool, ToolContext, ToolRegistry, ToolResponse};
+use tool_core::ToolRegistry;
 
-use crate::http_support::held::{stalling_server, Held, HeldSeen};
+use crate::http_support::held::{stalling_server, Held, HeldSeen, SignallingWeather};
 use crate::http_support::{
     self, cut_before, fixture, one_turn, registry, server, sse, test_endpoint, FINAL_TEXT,
 };
-
-/// `get_weather(city)` whose run is visible from outside: it records the city and wakes the
-/// server holding the rest of the stream.
-#[derive(Clone)]
-struct SignallingWeather {
-    cities: Arc<Mutex<Vec<String>>>,
-    ran: Arc<Notify>,
-}
-
-impl Tool for SignallingWeather {
-    fn name(&self) -> &str {
-        "get_weather"
-    }
-    fn description(&self) -> &str {
-        "Current weather for a city."
-    }
-    fn input_schema(&self) -> Value {
-        json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]})
-    }
-    fn call<'a>(&'a self, arguments: &'a str, _ctx: ToolContext<'a>) -> CallFuture<'a> {
-        let city = serde_json::from_str::<Value>(arguments)
-            .ok()
-            .and_then(|v| v["city"].as_str().map(str::to_owned))
-            .unwrap_or_default();
-        self.cities.lock().unwrap().push(city);
-        self.ran.notify_one();
-        CallFuture::ready(ToolResponse::success("15 C"))
-    }
-}
 
 /// Runs `USER` through the runner against the stalling server; the run's events.
 async fn run_stalled<M: tool_core::model::Model>(
@@ -72,7 +43,7 @@ async fn run_stalled<M: tool_core::model::Model>(
         .run_streamed(http_support::USER)
         .collect_events()
         .await;
-    let cities = tool.cities.lock().unwrap().clone();
+    let cities = tool.cities();
     (events, seen, cities)
 }
 

@@ -6,49 +6,18 @@
 //! wiremock sends a body at once, so this row's server is the tests' stalling server, which
 //! writes the stream in two parts.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::{json, Value};
-use tokio::sync::Notify;
+use serde_json::json;
 use tool_core::runner::{RunEvent, RunOptions, Runner};
-use tool_core::{CallFuture, Tool, ToolContext, ToolRegistry, ToolResponse};
+use tool_core::ToolRegistry;
 
 use super::apis::{text_mode_reply, TEXT_PIECE};
 use super::harness::*;
 use super::sse::render_sse;
 use super::{Api, Seen, Turn, Verdict};
-use crate::http_support::held::{stalling_server, Held, HeldSeen};
-
-/// `get_weather`, which says when it has run.
-#[derive(Clone, Default)]
-struct Signalling {
-    ran: Arc<Notify>,
-    runs: Arc<AtomicUsize>,
-}
-
-impl Tool for Signalling {
-    fn name(&self) -> &str {
-        "get_weather"
-    }
-    fn description(&self) -> &str {
-        "Current weather for a city."
-    }
-    fn input_schema(&self) -> Value {
-        json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]})
-    }
-    fn call<'a>(&'a self, arguments: &'a str, _ctx: ToolContext<'a>) -> CallFuture<'a> {
-        self.runs.fetch_add(1, Ordering::SeqCst);
-        self.ran.notify_one();
-        let reply = if arguments.contains("Paris") {
-            "15 C, light rain"
-        } else {
-            "22 C, sunny"
-        };
-        CallFuture::ready(ToolResponse::success(reply))
-    }
-}
+use crate::http_support::held::{stalling_server, Held, HeldSeen, SignallingWeather};
 
 /// The number of events of turn one's stream that complete its first call.
 fn first_call_end(api: Api, turn: &Turn, events: &[String]) -> usize {
@@ -101,7 +70,7 @@ pub async fn scenario(api: Api) -> Seen {
             .with_text("Checking both."),
         Turn::text(FINAL),
     ];
-    let tool = Signalling::default();
+    let tool = SignallingWeather::default();
     let held = Arc::new(HeldSeen::default());
     let root = stalling_server(
         held_responses(api, &turns),
@@ -126,11 +95,7 @@ pub async fn scenario(api: Api) -> Seen {
         "{api:?}: {:?}",
         last(&events)
     );
-    assert_eq!(
-        tool.runs.load(Ordering::SeqCst),
-        2,
-        "{api:?}: each call runs once"
-    );
+    assert_eq!(tool.cities().len(), 2, "{api:?}: each call runs once");
     let first = turn_events(&events, 1);
     let ready = first
         .iter()
