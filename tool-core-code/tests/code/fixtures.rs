@@ -1,0 +1,53 @@
+//! Tools and helpers the tests share.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use tool_core::{ToolCall, ToolRegistry, ToolResponse, tool, tools};
+use tool_core_code::CodeMode;
+
+/// Adds two integers.
+#[tool(allowed_callers = "any")]
+pub fn add(a: i64, b: i64) -> i64 {
+    a + b
+}
+
+/// Current weather for a city.
+#[tool(allowed_callers = "any")]
+pub fn get_weather(city: String) -> String {
+    format!(r#"{{"city":"{city}","temp_c":21,"sky":"sunny"}}"#)
+}
+
+/// Counts how often the destructive and direct-only tools ran.
+pub static RAN: AtomicUsize = AtomicUsize::new(0);
+
+/// Deletes a file.
+#[tool(destructive, allowed_callers = "any")]
+pub fn delete_file(path: String) -> String {
+    RAN.fetch_add(1, Ordering::SeqCst);
+    format!("deleted {path}")
+}
+
+/// Wipes the database; the model must call it itself.
+#[tool]
+pub fn wipe_database() -> &'static str {
+    RAN.fetch_add(1, Ordering::SeqCst);
+    "wiped"
+}
+
+/// The tools the tests' programs call.
+pub fn registry() -> ToolRegistry {
+    tools![add, get_weather, delete_file, wipe_database]
+}
+
+/// Runs `code` through the code tool of `mode` and gives the response.
+pub fn run_code(mode: &CodeMode, code: &str) -> ToolResponse {
+    let registry = Arc::new(mode.registry());
+    let arguments = serde_json::json!({ "code": code }).to_string();
+    tool_core::block_on(registry.call(&ToolCall::new("prog_1", "run_code", arguments)))
+}
+
+/// Runs `code` under the default code mode over [`registry`].
+pub fn run(code: &str) -> ToolResponse {
+    run_code(&CodeMode::new(registry()), code)
+}

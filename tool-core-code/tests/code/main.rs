@@ -1,0 +1,9 @@
+//! Code mode driven through the public API: programs run by the code tool directly
+//! (`sandbox`, `limits`, `hostile`, `calls`), and whole runs over the four HTTP APIs'
+//! loopback fakes and `TextMode` (`apis`, `measure`).
+
+mod calls;
+mod fixtures;
+mod hostile;
+mod limits;
+mod sandbox;
