@@ -14,6 +14,10 @@
   const freeze = Object.freeze;
   const ownProperty = Reflect.getOwnPropertyDescriptor;
   const pending = create(null);
+  // `Atomics.wait` would block the engine's thread where no interrupt check runs, so no
+  // time limit could end it; shared memory has no use in a single program anyway.
+  delete globalThis.Atomics;
+  delete globalThis.SharedArrayBuffer;
 
   const invoke = (name, args) =>
     new P((resolve, reject) => {

@@ -241,10 +241,6 @@ fn thrown(ctx: &Ctx<'_>, error: rquickjs::Error) -> Failure {
 
 /// The limits the engine reports as exceptions of its own: out of memory, stack overflow.
 fn engine_limit(value: &Value<'_>) -> Option<LimitHit> {
-    if value.is_null() {
-        // What QuickJS throws when it cannot even allocate the error.
-        return Some(LimitHit::Memory);
-    }
     let object = value.as_object()?;
     let name: String = object.get("name").ok()?;
     let message: String = object.get("message").ok()?;
@@ -267,9 +263,9 @@ fn describe<'js>(ctx: &Ctx<'js>, value: Value<'js>) -> String {
         if let (Some(name), Some(message)) = (name, message) {
             let stack: Option<String> = object.get("stack").ok();
             let mut text = format!("{name}: {message}");
-            if let Some(stack) = stack.filter(|s| !s.trim().is_empty()) {
-                text.push('\n');
-                text.push_str(stack.trim_end());
+            for line in stack.as_deref().unwrap_or_default().lines().filter_map(program_frame) {
+                text.push_str("\n    ");
+                text.push_str(&line);
             }
             return text;
         }
@@ -284,4 +280,24 @@ fn describe<'js>(ctx: &Ctx<'js>, value: Value<'js>) -> String {
             "a value that cannot be shown".into()
         }
     }
+}
+
+/// The first line of the model's code as the engine numbers it: the async function's
+/// header takes two lines.
+const HEADER_LINES: u32 = 2;
+
+/// A stack frame in the model's code, with its line as the model wrote it (`at f (line 3,
+/// column 5)`); `None` for frames of the engine's own code, which mean nothing to the model.
+fn program_frame(frame: &str) -> Option<String> {
+    let frame = frame.trim();
+    let start = frame.find("(<input>:")?;
+    let (head, place) = frame.split_at(start);
+    let place = place.strip_prefix("(<input>:")?.strip_suffix(')')?;
+    let (line, column) = place.split_once(':')?;
+    let line: u32 = line.parse().ok()?;
+    Some(format!(
+        "{}(line {}, column {column})",
+        head.replace("anonymous ", "program "),
+        line.saturating_sub(HEADER_LINES)
+    ))
 }

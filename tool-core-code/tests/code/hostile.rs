@@ -1,7 +1,5 @@
 //! Hostile programs: each ends with a structured answer, never a panic.
 
-use tool_core::ToolStatus;
-
 use crate::fixtures::run;
 
 #[test]
@@ -19,8 +17,9 @@ fn prototype_pollution_of_tools_changes_nothing() {
          Promise.prototype.then = function () { return 'broken'; };\n\
          return [tried, await tools.add({a: 1, b: 1})];",
     );
-    println!("{}", reply.model_text());
-    assert!(reply.status != ToolStatus::Success || !reply.model_text().contains("42"));
+    // Every change to `tools` fails (a getter hands out a fresh function, so writing to one
+    // changes nothing), and the real `add` still answers under polluted prototypes.
+    assert_eq!(reply.model_text(), r#"[["TypeError","TypeError","TypeError","TypeError","ok"],2]"#);
 }
 
 #[test]
@@ -47,9 +46,25 @@ fn odd_programs_get_structured_answers() {
         "return await tools['__proto__']({});",
         "return await tools[Symbol.iterator];",
         "console.log({ get x() { throw new Error('getter'); } }); return 1;",
+        "const f = () => { throw new Error('deep'); };\nf();",
     ] {
         let reply = run(code);
         assert!(!reply.model_text().is_empty(), "{code}");
         println!("{code}\n  -> {}", reply.model_text());
     }
+}
+
+#[test]
+fn shared_memory_waits_are_not_available() {
+    let reply = run("return [typeof Atomics, typeof SharedArrayBuffer];");
+    assert_eq!(reply.model_text(), r#"["undefined","undefined"]"#);
+}
+
+#[test]
+fn a_thrown_error_names_the_line_in_the_program() {
+    let reply = run("const x = 1;\nconst f = () => { throw new Error('deep'); };\nf();");
+    let message = reply.error_message().unwrap();
+    assert!(message.starts_with("The program threw an error: Error: deep\n"), "{message}");
+    assert!(message.contains("(line 2, column"), "{message}");
+    assert!(!message.contains("eval_script"), "{message}");
 }
