@@ -1,0 +1,12 @@
+//! The workspace's conformance fakes (`tests/tests/web/conformance/`), included by path so
+//! code mode runs against the same renderings of each API's responses as every runner
+//! feature does.
+
+#[allow(dead_code, unused_imports)]
+#[path = "../../../../tests/tests/web/conformance/apis.rs"]
+pub mod apis;
+#[allow(dead_code, unused_imports)]
+#[path = "../../../../tests/tests/web/conformance/sse.rs"]
+pub mod sse;
+
+pub use apis::{Api, Fake, Turn};
