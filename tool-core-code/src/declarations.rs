@@ -50,6 +50,11 @@ pub(crate) fn describe(callable: &[&ToolDefinition], limits: &CodeLimits) -> Str
             serde_json::Value::String(definition.name.clone()).to_string()
         };
         let result = match &definition.output_schema {
+            // A result that is not an object is declared wrapped, `{"result": T}` (MCP wants
+            // an object schema), but reaches the program as it is.
+            Some(schema) if schema.get("x-fastmcp-wrap-result") == Some(&true.into()) => {
+                ts_type(&schema["properties"]["result"], schema)
+            }
             Some(schema) => ts_type(schema, schema),
             None => "unknown".to_string(),
         };

@@ -202,7 +202,9 @@ fn settle(response: ToolResponse) -> Settle {
             .unwrap_or_else(|| response.model_text().into_owned());
         return Settle::Error { code, message };
     }
-    if response.status == ToolStatus::Success && response.text.is_empty() {
+    // The structured result is what a tool's output schema (and so its declared result
+    // type) describes.
+    if response.status == ToolStatus::Success {
         if let Some(data) = &response.data {
             return Settle::Value {
                 text: data.get().to_owned(),

@@ -87,10 +87,32 @@ fn the_description_declares_the_callable_tools_in_typescript() {
     use tool_core::Tool;
     let tool = CodeMode::new(registry()).tool();
     let description = tool.description();
-    assert!(description.contains("Callable tools: add, get_weather, delete_file."), "{description}");
+    assert!(
+        description.contains("Callable tools: add, get_weather, delete_file, forecast, squares."),
+        "{description}"
+    );
+    // Typed results where the tool has an output schema (a list is declared wrapped).
+    assert!(
+        description.contains(
+            "  forecast(args: { city: string }): Promise<{ /** The city. */ city: string; \
+             /** Degrees Celsius. */ temp_c: number; /** Rain expected. */ rain: boolean }>;"
+        ),
+        "{description}"
+    );
+    assert!(description.contains("  squares(args: { n: number }): Promise<number[]>;"), "{description}");
     assert!(description.contains("  add(args: { a: number; b: number }): Promise<"), "{description}");
     assert!(!description.contains("wipe_database"), "{description}");
     let schema = tool.input_schema();
     assert_eq!(schema["required"], serde_json::json!(["code"]));
     assert_eq!(schema["properties"]["code"]["type"], "string");
+}
+
+#[test]
+fn a_structured_result_reaches_the_program_as_a_value() {
+    let reply = run(
+        "const f = await tools.forecast({city: 'Oslo'});\n\
+         const s = await tools.squares({n: 4});\n\
+         return [f.city, f.temp_c + 0.5, f.rain, s.reduce((a, b) => a + b, 0)];",
+    );
+    assert_eq!(reply.model_text(), r#"["Oslo",18,true,30]"#);
 }

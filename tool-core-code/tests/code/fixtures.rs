@@ -18,6 +18,29 @@ pub fn get_weather(city: String) -> String {
     format!(r#"{{"city":"{city}","temp_c":21,"sky":"sunny"}}"#)
 }
 
+/// A forecast.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct Forecast {
+    /// The city.
+    pub city: String,
+    /// Degrees Celsius.
+    pub temp_c: f64,
+    /// Rain expected.
+    pub rain: bool,
+}
+
+/// Tomorrow's forecast for a city.
+#[tool(allowed_callers = "program")]
+pub fn forecast(city: String) -> tool_core::Json<Forecast> {
+    tool_core::Json(Forecast { city, temp_c: 17.5, rain: true })
+}
+
+/// Squares of the numbers up to `n`.
+#[tool(allowed_callers = "program")]
+pub fn squares(n: u32) -> tool_core::Json<Vec<u32>> {
+    tool_core::Json((1..=n).map(|i| i * i).collect())
+}
+
 /// Counts how often the destructive and direct-only tools ran.
 pub static RAN: AtomicUsize = AtomicUsize::new(0);
 
@@ -37,7 +60,7 @@ pub fn wipe_database() -> &'static str {
 
 /// The tools the tests' programs call.
 pub fn registry() -> ToolRegistry {
-    tools![add, get_weather, delete_file, wipe_database]
+    tools![add, get_weather, delete_file, wipe_database, forecast, squares]
 }
 
 /// Runs `code` through the code tool of `mode` and gives the response.
