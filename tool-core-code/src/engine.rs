@@ -19,6 +19,8 @@ use std::time::Instant;
 use futures_channel::mpsc::UnboundedSender;
 use rquickjs::{Array, Context, Ctx, Function, Object, Promise, Runtime, Value, promise::PromiseState};
 
+use tool_core::CancelFlag;
+
 use crate::limits::{CodeLimits, LimitHit};
 use crate::native::{self, Shared};
 use crate::protocol::{Failure, Finish, Returned, Settle, ToHost};
@@ -33,6 +35,8 @@ pub(crate) struct Program {
     pub(crate) source: String,
     pub(crate) callable: Vec<String>,
     pub(crate) limits: CodeLimits,
+    /// The run's cancellation: the program stops at the next interrupt check.
+    pub(crate) cancel: Option<CancelFlag>,
 }
 
 /// Starts `program` on its own thread. Its messages arrive on `to_host`; answers to its
@@ -77,8 +81,12 @@ fn run(
     {
         let flag = flag.clone();
         let stop = stop.clone();
+        let cancel = program.cancel.clone();
         runtime.set_interrupt_handler(Some(Box::new(move || {
-            if flag.load(Ordering::SeqCst) != 0 || stop.load(Ordering::SeqCst) {
+            if flag.load(Ordering::SeqCst) != 0
+                || stop.load(Ordering::SeqCst)
+                || cancel.as_ref().is_some_and(CancelFlag::is_cancelled)
+            {
                 return true;
             }
             if Instant::now() >= deadline {
@@ -95,9 +103,13 @@ fn run(
     let shared = Rc::new(RefCell::new(Shared::default()));
     let outcome = context.with(|ctx| {
         let looped = event_loop(&ctx, program, &shared, &flag, deadline, to_host, answers);
-        // Whatever the loop left behind, the limit that stopped the program is the reason.
+        // Whatever the loop left behind, the limit (or the cancellation) that stopped the
+        // program is the reason.
         match LimitHit::from_u8(flag.load(Ordering::SeqCst)) {
             Some(hit) => Err(Failure::Limit(hit)),
+            None if looped.is_err() && program.cancel.as_ref().is_some_and(CancelFlag::is_cancelled) => {
+                Err(Failure::Cancelled)
+            }
             None => looped,
         }
     });

@@ -122,7 +122,9 @@ pub(crate) async fn execute(setup: Setup<'_>) -> ToolResponse {
     }
     let options = CallOptions::new().context(&context);
     let caller = Caller::program(CALLER_KIND, setup.program_id.clone());
-    let mut in_flight: Option<JoinAll<'_, (u32, Settle)>> = None;
+    let mut in_flight: Option<JoinAll<'_, Answered>> = None;
+    // What the program called, in order, for the application (the response's context).
+    let mut trace: Vec<serde_json::Value> = Vec::new();
     loop {
         let event = poll_fn(|cx| {
             if let Some(batch) = in_flight.as_mut() {
@@ -138,21 +140,28 @@ pub(crate) async fn execute(setup: Setup<'_>) -> ToolResponse {
         })
         .await;
         match event {
-            Event::Answered(results) => {
+            Event::Answered(answered) => {
                 in_flight = None;
+                let mut results = Vec::with_capacity(answered.len());
+                for Answered { id, settle, record } in answered {
+                    trace.push(record);
+                    results.push((id, settle));
+                }
                 // A program that already ended (its deadline passed) says so next.
                 let _ = answer.send(results);
             }
             Event::Message(ToHost::Calls(calls)) => {
                 let batch = calls
                     .into_iter()
-                    .map(|call| -> Boxed<'_, (u32, Settle)> {
+                    .map(|call| -> Boxed<'_, Answered> {
                         Box::pin(one_call(setup.registry, setup.gate, &options, &caller, &setup.program_id, call))
                     })
                     .collect();
                 in_flight = Some(JoinAll::new(batch));
             }
-            Event::Message(ToHost::Done(finish)) => return result::response(finish, &limits),
+            Event::Message(ToHost::Done(finish)) => {
+                return result::response(finish, &limits).with_context("calls", trace);
+            }
             Event::Gone => {
                 return result::response(
                     Finish {
@@ -167,12 +176,19 @@ pub(crate) async fn execute(setup: Setup<'_>) -> ToolResponse {
 }
 
 enum Event {
-    Answered(Vec<(u32, Settle)>),
+    Answered(Vec<Answered>),
     Message(ToHost),
     Gone,
 }
 
 use std::future::Future;
+
+/// One inner call's answer, and its line in the trace.
+struct Answered {
+    id: u32,
+    settle: Settle,
+    record: serde_json::Value,
+}
 
 async fn one_call(
     registry: &ToolRegistry,
@@ -181,14 +197,22 @@ async fn one_call(
     caller: &Caller,
     program_id: &str,
     inner: InnerCall,
-) -> (u32, Settle) {
+) -> Answered {
     let call = ToolCall::new(format!("{program_id}#{}", inner.id), inner.name, inner.arguments)
         .with_caller(caller.clone());
-    if let Some(refusal) = gate.review(&call, registry, caller) {
-        return (inner.id, settle(refusal));
+    let response = match gate.review(&call, registry, caller) {
+        Some(refusal) => refusal,
+        None => registry.call_with(&call, options).await,
+    };
+    let mut record = serde_json::json!({"tool": call.name, "status": response.status.to_string()});
+    if let Some(code) = response.error_code() {
+        record["code"] = code.to_string().into();
     }
-    let response = registry.call_with(&call, options).await;
-    (inner.id, settle(response))
+    Answered {
+        id: inner.id,
+        settle: settle(response),
+        record,
+    }
 }
 
 /// What the program gets for a response: the result (parsed when JSON), or an error with

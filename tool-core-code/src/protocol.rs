@@ -59,6 +59,8 @@ pub(crate) enum Failure {
     Stalled,
     /// The return value cannot be turned into JSON.
     Unreturnable(String),
+    /// The run was cancelled while it ran.
+    Cancelled,
     /// The engine could not run it at all.
     Engine(String),
 }

@@ -60,6 +60,11 @@ fn failure_text(failure: Failure, limits: &CodeLimits) -> (ToolErrorCode, String
             ToolErrorCode::ExecutionError,
             format!("The program's return value cannot be turned into JSON ({why}); return plain data."),
         ),
+        Failure::Cancelled => (
+            ToolErrorCode::ExecutionError,
+            "The run was cancelled while the program ran; its remaining calls did not run."
+                .to_string(),
+        ),
         Failure::Engine(why) => (
             ToolErrorCode::ExecutionError,
             format!("The program could not run: {why}."),

@@ -108,6 +108,7 @@ impl Tool for CodeTool {
                 source,
                 callable: self.callable.clone(),
                 limits: self.limits,
+                cancel: ctx.cancel_flag().cloned(),
             },
             program_id: ctx.call_id().to_string(),
             cancel: ctx.cancel_flag().cloned(),

@@ -63,6 +63,12 @@ fn a_denied_destructive_call_throws_and_never_runs() {
     let reply = run("try { await tools.delete_file({path: 'a.txt'}); return 'ran'; } catch (e) { return e.message; }");
     assert!(reply.model_text().contains("needs a person's approval"), "{}", reply.model_text());
     assert_eq!(RAN.load(Ordering::SeqCst), before);
+    // The application sees what the program called, refusals included.
+    let calls = &reply.context.as_ref().unwrap()["calls"];
+    assert_eq!(
+        calls,
+        &serde_json::json!([{"tool": "delete_file", "status": "ERROR", "code": "PERMISSION_DENIED"}])
+    );
 }
 
 #[test]

@@ -55,3 +55,24 @@ fn too_much_output_ends_at_the_result_size_limit() {
     let reply = run("return 'y'.repeat(100000);");
     assert!(reply.error_message().unwrap().contains("result size limit"), "{}", reply.model_text());
 }
+
+#[test]
+fn a_cancelled_run_stops_its_program() {
+    use tool_core::{CallContext, CancelFlag, ToolCall};
+    let registry = CodeMode::new(registry()).registry();
+    let cancel = CancelFlag::new();
+    let context = CallContext::new().with_cancel(cancel.clone());
+    let stopper = {
+        let cancel = cancel.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(200));
+            cancel.cancel();
+        })
+    };
+    let started = Instant::now();
+    let call = ToolCall::new("prog", "run_code", r#"{"code": "while (true) {}"}"#);
+    let reply = tool_core::block_on(registry.call_in(&call, &context));
+    assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
+    assert!(reply.error_message().unwrap().contains("The run was cancelled"), "{}", reply.model_text());
+    stopper.join().unwrap();
+}
