@@ -6,7 +6,7 @@
 
 use tool_core::model::{Message, ModelTurn, ScriptedModel};
 use tool_core::runner::Runner;
-use tool_core::{Tool, ToolCall, tool, tools};
+use tool_core::{tool, tools, Tool, ToolCall};
 use tool_core_code::CodeMode;
 
 /// Adds two integers.
@@ -66,18 +66,22 @@ fn main() {
         ModelTurn::text("The sum is 55, and Tokyo is warmer."),
     ]);
     let runner = Runner::new(model, mode.registry());
-    let result = match tool_core::block_on(runner.run("Sum 1..10, and which is warmer, Paris or Tokyo?")) {
-        Ok(result) => result,
-        Err(error) => {
-            eprintln!("the run failed: {error}");
-            std::process::exit(1);
-        }
-    };
+    let result =
+        match tool_core::block_on(runner.run("Sum 1..10, and which is warmer, Paris or Tokyo?")) {
+            Ok(result) => result,
+            Err(error) => {
+                eprintln!("the run failed: {error}");
+                std::process::exit(1);
+            }
+        };
     println!("The program (one turn, 13 tool calls):\n{PROGRAM}\n");
     for message in result.messages() {
         if let Message::Tool { results } = message {
             for r in results {
-                println!("Its result, as the model reads it:\n{}\n", r.response.model_text());
+                println!(
+                    "Its result, as the model reads it:\n{}\n",
+                    r.response.model_text()
+                );
             }
         }
     }

@@ -9,15 +9,17 @@
 //! makes without awaiting in between (`Promise.all`) go out together.
 
 use std::cell::RefCell;
-use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::rc::Rc;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::Arc;
 use std::time::Instant;
 
 use futures_channel::mpsc::UnboundedSender;
-use rquickjs::{Array, Context, Ctx, Function, Object, Promise, Runtime, Value, promise::PromiseState};
+use rquickjs::{
+    promise::PromiseState, Array, Context, Ctx, Function, Object, Promise, Runtime, Value,
+};
 
 use tool_core::CancelFlag;
 
@@ -51,11 +53,13 @@ pub(crate) fn spawn(
         .name("tool-core-code".into())
         .stack_size(THREAD_STACK.max(program.limits.stack_bytes * 4))
         .spawn(move || {
-            let finish = catch_unwind(AssertUnwindSafe(|| run(&program, &to_host, &answers, &stop)))
-                .unwrap_or_else(|_| Finish {
-                    logs: String::new(),
-                    outcome: Err(Failure::Engine("the engine failed".into())),
-                });
+            let finish = catch_unwind(AssertUnwindSafe(|| {
+                run(&program, &to_host, &answers, &stop)
+            }))
+            .unwrap_or_else(|_| Finish {
+                logs: String::new(),
+                outcome: Err(Failure::Engine("the engine failed".into())),
+            });
             // The async side may be gone (the run was cancelled): nobody to tell.
             let _ = to_host.unbounded_send(ToHost::Done(finish));
         })
@@ -107,7 +111,12 @@ fn run(
         // program is the reason.
         match LimitHit::from_u8(flag.load(Ordering::SeqCst)) {
             Some(hit) => Err(Failure::Limit(hit)),
-            None if looped.is_err() && program.cancel.as_ref().is_some_and(CancelFlag::is_cancelled) => {
+            None if looped.is_err()
+                && program
+                    .cancel
+                    .as_ref()
+                    .is_some_and(CancelFlag::is_cancelled) =>
+            {
                 Err(Failure::Cancelled)
             }
             None => looped,
@@ -173,21 +182,23 @@ fn event_loop<'js>(
             return Err(Failure::Stalled);
         }
         if to_host.unbounded_send(ToHost::Calls(calls)).is_err() {
-            return Err(Failure::Engine("the run stopped waiting for the program".into()));
+            return Err(Failure::Engine(
+                "the run stopped waiting for the program".into(),
+            ));
         }
         let remaining = deadline.saturating_duration_since(Instant::now());
         let results = match answers.recv_timeout(remaining) {
             Ok(results) => results,
             Err(RecvTimeoutError::Timeout) => return Err(Failure::Limit(LimitHit::WallTime)),
             Err(RecvTimeoutError::Disconnected) => {
-                return Err(Failure::Engine("the run stopped waiting for the program".into()));
+                return Err(Failure::Engine(
+                    "the run stopped waiting for the program".into(),
+                ));
             }
         };
         for (id, answer) in results {
             let settled = match answer {
-                Settle::Value { text, json } => {
-                    settle.call::<_, ()>((id, true, text, json, ""))
-                }
+                Settle::Value { text, json } => settle.call::<_, ()>((id, true, text, json, "")),
                 Settle::Error { code, message } => {
                     settle.call::<_, ()>((id, false, message, false, code))
                 }
@@ -258,9 +269,8 @@ fn engine_limit(value: &Value<'_>) -> Option<LimitHit> {
     let message: String = object.get("message").ok()?;
     match (name.as_str(), message.as_str()) {
         ("InternalError", "out of memory") => Some(LimitHit::Memory),
-        ("InternalError", "stack overflow") | ("RangeError", "Maximum call stack size exceeded") => {
-            Some(LimitHit::Stack)
-        }
+        ("InternalError", "stack overflow")
+        | ("RangeError", "Maximum call stack size exceeded") => Some(LimitHit::Stack),
         _ => None,
     }
 }
@@ -275,7 +285,12 @@ fn describe<'js>(ctx: &Ctx<'js>, value: Value<'js>) -> String {
         if let (Some(name), Some(message)) = (name, message) {
             let stack: Option<String> = object.get("stack").ok();
             let mut text = format!("{name}: {message}");
-            for line in stack.as_deref().unwrap_or_default().lines().filter_map(program_frame) {
+            for line in stack
+                .as_deref()
+                .unwrap_or_default()
+                .lines()
+                .filter_map(program_frame)
+            {
                 text.push_str("\n    ");
                 text.push_str(&line);
             }

@@ -10,16 +10,16 @@
 //! approves it.
 
 use std::future::poll_fn;
-use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::pin::Pin;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::task::Poll;
 
 use futures_core::Stream;
 use tool_core::runner::ApprovalPolicy;
 use tool_core::{
-    AllowedCallers, Approval, ApprovalHook, CallContext, CallOptions, CancelFlag, Caller, ToolCall,
+    AllowedCallers, Approval, ApprovalHook, CallContext, CallOptions, Caller, CancelFlag, ToolCall,
     ToolErrorCode, ToolRegistry, ToolResponse, ToolStatus,
 };
 
@@ -42,7 +42,12 @@ impl Gate {
     /// The refusal for `call`, or `None` when it may go on to the registry. Calls the
     /// registry refuses anyway (unknown tool, a caller it does not allow) are left to it,
     /// so nobody is asked about a call that cannot run.
-    fn review(&self, call: &ToolCall, registry: &ToolRegistry, caller: &Caller) -> Option<ToolResponse> {
+    fn review(
+        &self,
+        call: &ToolCall,
+        registry: &ToolRegistry,
+        caller: &Caller,
+    ) -> Option<ToolResponse> {
         let definition = registry.definition(&call.name)?;
         if !definition.allowed_callers().allows(caller) || !self.policy.requires(definition) {
             return None;
@@ -154,7 +159,14 @@ pub(crate) async fn execute(setup: Setup<'_>) -> ToolResponse {
                 let batch = calls
                     .into_iter()
                     .map(|call| -> Boxed<'_, Answered> {
-                        Box::pin(one_call(setup.registry, setup.gate, &options, &caller, &setup.program_id, call))
+                        Box::pin(one_call(
+                            setup.registry,
+                            setup.gate,
+                            &options,
+                            &caller,
+                            &setup.program_id,
+                            call,
+                        ))
                     })
                     .collect();
                 in_flight = Some(JoinAll::new(batch));
@@ -198,8 +210,12 @@ async fn one_call(
     program_id: &str,
     inner: InnerCall,
 ) -> Answered {
-    let call = ToolCall::new(format!("{program_id}#{}", inner.id), inner.name, inner.arguments)
-        .with_caller(caller.clone());
+    let call = ToolCall::new(
+        format!("{program_id}#{}", inner.id),
+        inner.name,
+        inner.arguments,
+    )
+    .with_caller(caller.clone());
     let response = match gate.review(&call, registry, caller) {
         Some(refusal) => refusal,
         None => registry.call_with(&call, options).await,
@@ -219,7 +235,10 @@ async fn one_call(
 /// its code and model-facing message.
 fn settle(response: ToolResponse) -> Settle {
     if response.status == ToolStatus::Error {
-        let code = response.error_code().unwrap_or(ToolErrorCode::Unknown).to_string();
+        let code = response
+            .error_code()
+            .unwrap_or(ToolErrorCode::Unknown)
+            .to_string();
         let message = response
             .error_message()
             .map(str::to_owned)

@@ -7,7 +7,7 @@ use tool_core::runner::ApprovalPolicy;
 use tool_core::{ApprovalHook, Caller, RegistryError, Shape, ToolRegistry};
 
 use crate::declarations;
-use crate::host::{CALLER_KIND, Gate};
+use crate::host::{Gate, CALLER_KIND};
 use crate::limits::CodeLimits;
 use crate::tool::CodeTool;
 

@@ -3,8 +3,8 @@
 
 use std::cell::RefCell;
 use std::rc::Rc;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::Arc;
 
 use rquickjs::function::Opt;
 use rquickjs::{Ctx, Exception, Function, Value};
@@ -59,11 +59,17 @@ pub(crate) fn host_call<'js>(
                 }
             };
             let Ok(mut shared) = shared.try_borrow_mut() else {
-                return Err(Exception::throw_internal(&ctx, "a tool call is already being made"));
+                return Err(Exception::throw_internal(
+                    &ctx,
+                    "a tool call is already being made",
+                ));
             };
             if shared.calls_made >= limits.max_calls {
                 abort(&flag, LimitHit::Calls);
-                return Err(Exception::throw_range(&ctx, &LimitHit::Calls.message(&limits)));
+                return Err(Exception::throw_range(
+                    &ctx,
+                    &LimitHit::Calls.message(&limits),
+                ));
             }
             shared.calls_made += 1;
             let id = shared.calls_made;
@@ -88,11 +94,17 @@ pub(crate) fn host_log<'js>(
         ctx.clone(),
         move |ctx: Ctx<'js>, line: String| -> rquickjs::Result<()> {
             let Ok(mut shared) = shared.try_borrow_mut() else {
-                return Err(Exception::throw_internal(&ctx, "console.log is already running"));
+                return Err(Exception::throw_internal(
+                    &ctx,
+                    "console.log is already running",
+                ));
             };
             if shared.logs.len() + line.len() + 1 > limits.max_result_bytes {
                 abort(&flag, LimitHit::Result);
-                return Err(Exception::throw_range(&ctx, &LimitHit::Result.message(&limits)));
+                return Err(Exception::throw_range(
+                    &ctx,
+                    &LimitHit::Result.message(&limits),
+                ));
             }
             shared.logs.push_str(&line);
             shared.logs.push('\n');

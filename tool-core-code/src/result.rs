@@ -58,7 +58,9 @@ fn failure_text(failure: Failure, limits: &CodeLimits) -> (ToolErrorCode, String
         ),
         Failure::Unreturnable(why) => (
             ToolErrorCode::ExecutionError,
-            format!("The program's return value cannot be turned into JSON ({why}); return plain data."),
+            format!(
+                "The program's return value cannot be turned into JSON ({why}); return plain data."
+            ),
         ),
         Failure::Cancelled => (
             ToolErrorCode::ExecutionError,

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use serde_json::{Value, json};
+use serde_json::{json, Value};
 use tool_core::{CallFuture, Tool, ToolContext, ToolErrorCode, ToolRegistry, ToolResponse};
 
 use crate::declarations;
@@ -93,7 +93,11 @@ impl Tool for CodeTool {
     fn timeout_ms(&self) -> Option<u64> {
         // The program's own wall time limit ends it with a better message; a registry-wide
         // default timeout shorter than that would cut it off first.
-        Some(u64::try_from(self.limits.wall_time.as_millis()).unwrap_or(u64::MAX).saturating_add(1000))
+        Some(
+            u64::try_from(self.limits.wall_time.as_millis())
+                .unwrap_or(u64::MAX)
+                .saturating_add(1000),
+        )
     }
 
     fn call<'a>(&'a self, arguments: &'a str, ctx: ToolContext<'a>) -> CallFuture<'a> {
@@ -125,7 +129,8 @@ fn read_source(arguments: &str, limits: &CodeLimits) -> Result<String, ToolRespo
             format!("{why}. Send {{\"code\": \"<JavaScript>\"}}: the body of an async function."),
         )
     };
-    let value: Value = serde_json::from_str(arguments).map_err(|e| invalid(&format!("The arguments are not JSON ({e})")))?;
+    let value: Value = serde_json::from_str(arguments)
+        .map_err(|e| invalid(&format!("The arguments are not JSON ({e})")))?;
     let Some(code) = value.get("code") else {
         return Err(invalid("The argument 'code' is missing"));
     };

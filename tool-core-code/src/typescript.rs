@@ -39,7 +39,11 @@ pub(crate) fn ts_params(schema: &Value) -> String {
 
 fn write_type(out: &mut String, schema: &Value, root: &Value, depth: usize) {
     let Some(object) = schema.as_object() else {
-        out.push_str(if schema == &Value::Bool(false) { "never" } else { "unknown" });
+        out.push_str(if schema == &Value::Bool(false) {
+            "never"
+        } else {
+            "unknown"
+        });
         return;
     };
     if depth > MAX_DEPTH {
@@ -58,7 +62,9 @@ fn write_type(out: &mut String, schema: &Value, root: &Value, depth: usize) {
         return;
     }
     if let Some(values) = object.get("enum").and_then(Value::as_array) {
-        join(out, values.iter(), " | ", |out, v| out.push_str(&v.to_string()));
+        join(out, values.iter(), " | ", |out, v| {
+            out.push_str(&v.to_string())
+        });
         return;
     }
     for (key, separator) in [("anyOf", " | "), ("oneOf", " | "), ("allOf", " & ")] {
@@ -73,18 +79,22 @@ fn write_type(out: &mut String, schema: &Value, root: &Value, depth: usize) {
     }
     match object.get("type") {
         Some(Value::String(ty)) => write_named(out, ty, object, root, depth),
-        Some(Value::Array(types)) => join(out, types.iter(), " | ", |out, ty| {
-            match ty.as_str() {
-                Some(ty) => write_named(out, ty, object, root, depth),
-                None => out.push_str("unknown"),
-            }
+        Some(Value::Array(types)) => join(out, types.iter(), " | ", |out, ty| match ty.as_str() {
+            Some(ty) => write_named(out, ty, object, root, depth),
+            None => out.push_str("unknown"),
         }),
         _ if object.contains_key("properties") => write_named(out, "object", object, root, depth),
         _ => out.push_str("unknown"),
     }
 }
 
-fn write_named(out: &mut String, ty: &str, object: &Map<String, Value>, root: &Value, depth: usize) {
+fn write_named(
+    out: &mut String,
+    ty: &str,
+    object: &Map<String, Value>,
+    root: &Value,
+    depth: usize,
+) {
     match ty {
         "string" => out.push_str("string"),
         "integer" | "number" => out.push_str("number"),

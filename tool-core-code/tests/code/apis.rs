@@ -1,7 +1,7 @@
 //! Local code mode over every API's loopback fake and `TextMode`: to the model the code
 //! tool is one tool, so the same run works everywhere.
 
-use serde_json::{Value, json};
+use serde_json::{json, Value};
 use tool_core::runner::Runner;
 use tool_core::ToolRegistry;
 use tool_core_code::{CodeLimits, CodeMode};
@@ -34,14 +34,24 @@ fn code_schema(api: Api, body: &Value) -> Value {
 /// Runs the program on `api`; gives the request bodies with their route.
 async fn ten_adds_and_weather(api: Api) -> Vec<(&'static str, Value)> {
     let turns = [
-        Turn::call("call_code_1", "run_code", json!({"code": TEN_ADDS_AND_WEATHER})),
+        Turn::call(
+            "call_code_1",
+            "run_code",
+            json!({"code": TEN_ADDS_AND_WEATHER}),
+        ),
         Turn::text("The sum is 55, and Paris is sunny."),
     ];
     let fake = Fake::start(api, true, &turns).await;
     let runner = Runner::new(fake.model(), CodeMode::new(registry()).registry());
-    let result = runner.run("Add 1 to 10 one by one, then tell me Paris' weather.").await;
+    let result = runner
+        .run("Add 1 to 10 one by one, then tell me Paris' weather.")
+        .await;
     let result = result.unwrap_or_else(|e| panic!("{api:?}: {e}"));
-    assert_eq!(result.final_text().unwrap(), "The sum is 55, and Paris is sunny.", "{api:?}");
+    assert_eq!(
+        result.final_text().unwrap(),
+        "The sum is 55, and Paris is sunny.",
+        "{api:?}"
+    );
     let bodies = fake.bodies().await;
     assert_eq!(bodies.len(), 2, "{api:?}: two model requests in all");
     if api.is_text_mode() {
@@ -52,13 +62,25 @@ async fn ten_adds_and_weather(api: Api) -> Vec<(&'static str, Value)> {
         assert_eq!(api.tool_names(&bodies[0]), ["run_code"], "{api:?}");
         let schema = code_schema(api, &bodies[0]);
         assert_eq!(schema["required"], json!(["code"]), "{api:?}: {schema}");
-        let code_type = schema["properties"]["code"]["type"].as_str().unwrap_or_default();
-        assert_eq!(code_type.to_ascii_lowercase(), "string", "{api:?}: {schema}");
+        let code_type = schema["properties"]["code"]["type"]
+            .as_str()
+            .unwrap_or_default();
+        assert_eq!(
+            code_type.to_ascii_lowercase(),
+            "string",
+            "{api:?}: {schema}"
+        );
         let text = bodies[0].to_string();
-        assert!(text.contains("Callable tools: add, get_weather, delete_file, forecast, squares."), "{api:?}");
+        assert!(
+            text.contains("Callable tools: add, get_weather, delete_file, forecast, squares."),
+            "{api:?}"
+        );
     }
     let answer = bodies[1].to_string();
-    assert!(answer.contains("added ten numbers\\nReturned: sum=55; sunny"), "{api:?}: {answer}");
+    assert!(
+        answer.contains("added ten numbers\\nReturned: sum=55; sunny"),
+        "{api:?}: {answer}"
+    );
     let route = api.route(true);
     bodies.into_iter().map(|b| (route, b)).collect()
 }
@@ -77,8 +99,14 @@ async fn ten_calls_and_a_weather_call_in_one_program_on_every_api() {
 async fn each_limit_ends_its_program_and_the_run_goes_on_on_every_api() {
     let programs = [
         ("while (true) {}", "wall time limit (300 ms)"),
-        ("const keep = []; while (true) keep.push(new Array(1 << 20).fill(1));", "memory limit (16 MiB)"),
-        ("for (let i = 0; i < 10; i++) await tools.add({a: i, b: i});", "tool call limit (3 calls per program)"),
+        (
+            "const keep = []; while (true) keep.push(new Array(1 << 20).fill(1));",
+            "memory limit (16 MiB)",
+        ),
+        (
+            "for (let i = 0; i < 10; i++) await tools.add({a: i, b: i});",
+            "tool call limit (3 calls per program)",
+        ),
         ("return 'z'.repeat(5000);", "result size limit (1000 bytes"),
     ];
     let limits = CodeLimits::default()
@@ -91,19 +119,32 @@ async fn each_limit_ends_its_program_and_the_run_goes_on_on_every_api() {
         let mut turns: Vec<Turn> = programs
             .iter()
             .enumerate()
-            .map(|(i, (code, _))| Turn::call(&format!("call_{i}"), "run_code", json!({"code": code})))
+            .map(|(i, (code, _))| {
+                Turn::call(&format!("call_{i}"), "run_code", json!({"code": code}))
+            })
             .collect();
         turns.push(Turn::text("Every program hit a limit."));
         let fake = Fake::start(api, true, &turns).await;
         let registry: ToolRegistry = CodeMode::new(registry()).limits(limits).registry();
         let runner = Runner::new(fake.model(), registry);
-        let result = runner.run("Try these programs.").await.unwrap_or_else(|e| panic!("{api:?}: {e}"));
-        assert_eq!(result.final_text().unwrap(), "Every program hit a limit.", "{api:?}");
+        let result = runner
+            .run("Try these programs.")
+            .await
+            .unwrap_or_else(|e| panic!("{api:?}: {e}"));
+        assert_eq!(
+            result.final_text().unwrap(),
+            "Every program hit a limit.",
+            "{api:?}"
+        );
         let bodies = fake.bodies().await;
         assert_eq!(bodies.len(), programs.len() + 1, "{api:?}");
         for (i, (_, limit)) in programs.iter().enumerate() {
             let request = bodies[i + 1].to_string();
-            assert!(request.contains(limit), "{api:?}: request {} lacks {limit:?}: {request}", i + 2);
+            assert!(
+                request.contains(limit),
+                "{api:?}: request {} lacks {limit:?}: {request}",
+                i + 2
+            );
         }
         let route = api.route(true);
         sent.extend(bodies.into_iter().map(|b| (route, b)));

@@ -5,16 +5,14 @@ use std::sync::atomic::Ordering;
 use tool_core::{Approval, ToolCall, ToolDefinition, ToolErrorCode};
 use tool_core_code::CodeMode;
 
-use crate::fixtures::{RAN, registry, run, run_code};
+use crate::fixtures::{registry, run, run_code, RAN};
 
 #[test]
 fn results_are_parsed_json_or_text_and_logs_join_the_return_value() {
-    let reply = run(
-        "const w = await tools.get_weather({city: 'Paris'});\n\
+    let reply = run("const w = await tools.get_weather({city: 'Paris'});\n\
          console.log('sky:', w.sky, typeof w.temp_c);\n\
          const sums = await Promise.all([1, 2, 3].map(i => tools.add({a: i, b: i})));\n\
-         return {sums, city: w.city};",
-    );
+         return {sums, city: w.city};");
     assert!(reply.is_success(), "{}", reply.model_text());
     assert_eq!(
         reply.model_text(),
@@ -24,21 +22,27 @@ fn results_are_parsed_json_or_text_and_logs_join_the_return_value() {
 
 #[test]
 fn a_failed_call_throws_an_error_with_the_code_and_the_model_facing_text() {
-    let reply = run(
-        "const seen = [];\n\
+    let reply = run("const seen = [];\n\
          try { await tools.add({a: 'one', b: 2}); } catch (e) { seen.push(e.code, e.message); }\n\
          try { await tools.ad({a: 1, b: 2}); } catch (e) { seen.push(e.code, e.message); }\n\
          try { await tools.add(5); } catch (e) { seen.push(e.name, e.message); }\n\
-         return seen;",
-    );
+         return seen;");
     let seen: Vec<String> = serde_json::from_str(&reply.model_text()).unwrap();
     assert_eq!(seen[0], "INVALID_PARAM");
-    assert!(seen[1].starts_with("tools.add failed [INVALID_PARAM]: "), "{}", seen[1]);
+    assert!(
+        seen[1].starts_with("tools.add failed [INVALID_PARAM]: "),
+        "{}",
+        seen[1]
+    );
     assert!(seen[1].contains("'a'"), "{}", seen[1]);
     assert_eq!(seen[2], "NOT_FOUND");
     assert!(seen[3].contains("Did you mean 'add'?"), "{}", seen[3]);
     assert_eq!(seen[4], "TypeError");
-    assert!(seen[5].contains("tools.add takes one object of arguments"), "{}", seen[5]);
+    assert!(
+        seen[5].contains("tools.add takes one object of arguments"),
+        "{}",
+        seen[5]
+    );
 }
 
 #[test]
@@ -46,7 +50,10 @@ fn an_uncaught_failure_ends_the_program_with_the_error() {
     let reply = run("await tools.add({a: 1});");
     assert_eq!(reply.error_code(), Some(ToolErrorCode::ExecutionError));
     let message = reply.error_message().unwrap();
-    assert!(message.contains("The program threw an error: Error: tools.add failed [INVALID_PARAM]"), "{message}");
+    assert!(
+        message.contains("The program threw an error: Error: tools.add failed [INVALID_PARAM]"),
+        "{message}"
+    );
 }
 
 #[test]
@@ -58,10 +65,18 @@ fn a_denied_destructive_call_throws_and_never_runs() {
     let reply = run_code(&mode, "try { await tools.delete_file({path: 'a.txt'}); return 'ran'; } catch (e) { return [e.code, e.message]; }");
     let seen: Vec<String> = serde_json::from_str(&reply.model_text()).unwrap();
     assert_eq!(seen[0], "PERMISSION_DENIED");
-    assert!(seen[1].contains("not approved: the user keeps that file"), "{}", seen[1]);
+    assert!(
+        seen[1].contains("not approved: the user keeps that file"),
+        "{}",
+        seen[1]
+    );
     // Without an approver nobody can approve inside a program: refused too.
     let reply = run("try { await tools.delete_file({path: 'a.txt'}); return 'ran'; } catch (e) { return e.message; }");
-    assert!(reply.model_text().contains("needs a person's approval"), "{}", reply.model_text());
+    assert!(
+        reply.model_text().contains("needs a person's approval"),
+        "{}",
+        reply.model_text()
+    );
     assert_eq!(RAN.load(Ordering::SeqCst), before);
     // The application sees what the program called, refusals included.
     let calls = &reply.context.as_ref().unwrap()["calls"];
@@ -73,7 +88,8 @@ fn a_denied_destructive_call_throws_and_never_runs() {
 
 #[test]
 fn an_approved_destructive_call_runs() {
-    let mode = CodeMode::new(registry()).approver(|_: &ToolCall, _: &ToolDefinition| Approval::Approved);
+    let mode =
+        CodeMode::new(registry()).approver(|_: &ToolCall, _: &ToolDefinition| Approval::Approved);
     let reply = run_code(&mode, "return await tools.delete_file({path: 'a.txt'});");
     assert_eq!(reply.model_text(), "deleted a.txt");
 }
@@ -84,7 +100,11 @@ fn a_direct_only_tool_is_refused_and_never_runs() {
     let reply = run("try { await tools.wipe_database(); return 'ran'; } catch (e) { return [e.code, e.message]; }");
     let seen: Vec<String> = serde_json::from_str(&reply.model_text()).unwrap();
     assert_eq!(seen[0], "PERMISSION_DENIED");
-    assert!(seen[1].contains("may only be called by you directly"), "{}", seen[1]);
+    assert!(
+        seen[1].contains("may only be called by you directly"),
+        "{}",
+        seen[1]
+    );
     assert_eq!(RAN.load(Ordering::SeqCst), before);
 }
 
@@ -105,8 +125,14 @@ fn the_description_declares_the_callable_tools_in_typescript() {
         ),
         "{description}"
     );
-    assert!(description.contains("  squares(args: { n: number }): Promise<number[]>;"), "{description}");
-    assert!(description.contains("  add(args: { a: number; b: number }): Promise<"), "{description}");
+    assert!(
+        description.contains("  squares(args: { n: number }): Promise<number[]>;"),
+        "{description}"
+    );
+    assert!(
+        description.contains("  add(args: { a: number; b: number }): Promise<"),
+        "{description}"
+    );
     assert!(!description.contains("wipe_database"), "{description}");
     let schema = tool.input_schema();
     assert_eq!(schema["required"], serde_json::json!(["code"]));
@@ -115,10 +141,8 @@ fn the_description_declares_the_callable_tools_in_typescript() {
 
 #[test]
 fn a_structured_result_reaches_the_program_as_a_value() {
-    let reply = run(
-        "const f = await tools.forecast({city: 'Oslo'});\n\
+    let reply = run("const f = await tools.forecast({city: 'Oslo'});\n\
          const s = await tools.squares({n: 4});\n\
-         return [f.city, f.temp_c + 0.5, f.rain, s.reduce((a, b) => a + b, 0)];",
-    );
+         return [f.city, f.temp_c + 0.5, f.rain, s.reduce((a, b) => a + b, 0)];");
     assert_eq!(reply.model_text(), r#"["Oslo",18,true,30]"#);
 }

@@ -1,9 +1,9 @@
 //! Tools and helpers the tests share.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
-use tool_core::{ToolCall, ToolRegistry, ToolResponse, tool, tools};
+use tool_core::{tool, tools, ToolCall, ToolRegistry, ToolResponse};
 use tool_core_code::CodeMode;
 
 /// Adds two integers.
@@ -32,7 +32,11 @@ pub struct Forecast {
 /// Tomorrow's forecast for a city.
 #[tool(allowed_callers = "program")]
 pub fn forecast(city: String) -> tool_core::Json<Forecast> {
-    tool_core::Json(Forecast { city, temp_c: 17.5, rain: true })
+    tool_core::Json(Forecast {
+        city,
+        temp_c: 17.5,
+        rain: true,
+    })
 }
 
 /// Squares of the numbers up to `n`.
@@ -60,7 +64,14 @@ pub fn wipe_database() -> &'static str {
 
 /// The tools the tests' programs call.
 pub fn registry() -> ToolRegistry {
-    tools![add, get_weather, delete_file, wipe_database, forecast, squares]
+    tools![
+        add,
+        get_weather,
+        delete_file,
+        wipe_database,
+        forecast,
+        squares
+    ]
 }
 
 /// Runs `code` through the code tool of `mode` and gives the response.

@@ -4,8 +4,7 @@ use crate::fixtures::run;
 
 #[test]
 fn prototype_pollution_of_tools_changes_nothing() {
-    let reply = run(
-        "'use strict';\nconst tried = [];\n\
+    let reply = run("'use strict';\nconst tried = [];\n\
          for (const attempt of [\n\
            () => { tools.add = async () => 42; },\n\
            () => { delete tools.add; },\n\
@@ -15,18 +14,26 @@ fn prototype_pollution_of_tools_changes_nothing() {
          ]) { try { attempt(); tried.push('ok'); } catch (e) { tried.push(e.name); } }\n\
          Object.prototype.add = () => 'polluted';\n\
          Promise.prototype.then = function () { return 'broken'; };\n\
-         return [tried, await tools.add({a: 1, b: 1})];",
-    );
+         return [tried, await tools.add({a: 1, b: 1})];");
     // Every change to `tools` fails (a getter hands out a fresh function, so writing to one
     // changes nothing), and the real `add` still answers under polluted prototypes.
-    assert_eq!(reply.model_text(), r#"[["TypeError","TypeError","TypeError","TypeError","ok"],2]"#);
+    assert_eq!(
+        reply.model_text(),
+        r#"[["TypeError","TypeError","TypeError","TypeError","ok"],2]"#
+    );
 }
 
 #[test]
 fn deep_recursion_ends_without_a_panic() {
     let reply = run("const f = (n) => f(n + 1) + 1; return f(0);");
-    assert!(reply.error_message().unwrap().contains("stack limit"), "{}", reply.model_text());
-    let reply = run("const f = (n) => { try { return f(n + 1); } catch (e) { return n; } }; return f(0) > 100;");
+    assert!(
+        reply.error_message().unwrap().contains("stack limit"),
+        "{}",
+        reply.model_text()
+    );
+    let reply = run(
+        "const f = (n) => { try { return f(n + 1); } catch (e) { return n; } }; return f(0) > 100;",
+    );
     assert_eq!(reply.model_text(), "true");
 }
 
@@ -64,7 +71,10 @@ fn shared_memory_waits_are_not_available() {
 fn a_thrown_error_names_the_line_in_the_program() {
     let reply = run("const x = 1;\nconst f = () => { throw new Error('deep'); };\nf();");
     let message = reply.error_message().unwrap();
-    assert!(message.starts_with("The program threw an error: Error: deep\n"), "{message}");
+    assert!(
+        message.starts_with("The program threw an error: Error: deep\n"),
+        "{message}"
+    );
     assert!(message.contains("(line 2, column"), "{message}");
     assert!(!message.contains("eval_script"), "{message}");
 }

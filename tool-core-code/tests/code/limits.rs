@@ -9,12 +9,24 @@ use crate::fixtures::{registry, run, run_code};
 
 #[test]
 fn an_infinite_loop_ends_at_the_wall_time_limit() {
-    let mode = CodeMode::new(registry()).limits(CodeLimits::default().wall_time(Duration::from_millis(300)));
+    let mode = CodeMode::new(registry())
+        .limits(CodeLimits::default().wall_time(Duration::from_millis(300)));
     let started = Instant::now();
     let reply = run_code(&mode, "while (true) {}");
-    assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
     assert_eq!(reply.error_code(), Some(ToolErrorCode::Timeout));
-    assert!(reply.error_message().unwrap().contains("wall time limit (300 ms)"), "{}", reply.model_text());
+    assert!(
+        reply
+            .error_message()
+            .unwrap()
+            .contains("wall time limit (300 ms)"),
+        "{}",
+        reply.model_text()
+    );
 }
 
 #[test]
@@ -22,8 +34,18 @@ fn the_default_wall_time_is_five_seconds() {
     let started = Instant::now();
     let reply = run("for (;;) { try { while (true) {} } catch (e) {} }");
     let took = started.elapsed();
-    assert!(took >= Duration::from_millis(4900) && took < Duration::from_secs(7), "{took:?}");
-    assert!(reply.error_message().unwrap().contains("wall time limit (5000 ms)"), "{}", reply.model_text());
+    assert!(
+        took >= Duration::from_millis(4900) && took < Duration::from_secs(7),
+        "{took:?}"
+    );
+    assert!(
+        reply
+            .error_message()
+            .unwrap()
+            .contains("wall time limit (5000 ms)"),
+        "{}",
+        reply.model_text()
+    );
 }
 
 #[test]
@@ -45,15 +67,34 @@ fn allocating_gigabytes_ends_at_the_memory_limit() {
 fn too_many_calls_end_at_the_call_limit() {
     let mode = CodeMode::new(registry()).limits(CodeLimits::default().max_calls(5));
     let reply = run_code(&mode, "let x = 0; for (let i = 0; i < 10; i++) { try { x = await tools.add({a: x, b: 1}); } catch (e) {} } return x;");
-    assert!(reply.error_message().unwrap().contains("tool call limit (5 calls per program)"), "{}", reply.model_text());
+    assert!(
+        reply
+            .error_message()
+            .unwrap()
+            .contains("tool call limit (5 calls per program)"),
+        "{}",
+        reply.model_text()
+    );
 }
 
 #[test]
 fn too_much_output_ends_at_the_result_size_limit() {
-    let reply = run("for (let i = 0; i < 1e6; i++) { try { console.log('line ' + i); } catch (e) {} }");
-    assert!(reply.error_message().unwrap().contains("result size limit (65536 bytes"), "{}", reply.model_text());
+    let reply =
+        run("for (let i = 0; i < 1e6; i++) { try { console.log('line ' + i); } catch (e) {} }");
+    assert!(
+        reply
+            .error_message()
+            .unwrap()
+            .contains("result size limit (65536 bytes"),
+        "{}",
+        reply.model_text()
+    );
     let reply = run("return 'y'.repeat(100000);");
-    assert!(reply.error_message().unwrap().contains("result size limit"), "{}", reply.model_text());
+    assert!(
+        reply.error_message().unwrap().contains("result size limit"),
+        "{}",
+        reply.model_text()
+    );
 }
 
 #[test]
@@ -72,7 +113,18 @@ fn a_cancelled_run_stops_its_program() {
     let started = Instant::now();
     let call = ToolCall::new("prog", "run_code", r#"{"code": "while (true) {}"}"#);
     let reply = tool_core::block_on(registry.call_in(&call, &context));
-    assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
-    assert!(reply.error_message().unwrap().contains("The run was cancelled"), "{}", reply.model_text());
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(
+        reply
+            .error_message()
+            .unwrap()
+            .contains("The run was cancelled"),
+        "{}",
+        reply.model_text()
+    );
     stopper.join().unwrap();
 }

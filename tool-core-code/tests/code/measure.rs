@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use serde_json::{Value, json};
+use serde_json::{json, Value};
 use tool_core::runner::Runner;
 use tool_core_code::CodeMode;
 
@@ -21,7 +21,11 @@ fn direct_turns() -> Vec<Turn> {
     let mut turns = Vec::new();
     let mut sum = 0;
     for i in 1..=10 {
-        turns.push(Turn::call(&format!("call_{i}"), "add", json!({"a": sum, "b": i})));
+        turns.push(Turn::call(
+            &format!("call_{i}"),
+            "add",
+            json!({"a": sum, "b": i}),
+        ));
         sum += i;
     }
     turns.push(Turn::text(ANSWER));
@@ -45,18 +49,24 @@ struct Figures {
 }
 
 async fn measure(api: Api, code_mode: bool) -> Figures {
-    let turns = if code_mode { code_turns() } else { direct_turns() };
+    let turns = if code_mode {
+        code_turns()
+    } else {
+        direct_turns()
+    };
     let fake = Fake::start(api, true, &turns).await;
     let registry = if code_mode {
         CodeMode::new(registry()).registry()
     } else {
         registry()
     };
-    let runner = Runner::new(fake.model(), registry).with_options(
-        tool_core::runner::RunOptions::new().max_turns(20),
-    );
+    let runner = Runner::new(fake.model(), registry)
+        .with_options(tool_core::runner::RunOptions::new().max_turns(20));
     let started = Instant::now();
-    let result = runner.run(TASK).await.unwrap_or_else(|e| panic!("{api:?}: {e}"));
+    let result = runner
+        .run(TASK)
+        .await
+        .unwrap_or_else(|e| panic!("{api:?}: {e}"));
     let millis = started.elapsed().as_millis();
     assert_eq!(result.final_text().unwrap(), ANSWER);
     let bodies = fake.bodies().await;
@@ -90,7 +100,12 @@ async fn ten_dependent_calls_cost_a_third_of_the_request_bytes_in_code_mode() {
             off.millis,
             on.millis
         );
-        assert!(ratio >= 3.0, "{api:?}: {} bytes off, {} on", off.bytes, on.bytes);
+        assert!(
+            ratio >= 3.0,
+            "{api:?}: {} bytes off, {} on",
+            off.bytes,
+            on.bytes
+        );
         sent.extend(off.sent);
         sent.extend(on.sent);
     }

@@ -14,8 +14,14 @@ fn no_ambient_authority_is_in_scope() {
 
 #[test]
 fn dynamic_import_fails() {
-    let reply = run("try { await import('os'); return 'imported'; } catch (e) { return 'refused: ' + e.name; }");
-    assert!(reply.model_text().starts_with("refused"), "{}", reply.model_text());
+    let reply = run(
+        "try { await import('os'); return 'imported'; } catch (e) { return 'refused: ' + e.name; }",
+    );
+    assert!(
+        reply.model_text().starts_with("refused"),
+        "{}",
+        reply.model_text()
+    );
 }
 
 #[test]
@@ -26,7 +32,10 @@ fn function_constructor_escapes_stay_in_the_sandbox() {
          try { tools.constructor.constructor('return process')(); found.push('escaped'); } catch (e) { found.push(e.name); }\n\
          return found;",
     );
-    assert_eq!(reply.model_text(), r#"["undefined","undefined","undefined","ReferenceError"]"#);
+    assert_eq!(
+        reply.model_text(),
+        r#"["undefined","undefined","undefined","ReferenceError"]"#
+    );
 }
 
 #[test]
