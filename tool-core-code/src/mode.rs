@@ -96,6 +96,7 @@ impl CodeMode {
     /// Sets what one program may spend.
     ///
     /// ```
+    /// use tool_core::Tool;
     /// use tool_core_code::{CodeLimits, CodeMode};
     /// let mode = CodeMode::new(tool_core::ToolRegistry::new()).limits(CodeLimits::default().max_calls(5));
     /// assert!(mode.tool().description().contains("5 tool calls"));

@@ -103,7 +103,9 @@ impl Tool for CodeTool {
     fn call<'a>(&'a self, arguments: &'a str, ctx: ToolContext<'a>) -> CallFuture<'a> {
         let source = match read_source(arguments, &self.limits) {
             Ok(source) => source,
-            Err(refusal) => return CallFuture::ready(refusal),
+            Err(why) => {
+                return CallFuture::ready(ToolResponse::error(ToolErrorCode::InvalidParam, why));
+            }
         };
         let setup = Setup {
             registry: &self.registry,
@@ -121,13 +123,10 @@ impl Tool for CodeTool {
     }
 }
 
-/// The `code` argument, or the `INVALID_PARAM` answer saying what to send.
-fn read_source(arguments: &str, limits: &CodeLimits) -> Result<String, ToolResponse> {
+/// The `code` argument, or the message of the `INVALID_PARAM` answer saying what to send.
+fn read_source(arguments: &str, limits: &CodeLimits) -> Result<String, String> {
     let invalid = |why: &str| {
-        ToolResponse::error(
-            ToolErrorCode::InvalidParam,
-            format!("{why}. Send {{\"code\": \"<JavaScript>\"}}: the body of an async function."),
-        )
+        format!("{why}. Send {{\"code\": \"<JavaScript>\"}}: the body of an async function.")
     };
     let value: Value = serde_json::from_str(arguments)
         .map_err(|e| invalid(&format!("The arguments are not JSON ({e})")))?;
@@ -138,13 +137,10 @@ fn read_source(arguments: &str, limits: &CodeLimits) -> Result<String, ToolRespo
         return Err(invalid("The argument 'code' must be a string"));
     };
     if code.len() > limits.max_source_bytes {
-        return Err(ToolResponse::error(
-            ToolErrorCode::InvalidParam,
-            format!(
-                "The code is {} bytes, over the limit of {} bytes. Send a shorter program.",
-                code.len(),
-                limits.max_source_bytes
-            ),
+        return Err(format!(
+            "The code is {} bytes, over the limit of {} bytes. Send a shorter program.",
+            code.len(),
+            limits.max_source_bytes
         ));
     }
     Ok(code.to_string())

@@ -146,3 +146,22 @@ fn a_structured_result_reaches_the_program_as_a_value() {
          return [f.city, f.temp_c + 0.5, f.rain, s.reduce((a, b) => a + b, 0)];");
     assert_eq!(reply.model_text(), r#"["Oslo",18,true,30]"#);
 }
+
+#[test]
+fn bad_arguments_to_the_code_tool_say_what_to_send() {
+    let registry = CodeMode::new(registry())
+        .limits(tool_core_code::CodeLimits::default().max_source_bytes(100))
+        .registry();
+    let long = serde_json::json!({"code": "x".repeat(200)}).to_string();
+    for (arguments, expected) in [
+        ("not json", "The arguments are not JSON"),
+        ("{}", "The argument 'code' is missing"),
+        (r#"{"code": 5}"#, "The argument 'code' must be a string"),
+        (long.as_str(), "The code is 200 bytes, over the limit of 100 bytes"),
+    ] {
+        let call = ToolCall::new("1", "run_code", arguments);
+        let reply = tool_core::block_on(registry.call(&call));
+        assert_eq!(reply.error_code(), Some(ToolErrorCode::InvalidParam), "{arguments}");
+        assert!(reply.error_message().unwrap().contains(expected), "{}", reply.model_text());
+    }
+}
