@@ -35,7 +35,7 @@ fn the_default_wall_time_is_five_seconds() {
     let reply = run("for (;;) { try { while (true) {} } catch (e) {} }");
     let took = started.elapsed();
     assert!(
-        took >= Duration::from_millis(4900) && took < Duration::from_secs(7),
+        took >= Duration::from_millis(4900) && took < Duration::from_secs(10),
         "{took:?}"
     );
     assert!(
