@@ -28,6 +28,8 @@
 //! The design, the sandbox's guarantees and measured costs are in the repository's
 //! `docs/code_mode.md`.
 
+#![warn(missing_docs)]
+
 mod declarations;
 mod engine;
 mod host;

@@ -7,7 +7,7 @@ use tool_core::ToolRegistry;
 use tool_core_code::{CodeLimits, CodeMode};
 
 use crate::conformance::{Api, Fake, Turn};
-use crate::fixtures::registry;
+use crate::fixtures::{deleted, registry, WIPED};
 use crate::http_support::assert_sdk_accepts;
 
 /// Ten `add` calls, each on the last one's result, and a weather call.
@@ -149,5 +149,50 @@ async fn each_limit_ends_its_program_and_the_run_goes_on_on_every_api() {
         let route = api.route(true);
         sent.extend(bodies.into_iter().map(|b| (route, b)));
     }
+    assert_sdk_accepts(&sent);
+}
+
+/// A program that tries a destructive call (denied by the approver) and a direct-only tool,
+/// catching both.
+const REFUSED: &str = "const codes = [];\n\
+    try { await tools.delete_file({path: 'run-denied.txt'}); } catch (e) { codes.push(e.code); }\n\
+    try { await tools.wipe_database({}); } catch (e) { codes.push(e.code); }\n\
+    return codes.join(',');";
+
+#[tokio::test]
+async fn a_denied_destructive_call_and_a_direct_only_call_are_refused_on_every_api() {
+    use tool_core::{Approval, ToolCall, ToolDefinition};
+    let mut sent = Vec::new();
+    for api in Api::ALL {
+        let turns = [
+            Turn::call("call_code_1", "run_code", json!({"code": REFUSED})),
+            Turn::text("Neither was allowed."),
+        ];
+        let fake = Fake::start(api, true, &turns).await;
+        let mode = CodeMode::new(registry()).approver(|_: &ToolCall, _: &ToolDefinition| {
+            Approval::Denied("the user said no".into())
+        });
+        let runner = Runner::new(fake.model(), mode.registry());
+        let result = runner
+            .run("Clean up.")
+            .await
+            .unwrap_or_else(|e| panic!("{api:?}: {e}"));
+        assert_eq!(
+            result.final_text().unwrap(),
+            "Neither was allowed.",
+            "{api:?}"
+        );
+        let bodies = fake.bodies().await;
+        assert_eq!(bodies.len(), 2, "{api:?}");
+        let answer = bodies[1].to_string();
+        assert!(
+            answer.contains("PERMISSION_DENIED,PERMISSION_DENIED"),
+            "{api:?}: {answer}"
+        );
+        let route = api.route(true);
+        sent.extend(bodies.into_iter().map(|b| (route, b)));
+    }
+    assert!(!deleted("run-denied.txt"));
+    assert_eq!(WIPED.load(std::sync::atomic::Ordering::SeqCst), 0);
     assert_sdk_accepts(&sent);
 }

@@ -5,7 +5,7 @@ use std::sync::atomic::Ordering;
 use tool_core::{Approval, ToolCall, ToolDefinition, ToolErrorCode};
 use tool_core_code::CodeMode;
 
-use crate::fixtures::{registry, run, run_code, RAN};
+use crate::fixtures::{deleted, registry, run, run_code, WIPED};
 
 #[test]
 fn results_are_parsed_json_or_text_and_logs_join_the_return_value() {
@@ -58,11 +58,10 @@ fn an_uncaught_failure_ends_the_program_with_the_error() {
 
 #[test]
 fn a_denied_destructive_call_throws_and_never_runs() {
-    let before = RAN.load(Ordering::SeqCst);
     let mode = CodeMode::new(registry()).approver(|_: &ToolCall, _: &ToolDefinition| {
         Approval::Denied("the user keeps that file".into())
     });
-    let reply = run_code(&mode, "try { await tools.delete_file({path: 'a.txt'}); return 'ran'; } catch (e) { return [e.code, e.message]; }");
+    let reply = run_code(&mode, "try { await tools.delete_file({path: 'denied.txt'}); return 'ran'; } catch (e) { return [e.code, e.message]; }");
     let seen: Vec<String> = serde_json::from_str(&reply.model_text()).unwrap();
     assert_eq!(seen[0], "PERMISSION_DENIED");
     assert!(
@@ -71,13 +70,13 @@ fn a_denied_destructive_call_throws_and_never_runs() {
         seen[1]
     );
     // Without an approver nobody can approve inside a program: refused too.
-    let reply = run("try { await tools.delete_file({path: 'a.txt'}); return 'ran'; } catch (e) { return e.message; }");
+    let reply = run("try { await tools.delete_file({path: 'unapproved.txt'}); return 'ran'; } catch (e) { return e.message; }");
     assert!(
         reply.model_text().contains("needs a person's approval"),
         "{}",
         reply.model_text()
     );
-    assert_eq!(RAN.load(Ordering::SeqCst), before);
+    assert!(!deleted("denied.txt") && !deleted("unapproved.txt"));
     // The application sees what the program called, refusals included.
     let calls = &reply.context.as_ref().unwrap()["calls"];
     assert_eq!(
@@ -90,13 +89,16 @@ fn a_denied_destructive_call_throws_and_never_runs() {
 fn an_approved_destructive_call_runs() {
     let mode =
         CodeMode::new(registry()).approver(|_: &ToolCall, _: &ToolDefinition| Approval::Approved);
-    let reply = run_code(&mode, "return await tools.delete_file({path: 'a.txt'});");
-    assert_eq!(reply.model_text(), "deleted a.txt");
+    let reply = run_code(
+        &mode,
+        "return await tools.delete_file({path: 'approved.txt'});",
+    );
+    assert_eq!(reply.model_text(), "deleted approved.txt");
+    assert!(deleted("approved.txt"));
 }
 
 #[test]
 fn a_direct_only_tool_is_refused_and_never_runs() {
-    let before = RAN.load(Ordering::SeqCst);
     let reply = run("try { await tools.wipe_database(); return 'ran'; } catch (e) { return [e.code, e.message]; }");
     let seen: Vec<String> = serde_json::from_str(&reply.model_text()).unwrap();
     assert_eq!(seen[0], "PERMISSION_DENIED");
@@ -105,7 +107,7 @@ fn a_direct_only_tool_is_refused_and_never_runs() {
         "{}",
         seen[1]
     );
-    assert_eq!(RAN.load(Ordering::SeqCst), before);
+    assert_eq!(WIPED.load(Ordering::SeqCst), 0);
 }
 
 #[test]
@@ -157,11 +159,22 @@ fn bad_arguments_to_the_code_tool_say_what_to_send() {
         ("not json", "The arguments are not JSON"),
         ("{}", "The argument 'code' is missing"),
         (r#"{"code": 5}"#, "The argument 'code' must be a string"),
-        (long.as_str(), "The code is 200 bytes, over the limit of 100 bytes"),
+        (
+            long.as_str(),
+            "The code is 200 bytes, over the limit of 100 bytes",
+        ),
     ] {
         let call = ToolCall::new("1", "run_code", arguments);
         let reply = tool_core::block_on(registry.call(&call));
-        assert_eq!(reply.error_code(), Some(ToolErrorCode::InvalidParam), "{arguments}");
-        assert!(reply.error_message().unwrap().contains(expected), "{}", reply.model_text());
+        assert_eq!(
+            reply.error_code(),
+            Some(ToolErrorCode::InvalidParam),
+            "{arguments}"
+        );
+        assert!(
+            reply.error_message().unwrap().contains(expected),
+            "{}",
+            reply.model_text()
+        );
     }
 }

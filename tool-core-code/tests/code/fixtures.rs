@@ -1,7 +1,7 @@
 //! Tools and helpers the tests share.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use tool_core::{tool, tools, ToolCall, ToolRegistry, ToolResponse};
 use tool_core_code::CodeMode;
@@ -45,20 +45,35 @@ pub fn squares(n: u32) -> tool_core::Json<Vec<u32>> {
     tool_core::Json((1..=n).map(|i| i * i).collect())
 }
 
-/// Counts how often the destructive and direct-only tools ran.
-pub static RAN: AtomicUsize = AtomicUsize::new(0);
+/// The paths `delete_file` deleted (tests use paths of their own, so they run in parallel).
+pub static DELETED: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// How often `wipe_database` ran: never, since only the model may call it.
+pub static WIPED: AtomicUsize = AtomicUsize::new(0);
+
+/// Whether `delete_file` ran for `path`.
+pub fn deleted(path: &str) -> bool {
+    DELETED
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .iter()
+        .any(|p| p == path)
+}
 
 /// Deletes a file.
 #[tool(destructive, allowed_callers = "any")]
 pub fn delete_file(path: String) -> String {
-    RAN.fetch_add(1, Ordering::SeqCst);
+    DELETED
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .push(path.clone());
     format!("deleted {path}")
 }
 
 /// Wipes the database; the model must call it itself.
 #[tool]
 pub fn wipe_database() -> &'static str {
-    RAN.fetch_add(1, Ordering::SeqCst);
+    WIPED.fetch_add(1, Ordering::SeqCst);
     "wiped"
 }
 

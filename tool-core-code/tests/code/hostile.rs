@@ -59,7 +59,10 @@ fn odd_programs_get_structured_answers() {
         assert!(!reply.model_text().is_empty(), "{code}");
         if code == "throw null;" {
             // A thrown null is the program's own doing, not the engine running out of memory.
-            assert_eq!(reply.error_message(), Some("The program threw an error: null"));
+            assert_eq!(
+                reply.error_message(),
+                Some("The program threw an error: null")
+            );
         }
         println!("{code}\n  -> {}", reply.model_text());
     }
