@@ -29,8 +29,16 @@ use crate::protocol::{Failure, Finish, Returned, Settle, ToHost};
 
 const BOOTSTRAP: &str = include_str!("bootstrap.js");
 
-/// Native stack of the program's thread: room above the engine's own stack limit.
-const THREAD_STACK: usize = 8 * 1024 * 1024;
+/// The most native stack the engine may be given, whatever the limits ask for.
+const MAX_ENGINE_STACK: usize = 128 * 1024 * 1024;
+
+/// The engine's stack limit, and the thread's stack: the engine checks its own use against
+/// the limit, so the thread has room above it (twice the limit, plus 4 MiB for the host's
+/// frames) and a deep recursion ends in the engine's error, never in a native overflow.
+fn stacks(limits: &CodeLimits) -> (usize, usize) {
+    let engine = limits.stack_bytes.min(MAX_ENGINE_STACK);
+    (engine, engine * 2 + 4 * 1024 * 1024)
+}
 
 /// What one program needs.
 pub(crate) struct Program {
@@ -51,7 +59,7 @@ pub(crate) fn spawn(
 ) -> Result<(), String> {
     std::thread::Builder::new()
         .name("tool-core-code".into())
-        .stack_size(THREAD_STACK.max(program.limits.stack_bytes * 4))
+        .stack_size(stacks(&program.limits).1)
         .spawn(move || {
             let finish = catch_unwind(AssertUnwindSafe(|| {
                 run(&program, &to_host, &answers, &stop)
@@ -74,14 +82,18 @@ fn run(
     stop: &Arc<AtomicBool>,
 ) -> Finish {
     let limits = program.limits;
-    let deadline = Instant::now() + limits.wall_time;
+    let started = Instant::now();
+    // A wall time too long to add is as good as none (about a day is the most asked for).
+    let deadline = started
+        .checked_add(limits.wall_time)
+        .unwrap_or_else(|| started + std::time::Duration::from_secs(86_400));
     let flag = Arc::new(AtomicU8::new(0));
     let runtime = match Runtime::new() {
         Ok(runtime) => runtime,
         Err(e) => return engine_failure(format!("the engine did not start: {e}")),
     };
     runtime.set_memory_limit(limits.memory_bytes);
-    runtime.set_max_stack_size(limits.stack_bytes);
+    runtime.set_max_stack_size(stacks(&limits).0);
     {
         let flag = flag.clone();
         let stop = stop.clone();

@@ -29,7 +29,8 @@ pub struct CodeLimits {
     pub max_result_bytes: usize,
     /// Bytes of source the model may send (default 64 KiB).
     pub max_source_bytes: usize,
-    /// Native stack the engine may use, which bounds recursion depth (default 512 KiB).
+    /// Native stack the engine may use, which bounds recursion depth (default 512 KiB, at
+    /// most 128 MiB).
     pub stack_bytes: usize,
 }
 

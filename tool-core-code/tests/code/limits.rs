@@ -128,3 +128,25 @@ fn a_cancelled_run_stops_its_program() {
     );
     stopper.join().unwrap();
 }
+
+#[test]
+fn extreme_limits_do_not_panic() {
+    let limits = CodeLimits::default()
+        .wall_time(Duration::MAX)
+        .stack_bytes(usize::MAX)
+        .max_result_bytes(usize::MAX)
+        .memory_bytes(usize::MAX);
+    let mode = CodeMode::new(registry()).limits(limits);
+    assert_eq!(run_code(&mode, "return 6 * 7;").model_text(), "42");
+    let none = CodeLimits::default().max_calls(0).max_result_bytes(0);
+    let mode = CodeMode::new(registry()).limits(none);
+    let reply = run_code(&mode, "return await tools.add({a: 1, b: 2});");
+    assert!(
+        reply
+            .error_message()
+            .unwrap()
+            .contains("tool call limit (0 calls"),
+        "{}",
+        reply.model_text()
+    );
+}
