@@ -14,8 +14,9 @@
   const freeze = Object.freeze;
   const ownProperty = Reflect.getOwnPropertyDescriptor;
   const pending = create(null);
-  // `Atomics.wait` would block the engine's thread where no interrupt check runs, so no
-  // time limit could end it; shared memory has no use in a single program anyway.
+  // Shared memory has no use in a single program, and `Atomics.wait` blocks where no
+  // interrupt check runs (QuickJS refuses it on this thread today; removing both keeps it
+  // so whatever the engine's defaults become).
   delete globalThis.Atomics;
   delete globalThis.SharedArrayBuffer;
 
