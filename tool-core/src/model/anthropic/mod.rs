@@ -17,7 +17,7 @@ mod decoder;
 
 use decoder::MessagesDecoder;
 
-/// The tag of this adapter's [`NativeContent`].
+/// The tag of this adapter's [`NativeContent`](super::NativeContent).
 const PROVIDER: Api = Api::Anthropic;
 
 /// A Claude model behind the Messages API (`POST {base}/messages`).
@@ -36,6 +36,12 @@ const PROVIDER: Api = Api::Anthropic;
 /// blocks go back in later requests unchanged, in place before the `tool_use` blocks.
 /// Adaptive thinking is `with_endpoint(|e| e.with_fields(json!({"thinking": {"type":
 /// "adaptive"}})))`.
+///
+/// Tools that programs may call bring the code execution tool along (programmatic tool
+/// calling; see [`Anthropic::with_code_execution`]). The container a response names is kept
+/// with its turn, beside the content blocks in the turn's native content, and every later
+/// request names the latest one. A `pause_turn` stop is a turn the runner sends back
+/// unchanged, as the last message, for Claude to continue.
 ///
 /// ```
 /// use tool_core::model::Anthropic;
