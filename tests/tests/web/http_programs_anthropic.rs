@@ -115,8 +115,10 @@ fn paused() -> Value {
 fn calls() -> Value {
     message(
         "msg_01Calls",
-        json!([program_call("toolu_01Count", "count_units", "A-1"),
-            program_call("toolu_01Refund", "refund_order", "A-1")]),
+        json!([
+            program_call("toolu_01Count", "count_units", "A-1"),
+            program_call("toolu_01Refund", "refund_order", "A-1")
+        ]),
         "tool_use",
     )
 }
@@ -305,8 +307,8 @@ async fn a_stored_and_resumed_run_still_names_the_container() {
     let (registry, program, direct) = registry();
     let registry = Arc::new(registry);
     let options = RunOptions::new().approval(ApprovalPolicy::Tools(vec!["count_units".into()]));
-    let first = Runner::new(model(base.clone(), true), Arc::clone(&registry))
-        .with_options(options.clone());
+    let first =
+        Runner::new(model(base.clone(), true), Arc::clone(&registry)).with_options(options.clone());
     let paused_run = first.run("How many units do my orders hold?").await;
     let paused_run = paused_run.expect("the run pauses for approval");
     assert!(matches!(
@@ -321,7 +323,10 @@ async fn a_stored_and_resumed_run_still_names_the_container() {
     let result = second.resume(run).await.expect("the resumed run ends");
     assert_eq!(result.final_text().ok(), Some(ANSWER));
     assert_eq!(
-        (program.load(Ordering::SeqCst), direct.load(Ordering::SeqCst)),
+        (
+            program.load(Ordering::SeqCst),
+            direct.load(Ordering::SeqCst)
+        ),
         (1, 0)
     );
     assert_session(&requests(&server).await);
@@ -364,5 +369,8 @@ async fn an_expired_container_is_reported_with_what_to_do() {
     let results = &body(&sent[1])["messages"][2]["content"];
     assert_eq!(results[0]["type"], "tool_result");
     let refusal = results[1]["content"].as_str().unwrap_or_default();
-    assert!(refusal.contains("only be called by you directly"), "{refusal}");
+    assert!(
+        refusal.contains("only be called by you directly"),
+        "{refusal}"
+    );
 }

@@ -153,7 +153,9 @@ async fn session(stream: bool) {
     // caller; one function_call_output per call, the direct-only one's a refusal.
     let input = bodies[2]["input"].as_array().unwrap();
     let program = item(1, "program", stream);
-    assert!(program["fingerprint"].as_str().is_some_and(|f| f.len() > 40));
+    assert!(program["fingerprint"]
+        .as_str()
+        .is_some_and(|f| f.len() > 40));
     assert_eq!(input.iter().filter(|i| **i == program).count(), 1);
     for n in [1, 2] {
         let call = item(n, "function_call", stream);

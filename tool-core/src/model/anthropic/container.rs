@@ -54,9 +54,15 @@ fn explain(error: ModelError, id: &str) -> ModelError {
         return error;
     };
     let said = error.message().to_ascii_lowercase();
-    let gone = ["expired", "not found", "no longer", "does not exist", "not exist"]
-        .iter()
-        .any(|word| said.contains(word));
+    let gone = [
+        "expired",
+        "not found",
+        "no longer",
+        "does not exist",
+        "not exist",
+    ]
+    .iter()
+    .any(|word| said.contains(word));
     if !said.contains("container") || !gone {
         return error;
     }

@@ -357,4 +357,3 @@ fn has_structured_outputs(model: &str) -> bool {
     ];
     !WITHOUT.iter().any(|prefix| model.starts_with(prefix))
 }
-

@@ -82,9 +82,11 @@ pub(crate) fn programs_wanted(defs: &[ToolDefinition]) -> bool {
 /// `None` when there is none or it has no string id.
 #[cfg(feature = "http")]
 pub(crate) fn container_of(holder: &Value) -> Option<&Value> {
-    holder
-        .get("container")
-        .filter(|c| c.get("id").and_then(Value::as_str).is_some_and(|id| !id.is_empty()))
+    holder.get("container").filter(|c| {
+        c.get("id")
+            .and_then(Value::as_str)
+            .is_some_and(|id| !id.is_empty())
+    })
 }
 
 /// The id of a `container` object.

@@ -15,9 +15,9 @@ mod search;
 mod stream;
 mod wire;
 
+pub use code_execution::CodeExecution;
 #[cfg(feature = "http")]
 pub(crate) use code_execution::{container_id, container_of};
-pub use code_execution::CodeExecution;
 pub use schema::input_schema;
 #[cfg(feature = "http")]
 pub(crate) use search::has_tool_search;
