@@ -44,6 +44,11 @@ pub enum CodeExecution {
 
 impl CodeExecution {
     /// The name Claude calls it by, which its `server_tool_use` blocks carry.
+    ///
+    /// ```
+    /// use tool_core::provider::anthropic::CodeExecution;
+    /// assert_eq!(CodeExecution::V20260120.definition()["name"], CodeExecution::NAME);
+    /// ```
     pub const NAME: &'static str = "code_execution";
 
     /// The tool's `type`, with its version date; also the caller type `allowed_callers`
