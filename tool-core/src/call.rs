@@ -105,7 +105,7 @@ impl Caller {
 /// Who may call a tool ([`ToolDefinition::with_allowed_callers`]): by default only the model
 /// directly, as Anthropic and OpenAI assume for a tool that says nothing. A call from a
 /// program to a tool that does not allow it is refused with `PERMISSION_DENIED`, never run.
-/// Anthropic gets the setting as `allowed_callers` (`"direct"`, `"code_execution_20250825"`),
+/// Anthropic gets the setting as `allowed_callers` (`"direct"`, `"code_execution_20260120"`),
 /// OpenAI Responses as `allowed_callers` (`"direct"`, `"programmatic"`); the default is not
 /// sent.
 ///

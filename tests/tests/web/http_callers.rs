@@ -15,6 +15,7 @@ use std::sync::Arc;
 
 use serde_json::{json, Value};
 use tool_core::model::{Anthropic, Message, ModelEvent, OpenAiResponses};
+use tool_core::provider::anthropic::CodeExecution;
 use tool_core::{
     AllowedCallers, CallFuture, Caller, Tool, ToolContext, ToolErrorCode, ToolRegistry,
     ToolResponse,
@@ -119,8 +120,10 @@ async fn anthropic(allowed: AllowedCallers) -> (Story, Vec<Request>, usize) {
         &["rollDie"],
         allowed,
         |endpoint| {
+            // The recorded session ran the code execution tool's 2025-08-25 version.
             Anthropic::new("claude-sonnet-4-5-20250929")
                 .with_api_key("sk-ant-test")
+                .with_code_execution(CodeExecution::V20250825)
                 .with_endpoint(|e| http_support::test_endpoint(e, endpoint))
         },
     )

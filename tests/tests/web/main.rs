@@ -27,6 +27,8 @@ mod http_openai_chat;
 mod http_openai_responses;
 mod http_output;
 mod http_output_limit;
+mod http_programs_anthropic;
+mod http_programs_responses;
 mod http_reasoning;
 mod http_reasoning_back;
 mod http_search_loaded;

@@ -6,6 +6,7 @@
 use serde_json::{json, Value};
 use tool_core::model::{Anthropic, Gemini, Model, OpenAiChat, OpenAiResponses, TextMode};
 use tool_core::parse::ToolFormat;
+use tool_core::provider::anthropic::CODE_EXECUTION_CALLER;
 use wiremock::{MockServer, ResponseTemplate};
 
 use crate::http_support::{requests, server, test_endpoint};
@@ -206,7 +207,7 @@ pub(super) fn caller_json(by: By, anthropic: bool) -> Option<Value> {
     match (by, anthropic) {
         (By::Unsaid, _) => None,
         (By::Direct, _) => Some(json!({"type": "direct"})),
-        (By::Program, true) => Some(json!({"type": "code_execution_20250825",
+        (By::Program, true) => Some(json!({"type": CODE_EXECUTION_CALLER,
             "tool_id": ANTHROPIC_PROGRAM})),
         (By::Program, false) => Some(json!({"type": "program",
             "caller_id": RESPONSES_PROGRAM})),

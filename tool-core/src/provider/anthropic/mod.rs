@@ -9,15 +9,21 @@
 //! reference.
 
 mod attachments;
+mod code_execution;
 mod schema;
 mod search;
 mod stream;
 mod wire;
 
+pub use code_execution::CodeExecution;
+#[cfg(feature = "http")]
+pub(crate) use code_execution::{container_id, container_of};
 pub use schema::input_schema;
 #[cfg(feature = "http")]
 pub(crate) use search::has_tool_search;
 pub(crate) use search::searched_tools;
+#[cfg(feature = "http")]
+pub(crate) use search::tools_for;
 pub use search::{tools_with_search, SearchTool};
 pub use stream::AnthropicStream;
 pub use wire::{results_message, tool_result, tools_strict, ResultContent, CODE_EXECUTION_CALLER};

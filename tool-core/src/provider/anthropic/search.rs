@@ -11,6 +11,7 @@
 
 use serde_json::{json, Value};
 
+use super::code_execution::{programs_wanted, CodeExecution};
 use crate::definition::ToolDefinition;
 
 /// Which of Anthropic's tool search tools Claude uses to find deferred tools.
@@ -87,14 +88,29 @@ impl SearchTool {
 /// let plain = tools_with_search(&defs, None);
 /// assert!(plain[1].get("defer_loading").is_none() && plain.as_array().unwrap().len() == 2);
 /// ```
+///
+/// A tool that programs may call brings the code execution tool (its current version) along,
+/// after the search tool, as [`Anthropic::tools`](crate::provider::ChatApi::tools) does.
 pub fn tools_with_search(defs: &[ToolDefinition], search: Option<SearchTool>) -> Value {
+    tools_for(defs, search, CodeExecution::default())
+}
+
+/// [`tools_with_search`] with the code execution tool of version `code`.
+pub(crate) fn tools_for(
+    defs: &[ToolDefinition],
+    search: Option<SearchTool>,
+    code: CodeExecution,
+) -> Value {
     let deferred = defs.iter().any(ToolDefinition::defer_loading);
     let mut tools: Vec<Value> = defs
         .iter()
-        .map(|def| super::wire::tool(def, deferred && search.is_some()))
+        .map(|def| super::wire::tool(def, deferred && search.is_some(), code))
         .collect();
     if let (true, Some(search)) = (deferred, search) {
         tools.push(search.definition());
+    }
+    if programs_wanted(defs) {
+        tools.push(code.definition());
     }
     Value::Array(tools)
 }

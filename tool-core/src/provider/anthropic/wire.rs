@@ -2,6 +2,7 @@
 
 use serde_json::{json, Map, Value};
 
+use super::code_execution::{programs_wanted, CodeExecution};
 use super::schema::input_schema;
 use super::stream::{read_blocks, AnthropicStream};
 use super::Anthropic;
@@ -14,9 +15,10 @@ use crate::provider::{
 };
 use crate::response::ToolResponse;
 
-/// One tool: `{"name", "description", "input_schema"}`, and `defer_loading: true` when
-/// `deferred` and the tool is (only with a search tool in the same request).
-pub(super) fn tool(def: &ToolDefinition, deferred: bool) -> Value {
+/// One tool: `{"name", "description", "input_schema"}`, `defer_loading: true` when
+/// `deferred` and the tool is (only with a search tool in the same request), and the
+/// `allowed_callers` naming `code` when programs may call it.
+pub(super) fn tool(def: &ToolDefinition, deferred: bool, code: CodeExecution) -> Value {
     let mut out = Map::new();
     out.insert("name".into(), json!(def.name));
     out.insert("description".into(), json!(def.description));
@@ -29,8 +31,8 @@ pub(super) fn tool(def: &ToolDefinition, deferred: bool) -> Value {
     }
     // The API's default is direct calls only, so the default is not sent.
     let allowed = match def.allowed_callers() {
-        AllowedCallers::Program => Some(json!([CODE_EXECUTION_CALLER])),
-        AllowedCallers::Any => Some(json!(["direct", CODE_EXECUTION_CALLER])),
+        AllowedCallers::Program => Some(json!([code.tool_type()])),
+        AllowedCallers::Any => Some(json!(["direct", code.tool_type()])),
         _ => None,
     };
     if let Some(allowed) = allowed {
@@ -39,9 +41,30 @@ pub(super) fn tool(def: &ToolDefinition, deferred: bool) -> Value {
     Value::Object(out)
 }
 
-/// The caller type `allowed_callers` names for code execution: the version of Anthropic's
-/// code execution tool that calls tools from its programs (programmatic tool calling).
-pub const CODE_EXECUTION_CALLER: &str = "code_execution_20250825";
+/// The caller type `allowed_callers` names for code execution by default: the current
+/// version of Anthropic's code execution tool, which runs the programs that call tools
+/// (programmatic tool calling; see [`CodeExecution`] for the versions).
+///
+/// ```
+/// use tool_core::provider::anthropic::{CodeExecution, CODE_EXECUTION_CALLER};
+/// assert_eq!(CODE_EXECUTION_CALLER, CodeExecution::default().tool_type());
+/// ```
+pub const CODE_EXECUTION_CALLER: &str = CodeExecution::V20260120.tool_type();
+
+/// The `tools` array: one entry per definition (`tool_entry` writes it), then the code
+/// execution tool `code` when a tool allows programs (they could not be called otherwise).
+pub(super) fn with_code_execution(
+    defs: &[ToolDefinition],
+    code: CodeExecution,
+    tool_entry: impl Fn(&ToolDefinition) -> Value,
+) -> Vec<Value> {
+    let mut tools: Vec<Value> = Vec::with_capacity(defs.len() + 1);
+    tools.extend(defs.iter().map(tool_entry));
+    if programs_wanted(defs) {
+        tools.push(code.definition());
+    }
+    tools
+}
 
 /// The `tools` array for strict tool use: `strict: true` on every tool whose schema allows
 /// it (closed objects, no recursion); the others are sent without `strict` (see
@@ -56,19 +79,16 @@ pub const CODE_EXECUTION_CALLER: &str = "code_execution_20250825";
 /// assert_eq!(t[0]["strict"], true);
 /// ```
 pub fn tools_strict(defs: &[ToolDefinition]) -> Value {
-    Value::Array(
-        defs.iter()
-            .map(|def| {
-                let mut t = tool(def, false);
-                if input_schema(&def.input_schema).strict {
-                    if let Value::Object(map) = &mut t {
-                        map.insert("strict".into(), Value::Bool(true));
-                    }
-                }
-                t
-            })
-            .collect(),
-    )
+    let code = CodeExecution::default();
+    Value::Array(with_code_execution(defs, code, |def| {
+        let mut t = tool(def, false, code);
+        if input_schema(&def.input_schema).strict {
+            if let Value::Object(map) = &mut t {
+                map.insert("strict".into(), Value::Bool(true));
+            }
+        }
+        t
+    }))
 }
 
 fn native_agrees(turn: &AssistantTurn) -> bool {
@@ -161,8 +181,13 @@ impl ChatApi for Anthropic {
     const API: Api = Api::Anthropic;
     type Stream = AnthropicStream;
 
+    /// One tool per definition, then the code execution tool (the current version,
+    /// [`CodeExecution::default`]) when a tool allows calls from programs.
     fn tools(defs: &[ToolDefinition]) -> Value {
-        Value::Array(defs.iter().map(|def| tool(def, false)).collect())
+        let code = CodeExecution::default();
+        Value::Array(with_code_execution(defs, code, |def| {
+            tool(def, false, code)
+        }))
     }
 
     /// `{"type": "auto" | "any" | "none"}` or `{"type": "tool", "name"}`; `parallel: false`

@@ -27,12 +27,16 @@ use crate::definition::ToolDefinition;
 /// assert_eq!(tools[2], serde_json::json!({"type": "tool_search"}));
 /// assert_eq!(tools_with_search(&defs, false).as_array().unwrap().len(), 2);
 /// ```
+///
+/// A function that programs may call brings `{"type": "programmatic_tool_calling"}` along,
+/// last, as [`OpenAiResponses::tools`](crate::provider::ChatApi::tools) does.
 pub fn tools_with_search(defs: &[ToolDefinition], search: bool) -> Value {
     let deferred = search && defs.iter().any(ToolDefinition::defer_loading);
     let mut tools = super::namespace::tools(defs, |def| super::wire::tool(def, deferred));
     if let (true, Value::Array(list)) = (deferred, &mut tools) {
         list.push(json!({"type": "tool_search"}));
     }
+    super::wire::add_programs(defs, &mut tools);
     tools
 }
 

@@ -40,6 +40,22 @@ pub(super) fn tool(def: &ToolDefinition, deferred: bool) -> Value {
     Value::Object(out)
 }
 
+/// The tool that lets the model write programs which call functions (programmatic tool
+/// calling): `{"type": "programmatic_tool_calling"}` (openai-python's
+/// `ProgrammaticToolCalling`).
+pub(super) const PROGRAMS_TOOL: &str = "programmatic_tool_calling";
+
+/// Adds the programs tool to a `tools` array when a function allows calls from programs
+/// (they could not be called otherwise).
+pub(super) fn add_programs(defs: &[ToolDefinition], tools: &mut Value) {
+    let wanted = defs
+        .iter()
+        .any(|def| def.allowed_callers() != AllowedCallers::Direct);
+    if let (true, Value::Array(list)) = (wanted, tools) {
+        list.push(json!({"type": PROGRAMS_TOOL}));
+    }
+}
+
 fn native_agrees(turn: &AssistantTurn) -> bool {
     if turn.native.is_empty() {
         return false;
@@ -57,9 +73,12 @@ impl ChatApi for OpenAiResponses {
     type Stream = OpenAiResponsesStream;
 
     /// One function tool per definition; tools in a namespace grouped in one `namespace`
-    /// entry where the first of them stands, under their own names.
+    /// entry where the first of them stands, under their own names; then
+    /// `{"type": "programmatic_tool_calling"}` when a function allows calls from programs.
     fn tools(defs: &[ToolDefinition]) -> Value {
-        super::namespace::tools(defs, |def| tool(def, false))
+        let mut tools = super::namespace::tools(defs, |def| tool(def, false));
+        add_programs(defs, &mut tools);
+        tools
     }
 
     /// `"auto"`, `"required"`, `"none"`, `{"type": "function", "name": …}` or

@@ -20,7 +20,7 @@ mod output;
 mod phase;
 mod step;
 
-use phase::{last_calls, pending, plan_tools, Phase, Verdict};
+use phase::{last_calls, paused, pending, plan_tools, Phase, Verdict};
 pub use step::{RunOutcome, Step, ToolBatch};
 
 /// One run: the neutral conversation, the options, and where the loop stands. It does no I/O
@@ -281,6 +281,13 @@ impl Run {
         self.requests = self.requests.saturating_add(1);
         if let Some(usage) = turn.usage {
             self.usage += usage;
+        }
+        if paused(&turn) {
+            // The provider paused a long turn (Anthropic's `pause_turn`, while its server
+            // tools run): the paused response goes back as it came, as the last message with
+            // nothing after it, and the model continues the same turn.
+            self.messages.push(Message::Assistant(turn));
+            return Ok(());
         }
         // The tools this turn's calls may name, as the request said (before any reset).
         let allowed = self.allowed_this_turn();

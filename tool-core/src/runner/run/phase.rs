@@ -123,3 +123,11 @@ pub(super) fn plan_tools(verdicts: &[Verdict], calls: &[ToolCall]) -> Phase {
         subset,
     }
 }
+
+/// Whether a turn is a pause, not an answer: no calls, and the provider's `pause_turn` stop
+/// (Anthropic stops a long turn so, to be sent back and continued).
+pub(super) fn paused(turn: &crate::model::ModelTurn) -> bool {
+    use crate::model::StopReason;
+    turn.calls.is_empty()
+        && matches!(&turn.stop_reason, StopReason::Other(reason) if reason == "pause_turn")
+}

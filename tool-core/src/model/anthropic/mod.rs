@@ -1,23 +1,23 @@
 //! [`Anthropic`]: the Anthropic Messages API.
 
-use std::collections::{HashMap, VecDeque};
-
 use serde_json::{json, Map, Value};
 
-use super::http::{self, Decoder};
+use super::http;
 use super::http::{
-    calls_and_responses, count, endpoint_methods, finished_turn, native_of, neutral_turn,
-    push_reasoning, reasoning_methods, unknown_tool_search,
+    calls_and_responses, endpoint_methods, native_of, neutral_turn, reasoning_methods,
+    unknown_tool_search,
 };
-use super::{
-    Message, Model, ModelError, ModelErrorKind, ModelEvent, ModelRequest, ModelStream, ModelTurn,
-    NativeContent, Reasoning, Usage,
-};
-use crate::http::{provider_message, Endpoint, Transport};
-use crate::provider::anthropic::{has_tool_search, tools_with_search, SearchTool};
-use crate::provider::{Anthropic as Wire, AnthropicStream, Api, Assembler, ChatApi};
+use super::{Message, Model, ModelRequest, ModelStream, Reasoning};
+use crate::http::{Endpoint, Transport};
+use crate::provider::anthropic::{has_tool_search, tools_for, CodeExecution, SearchTool};
+use crate::provider::{Anthropic as Wire, Api, ChatApi};
 
-/// The tag of this adapter's [`NativeContent`].
+mod container;
+mod decoder;
+
+use decoder::MessagesDecoder;
+
+/// The tag of this adapter's [`NativeContent`](super::NativeContent).
 const PROVIDER: Api = Api::Anthropic;
 
 /// A Claude model behind the Messages API (`POST {base}/messages`).
@@ -37,6 +37,12 @@ const PROVIDER: Api = Api::Anthropic;
 /// Adaptive thinking is `with_endpoint(|e| e.with_fields(json!({"thinking": {"type":
 /// "adaptive"}})))`.
 ///
+/// Tools that programs may call bring the code execution tool along (programmatic tool
+/// calling; see [`Anthropic::with_code_execution`]). The container a response names is kept
+/// with its turn, beside the content blocks in the turn's native content, and every later
+/// request names the latest one. A `pause_turn` stop is a turn the runner sends back
+/// unchanged, as the last message, for Claude to continue.
+///
 /// ```
 /// use tool_core::model::Anthropic;
 /// let model = Anthropic::new("claude-sonnet-4-5").with_api_key("sk-ant-test").with_max_tokens(1024);
@@ -53,6 +59,8 @@ pub struct Anthropic {
     native_output: Option<bool>,
     /// The tool search tool for deferred tools: `None` by model name, `Some(None)` off.
     tool_search: Option<Option<SearchTool>>,
+    /// The code execution tool offered when tools allow calls from programs.
+    code_execution: CodeExecution,
     /// The model's name did not tell about tool search, and that was reported.
     warned: std::sync::atomic::AtomicBool,
 }
@@ -79,6 +87,7 @@ impl Anthropic {
             reasoning: None,
             native_output: None,
             tool_search: None,
+            code_execution: CodeExecution::default(),
             warned: std::sync::atomic::AtomicBool::new(false),
         }
     }
@@ -170,6 +179,48 @@ impl Anthropic {
         })
     }
 
+    /// Which version of the code execution tool runs the programs Claude writes to call
+    /// tools (programmatic tool calling): the current one, [`CodeExecution::V20260120`],
+    /// unless set. The tool is offered whenever a tool allows calls from programs
+    /// ([`AllowedCallers`](crate::AllowedCallers) `Program` or `Any`), and those tools
+    /// name it in their `allowed_callers`.
+    ///
+    /// A response that ran code names its container; the turn keeps it (also in a stored
+    /// conversation) and every later request sends `container: "<id>"`, as the API requires
+    /// while a program waits for tool results. A request refused because that container has
+    /// expired fails with an `InvalidRequest` [`ModelError`](super::ModelError) that names
+    /// the container and says how to go on.
+    ///
+    /// ```
+    /// use tool_core::model::{Anthropic, Message, ModelRequest, OfferedTools};
+    /// use tool_core::provider::anthropic::CodeExecution;
+    /// use tool_core::{AllowedCallers, ToolDefinition};
+    ///
+    /// let model = Anthropic::new("claude-sonnet-4-5").with_code_execution(CodeExecution::V20250825);
+    /// assert_eq!(model.code_execution(), CodeExecution::V20250825);
+    /// let tools = [ToolDefinition::new("roll_die", "Rolls a die.", serde_json::json!({"type": "object"}))
+    ///     .with_allowed_callers(AllowedCallers::Program)];
+    /// let messages = [Message::user("Play.")];
+    /// let body = model.request_body(&ModelRequest::new(&messages, OfferedTools::from_definitions(&tools)));
+    /// assert_eq!(body["tools"][0]["allowed_callers"], serde_json::json!(["code_execution_20250825"]));
+    /// assert_eq!(body["tools"][1], serde_json::json!({"type": "code_execution_20250825", "name": "code_execution"}));
+    /// ```
+    pub fn with_code_execution(mut self, version: CodeExecution) -> Self {
+        self.code_execution = version;
+        self
+    }
+
+    /// The code execution tool offered with tools that programs may call (see
+    /// [`Anthropic::with_code_execution`]).
+    ///
+    /// ```
+    /// use tool_core::provider::anthropic::CodeExecution;
+    /// assert_eq!(tool_core::model::Anthropic::new("claude-opus-4-6").code_execution(), CodeExecution::V20260120);
+    /// ```
+    pub fn code_execution(&self) -> CodeExecution {
+        self.code_execution
+    }
+
     /// The model name sent in every request.
     ///
     /// ```
@@ -200,7 +251,7 @@ impl Anthropic {
                     messages.push(json!({"role": "user", "content": content}))
                 }
                 Message::Assistant(turn) => messages.push(match native_of(turn, PROVIDER) {
-                    Some(native) => native.clone(),
+                    Some(native) => container::message(native),
                     None => Wire::history_entry(&neutral_turn(turn)),
                 }),
                 Message::Tool { results } => {
@@ -229,7 +280,8 @@ impl Anthropic {
         body.insert("messages".into(), Value::Array(messages));
         if !request.tools.is_empty() {
             let defs = request.tools.definitions();
-            body.insert("tools".into(), tools_with_search(defs, self.tool_search()));
+            let tools = tools_for(defs, self.tool_search(), self.code_execution);
+            body.insert("tools".into(), tools);
             body.insert(
                 "tool_choice".into(),
                 Wire::tool_choice(request.tool_choice, request.parallel_tool_calls),
@@ -240,6 +292,9 @@ impl Anthropic {
                 "output_config".into(),
                 super::output::wire::anthropic(output),
             );
+        }
+        if let Some(id) = container::latest(request.messages) {
+            body.insert("container".into(), json!(id));
         }
         if self.transport.endpoint.stream {
             body.insert("stream".into(), Value::Bool(true));
@@ -260,7 +315,11 @@ impl Model for Anthropic {
     fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
         let body = self.request_body(&request);
         let url = self.transport.endpoint.url("messages");
-        http::run(&self.transport, url, &body, MessagesDecoder::default())
+        let stream = http::run(&self.transport, url, &body, MessagesDecoder::default());
+        match body.get("container").and_then(Value::as_str) {
+            Some(id) => container::watch(stream, id.to_owned()),
+            None => stream,
+        }
     }
 
     fn native_output(&self, _with_tools: bool) -> bool {
@@ -297,195 +356,4 @@ fn has_structured_outputs(model: &str) -> bool {
         "claude-sonnet-4@",
     ];
     !WITHOUT.iter().any(|prefix| model.starts_with(prefix))
-}
-
-/// Reads Messages stream events: text deltas at once, each call when its block closes.
-#[derive(Default)]
-struct MessagesDecoder {
-    assembler: AnthropicStream,
-    /// Content block index -> call index, for the blocks that are calls.
-    call_of_block: HashMap<u64, usize>,
-    started: usize,
-    ready: usize,
-    usage: Usage,
-    reasoning: String,
-    /// The content block index of the last thinking piece, to separate blocks.
-    thinking_block: Option<u64>,
-    /// A call block whose input did not parse when it closed: an error at the end, unless
-    /// the output limit cut the reply (known only from the `message_delta` after it).
-    held: Option<ModelError>,
-    /// The `message_delta` said `stop_reason: max_tokens`.
-    at_limit: bool,
-}
-
-impl Decoder for MessagesDecoder {
-    fn event(
-        &mut self,
-        name: &str,
-        data: &str,
-        out: &mut VecDeque<ModelEvent>,
-    ) -> Result<(), ModelError> {
-        let event = http::parse_data(name, data)?;
-        let kind = event.get("type").and_then(Value::as_str).unwrap_or(name);
-        if kind == "error" {
-            return Err(stream_error(&event));
-        }
-        if let Err(error) = self.assembler.push(&event) {
-            let block = event.get("index").and_then(Value::as_u64);
-            let closes_call = kind == "content_block_stop"
-                && block.is_some_and(|b| self.call_of_block.contains_key(&b));
-            if closes_call && self.held.is_none() {
-                self.held = Some(http::malformed(error));
-                return Ok(());
-            }
-            return Err(http::malformed(error));
-        }
-        match kind {
-            "message_start" => {
-                if let Some(usage) = event.pointer("/message/usage") {
-                    self.usage = read_usage(usage);
-                }
-            }
-            "content_block_start" => {
-                let block = event.get("content_block");
-                if block.and_then(|b| b.get("type")).and_then(Value::as_str) == Some("tool_use") {
-                    let text = |key: &str| {
-                        block
-                            .and_then(|b| b.get(key))
-                            .and_then(Value::as_str)
-                            .unwrap_or_default()
-                            .to_owned()
-                    };
-                    let index = self.started;
-                    self.started += 1;
-                    if let Some(block_index) = event.get("index").and_then(Value::as_u64) {
-                        self.call_of_block.insert(block_index, index);
-                    }
-                    out.push_back(ModelEvent::CallStarted {
-                        index,
-                        id: text("id"),
-                        name: text("name"),
-                    });
-                }
-            }
-            "content_block_delta" => {
-                let delta = event.get("delta");
-                let field = |key: &str| {
-                    delta
-                        .and_then(|d| d.get(key))
-                        .and_then(Value::as_str)
-                        .filter(|s| !s.is_empty())
-                };
-                if let Some(text) = field("text") {
-                    out.push_back(ModelEvent::TextDelta(text.to_owned()));
-                } else if let Some(thinking) = field("thinking") {
-                    let block = event.get("index").and_then(Value::as_u64);
-                    if self.thinking_block.is_some() && self.thinking_block != block {
-                        push_reasoning(&mut self.reasoning, "\n\n", out);
-                    }
-                    self.thinking_block = block;
-                    push_reasoning(&mut self.reasoning, thinking, out);
-                } else if let Some(fragment) = field("partial_json") {
-                    let call = event
-                        .get("index")
-                        .and_then(Value::as_u64)
-                        .and_then(|b| self.call_of_block.get(&b));
-                    if let Some(&index) = call {
-                        out.push_back(ModelEvent::ArgumentsDelta {
-                            index,
-                            delta: fragment.to_owned(),
-                        });
-                    }
-                }
-            }
-            "message_delta" => {
-                if event.pointer("/delta/stop_reason").and_then(Value::as_str) == Some("max_tokens")
-                {
-                    self.at_limit = true;
-                }
-                if let Some(output) = event
-                    .pointer("/usage/output_tokens")
-                    .and_then(Value::as_u64)
-                {
-                    self.usage.output_tokens = output;
-                }
-                // Newer models report their thinking share of the output.
-                let thinking = event.pointer("/usage/output_tokens_details/thinking_tokens");
-                if let Some(thinking) = thinking.and_then(Value::as_u64) {
-                    self.usage.reasoning_tokens = thinking;
-                }
-            }
-            _ => {}
-        }
-        for call in self.assembler.take_completed() {
-            out.push_back(ModelEvent::CallReady {
-                index: self.ready,
-                call,
-            });
-            self.ready += 1;
-        }
-        Ok(())
-    }
-
-    fn finish(&mut self, _out: &mut VecDeque<ModelEvent>) -> Result<ModelTurn, ModelError> {
-        if let Some(error) = self.held.take() {
-            return Err(error);
-        }
-        let turn = std::mem::take(&mut self.assembler)
-            .finish()
-            .map_err(http::incomplete)?;
-        let native = NativeContent::new(PROVIDER, Wire::history_entry(&turn));
-        let mut turn = finished_turn(turn, Some(self.usage), native);
-        turn.reasoning = std::mem::take(&mut self.reasoning);
-        Ok(turn)
-    }
-
-    fn whole(&mut self, body: &Value) -> Result<ModelTurn, ModelError> {
-        let turn = Wire::read_response(body).map_err(ModelError::from)?;
-        let usage = body.get("usage").map(read_usage);
-        let native = NativeContent::new(PROVIDER, Wire::history_entry(&turn));
-        let mut turn = finished_turn(turn, usage, native);
-        let blocks = body.get("content").and_then(Value::as_array);
-        let thinking: Vec<&str> = blocks
-            .into_iter()
-            .flatten()
-            .filter_map(|block| block.get("thinking").and_then(Value::as_str))
-            .collect();
-        turn.reasoning = thinking.join("\n\n");
-        Ok(turn)
-    }
-
-    fn stopped_at_limit(&self) -> bool {
-        self.at_limit
-    }
-}
-
-/// Usage as Messages reports it (a whole response's `usage`, a stream's `message_start`):
-/// input counts cache writes and cache reads too, as the other APIs' input counts do.
-fn read_usage(usage: &Value) -> Usage {
-    let cached = count(usage, &["cache_read_input_tokens"]);
-    Usage {
-        input_tokens: count(usage, &["input_tokens"])
-            + count(usage, &["cache_creation_input_tokens"])
-            + cached,
-        output_tokens: count(usage, &["output_tokens"]),
-        cached_input_tokens: cached,
-        reasoning_tokens: 0,
-    }
-}
-
-/// A streamed `error` event: `{"type": "error", "error": {"type": "overloaded_error", "message"}}`.
-fn stream_error(event: &Value) -> ModelError {
-    let kind = event
-        .pointer("/error/type")
-        .and_then(Value::as_str)
-        .unwrap_or("api_error");
-    let message = provider_message(event).unwrap_or_else(|| kind.to_owned());
-    let kind = match kind {
-        "rate_limit_error" => ModelErrorKind::RateLimited,
-        "invalid_request_error" => ModelErrorKind::InvalidRequest,
-        "authentication_error" | "permission_error" => ModelErrorKind::Auth,
-        _ => ModelErrorKind::Server,
-    };
-    ModelError::new(kind, format!("{message} (streamed error event)"))
 }
