@@ -348,7 +348,7 @@ pub enum StopReason {
     /// The model finished its answer (`stop`, `end_turn`, `STOP`, `completed`).
     #[default]
     EndTurn,
-    /// The model stopped to have tools run (`tool_calls`, `tool_use`).
+    /// The model stopped to have tools run (`tool_calls`, `tool_use`, `requires_action`).
     ToolUse,
     /// The output token limit cut the answer (`length`, `max_tokens`, `MAX_TOKENS`,
     /// `incomplete`).
@@ -370,7 +370,7 @@ impl StopReason {
     pub fn from_provider(reason: &str) -> Self {
         match reason {
             "stop" | "end_turn" | "stop_sequence" | "STOP" | "completed" => StopReason::EndTurn,
-            "tool_calls" | "tool_use" | "function_call" => StopReason::ToolUse,
+            "tool_calls" | "tool_use" | "function_call" | "requires_action" => StopReason::ToolUse,
             "length" | "max_tokens" | "MAX_TOKENS" | "incomplete" => StopReason::MaxTokens,
             "content_filter" | "refusal" | "SAFETY" | "RECITATION" | "PROHIBITED_CONTENT"
             | "BLOCKLIST" | "SPII" => StopReason::Refusal,
