@@ -137,7 +137,9 @@ pub struct ModelTurn {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub native: Option<NativeContent>,
     /// The provider's id of the response (`chatcmpl-…`, `resp_…`, `msg_…`, Gemini's
-    /// `responseId`), when it gave one; the runner's traces show it as `gen_ai.response.id`.
+    /// `responseId`, the Interactions API's interaction id), when it gave one; the runner's
+    /// traces show it as `gen_ai.response.id`. The Interactions adapter, stateful, names the
+    /// latest of its turns' ids as `previous_interaction_id`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response_id: Option<String>,
 }
