@@ -256,10 +256,8 @@ impl Assembler for GeminiInteractionsStream {
                     self.status = Some(interaction.get("status")?.str()?.to_owned());
                 }
             }
-            "interaction.status_update" => {
-                if self.interaction_id.is_none() {
-                    self.interaction_id = id_at(event, "interaction_id");
-                }
+            "interaction.status_update" if self.interaction_id.is_none() => {
+                self.interaction_id = id_at(event, "interaction_id");
             }
             "step.start" => {
                 let index = root.get("index")?;
