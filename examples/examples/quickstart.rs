@@ -11,6 +11,11 @@
 //!
 //! `OPENAI_BASE_URL=http://localhost:11434/v1 OPENAI_MODEL=qwen2.5 cargo run --example quickstart --features http`
 //!
+//! `OPENAI_API=responses` picks OpenAI's Responses API, and `GEMINI_API=interactions` Google's
+//! Interactions API instead of `generateContent`:
+//!
+//! `GEMINI_API_KEY=... GEMINI_API=interactions GEMINI_MODEL=gemini-3-flash-preview cargo run --example quickstart --features http`
+//!
 //! (`cargo run --example dispatch_tour` shows dispatch of good and bad calls and XML mode
 //! step by step.)
 
@@ -109,7 +114,8 @@ fn model() -> Box<dyn Model> {
     };
     println!(
         "model: scripted (set OPENAI_API_KEY / OPENAI_BASE_URL, ANTHROPIC_API_KEY or \
-         GEMINI_API_KEY{how} to use a real one)"
+         GEMINI_API_KEY (GEMINI_API=interactions for the Interactions API){how} to use a real \
+         one)"
     );
     scripted()
 }

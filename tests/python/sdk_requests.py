@@ -1,10 +1,11 @@
 """Checks request bodies against the official SDKs' own request types: openai-python's
 `CompletionCreateParams` (Chat Completions) and `ResponseCreateParams` (Responses),
-anthropic-sdk-python's `MessageCreateParams`, and python-genai's `Content`, `Tool`,
-`ToolConfig` and `GenerationConfig` models (Gemini's REST body). The TypedDicts are walked
+anthropic-sdk-python's `MessageCreateParams`, python-genai's `Content`, `Tool`,
+`ToolConfig` and `GenerationConfig` models (Gemini's REST body), and python-genai's
+interactions `CreateModelInteractionParams` (the Interactions API). The TypedDicts are walked
 strictly: an unknown key, a missing required key, a value outside a `Literal` or of the wrong
 type is an error with its path. Reads JSON lines `{"api": "chat" | "responses" | "anthropic" |
-"gemini", "body": {...}}` on stdin, prints one line per body (`ok <api>` or the errors) and
+"gemini" | "interactions", "body": {...}}` on stdin, prints one line per body (`ok <api>` or the errors) and
 exits 1 if any body fails. Run by the tests that replay provider traffic over loopback."""
 
 import collections.abc
@@ -23,10 +24,47 @@ except ImportError as missing:
 from typing_extensions import get_args, get_origin, get_type_hints, is_typeddict
 
 
+# Where the interactions types leave a string open (`UnrecognizedStr` beside the `Literal`s
+# the SDK knows): only the model's name may be one the SDK does not list; every other value
+# must be one it knows.
+OPEN_STRINGS = {"body.model", "response.model", "event.interaction.model"}
+
+
+def wire_key(key, hints):
+    """The TypedDict field a body key fills: Speakeasy's types spell a field that shadows a
+    Python name with a trailing `_` (`schema_`), which the SDK sends without it."""
+    if key not in hints and f"{key}_" in hints:
+        return f"{key}_"
+    return key
+
+
+def wrapper(hint):
+    return getattr(get_origin(hint), "_name", None) or getattr(get_origin(hint), "__name__", "")
+
+
+def required_keys(tp, hints):
+    """The keys a TypedDict requires. `__required_keys__` is wrong for a TypedDict whose module
+    postpones its annotations (the interactions types): the `NotRequired` inside the string is
+    not seen when the class is made, so a field is required only when its resolved hint says
+    so too."""
+    return [
+        key
+        for key in getattr(tp, "__required_keys__", ())
+        if wrapper(hints.get(key)) != "NotRequired"
+    ] + [key for key, hint in hints.items() if wrapper(hint) == "Required"]
+
+
 def check(value, tp, path, errors, depth=0):
     if depth > 60:
         return
     if tp is typing.Any or tp is object:
+        return
+    if type(tp).__name__ == "TypeAliasType":
+        # `X = TypeAliasType("X", Union[...])`, as the interactions types name their unions.
+        return check(value, tp.__value__, path, errors, depth + 1)
+    if getattr(tp, "__name__", "") == "UnrecognizedStr":
+        if path not in OPEN_STRINGS or not isinstance(value, str):
+            errors.append(f"{path}: {value!r} is not a value the SDK knows")
         return
     origin = get_origin(tp)
     args = get_args(tp)
@@ -60,14 +98,15 @@ def check(value, tp, path, errors, depth=0):
             return
         hints = get_type_hints(tp, include_extras=True)
         for key in value:
-            if key not in hints:
+            if wire_key(key, hints) not in hints:
                 errors.append(f"{path}.{key}: not a field of {tp.__name__}")
-        for key in getattr(tp, "__required_keys__", ()):
-            if key not in value:
+        present = {wire_key(key, hints) for key in value}
+        for key in required_keys(tp, hints):
+            if key not in present:
                 errors.append(f"{path}.{key}: required by {tp.__name__}")
         for key, item in value.items():
-            if key in hints:
-                check(item, hints[key], f"{path}.{key}", errors, depth + 1)
+            if wire_key(key, hints) in hints:
+                check(item, hints[wire_key(key, hints)], f"{path}.{key}", errors, depth + 1)
         return
     if name == "SequenceNotStr" or origin in (
         list,
@@ -188,7 +227,47 @@ def check_gemini(body):
     return errors
 
 
-CHECKS = {"chat": check_chat, "responses": check_responses, "anthropic": check_anthropic, "gemini": check_gemini}
+def check_interactions(body):
+    """`POST /v1/interactions` with a model: python-genai's `CreateModelInteractionParams`
+    (streaming when `stream` is true), whose `input` is a list of steps (`user_input`,
+    `thought`, `model_output`, `function_call`, `function_result`)."""
+    from google.genai import interactions as t
+
+    return check_openai_like(
+        body, t.CreateModelInteractionParamsStreaming, t.CreateModelInteractionParamsNonStreaming
+    )
+
+
+def check_interaction_response(body):
+    """A whole `Interaction` a fake server answers with: python-genai's `InteractionTypedDict`
+    (its steps typed as the SDK reads them)."""
+    from google.genai._gaos.types.interactions import interaction as t
+
+    errors = []
+    check(body, t.InteractionTypedDict, "response", errors)
+    return errors
+
+
+def check_interaction_event(body):
+    """One streamed event a fake server sends (the JSON of its `data:` line):
+    python-genai's `InteractionSSEEventTypedDict` (`interaction.created`, `step.start`,
+    `step.delta`, `step.stop`, `interaction.completed`, ...)."""
+    from google.genai._gaos.types.interactions import interactionsseevent as t
+
+    errors = []
+    check(body, t.InteractionSSEEventTypedDict, "event", errors)
+    return errors
+
+
+CHECKS = {
+    "chat": check_chat,
+    "responses": check_responses,
+    "anthropic": check_anthropic,
+    "gemini": check_gemini,
+    "interactions": check_interactions,
+    "interactions_response": check_interaction_response,
+    "interactions_event": check_interaction_event,
+}
 
 
 def main():

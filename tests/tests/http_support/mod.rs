@@ -120,13 +120,16 @@ pub fn sdk_api(route: &str) -> &'static str {
         "anthropic"
     } else if route.contains("generateContent") || route.contains("GenerateContent") {
         "gemini"
+    } else if route.ends_with("/interactions") {
+        "interactions"
     } else {
         panic!("no SDK request type for the route {route}")
     }
 }
 
 /// Every body sent to `route` is a valid request by the official SDK's own request types
-/// (openai-python, anthropic-sdk-python, python-genai; `tests/python/sdk_requests.py` walks
+/// (openai-python, anthropic-sdk-python, python-genai, its interactions types too;
+/// `tests/python/sdk_requests.py` walks
 /// them strictly: unknown keys, missing required keys, values outside a `Literal`).
 pub fn assert_sdk_accepts(route: &str, requests: &[Request]) {
     let bodies: Vec<Value> = requests
@@ -138,12 +141,19 @@ pub fn assert_sdk_accepts(route: &str, requests: &[Request]) {
 
 /// [`assert_sdk_accepts`] for bodies already parsed.
 pub fn assert_sdk_accepts_bodies(route: &str, bodies: &[Value]) {
+    assert_sdk_types(sdk_api(route), bodies);
+}
+
+/// Every value is valid by the SDK types `tests/python/sdk_requests.py` names `api`: a
+/// request body's API, or the Interactions API's responses (`interactions_response`, a whole
+/// `Interaction`; `interactions_event`, one streamed event), so a fake server answers in the
+/// shapes the official SDK reads.
+pub fn assert_sdk_types(api: &str, bodies: &[Value]) {
     use std::io::Write;
     let Some(python) = tool_tests::mcp_python("checking requests against the official SDKs' types")
     else {
         return;
     };
-    let api = sdk_api(route);
     let mut lines = String::new();
     for body in bodies {
         lines.push_str(&serde_json::json!({"api": api, "body": body}).to_string());

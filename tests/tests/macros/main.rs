@@ -43,6 +43,7 @@ mod prompt_roundtrip;
 mod provider_anthropic;
 mod provider_gemini;
 mod provider_history;
+mod provider_interactions;
 mod provider_mcp_errors;
 mod provider_namespaces;
 mod provider_openai;

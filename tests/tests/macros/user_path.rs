@@ -7,7 +7,8 @@ use crate::support;
 use serde_json::json;
 use support::fixtures;
 use tool_core::provider::{
-    anthropic, gemini, mcp, Anthropic, Api, ChatApi, Gemini, OpenAiChat, OpenAiResponses,
+    anthropic, gemini, mcp, Anthropic, Api, ChatApi, Gemini, GeminiInteractions, OpenAiChat,
+    OpenAiResponses,
 };
 use tool_core::{
     tool, tools, CallOptions, ToolCall, ToolCallRef, ToolErrorCode, ToolEvent, ToolListFormat,
@@ -36,6 +37,10 @@ fn every_cached_list_equals_its_provider_function() {
         (
             ToolListFormat::GeminiJsonSchema,
             gemini::tools_json_schema(defs),
+        ),
+        (
+            ToolListFormat::Api(Api::GeminiInteractions),
+            GeminiInteractions::tools(defs),
         ),
         (ToolListFormat::Api(Api::Mcp), mcp::tools(defs)),
     ];

@@ -5,15 +5,17 @@
 //! `tests/fixtures/http/` (sources in its README), cut inside the second call and ended the
 //! way each API ends a reply at its limit (Chat Completions `finish_reason: "length"`,
 //! Messages `stop_reason: "max_tokens"`, Responses `response.incomplete` with
-//! `max_output_tokens`, Gemini `finishReason: "MAX_TOKENS"`).
+//! `max_output_tokens`, Gemini `finishReason: "MAX_TOKENS"`, the Interactions API an
+//! `incomplete` interaction, its stream rendered from the SDK's event types as the
+//! conformance fake renders it).
 
 use crate::http_support;
 
 use http_support::{converse, cut_before, fixture, registry, requests, server, sse, test_endpoint};
 use serde_json::json;
 use tool_core::model::{
-    Anthropic, Gemini, Model, ModelError, ModelErrorKind, ModelEvent, OpenAiChat, OpenAiResponses,
-    TextMode,
+    Anthropic, Gemini, GeminiInteractions, Model, ModelError, ModelErrorKind, ModelEvent,
+    OpenAiChat, OpenAiResponses, TextMode,
 };
 use tool_core::parse::ToolFormat;
 use tool_core::runner::Runner;
@@ -75,7 +77,37 @@ fn gemini_cut() -> String {
     )
 }
 
-const CUTS: [Cut; 4] = [
+/// The Interactions API streams the second call's arguments in pieces: cut after the first
+/// piece, with no `step.stop`, and the interaction ends `incomplete`.
+fn interactions_cut() -> String {
+    use crate::conformance::{interactions, Turn};
+    let turn = Turn::call("call_paris", "get_weather", json!({"city": "Paris"})).and_call(
+        "call_tokyo",
+        "get_weather",
+        json!({"city": "Tokyo"}),
+    );
+    let mut events = interactions::events(&turn);
+    let first_piece = events
+        .iter()
+        .position(|e| e["delta"]["type"] == "arguments_delta")
+        .expect("the second call streams its arguments");
+    let completed = events.pop().expect("the completion");
+    events.truncate(first_piece + 1);
+    let mut completed = completed;
+    completed["interaction"]["status"] = json!("incomplete");
+    events.push(completed);
+    events
+        .iter()
+        .map(|e| {
+            format!(
+                "event: {}\ndata: {e}\n\n",
+                e["event_type"].as_str().unwrap_or("")
+            )
+        })
+        .collect()
+}
+
+const CUTS: [Cut; 5] = [
     Cut {
         route: "/v1/chat/completions",
         base_path: "/v1",
@@ -123,6 +155,21 @@ const CUTS: [Cut; 4] = [
         },
         stream: gemini_cut,
         limit: "(the provider's default;",
+    },
+    Cut {
+        route: "/v1/interactions",
+        base_path: "/v1",
+        make: |base| {
+            // The limit joins the adapter's own `generation_config` (tool_choice).
+            Box::new(
+                GeminiInteractions::new("gemini-3-flash-preview").with_endpoint(|e| {
+                    test_endpoint(e, base)
+                        .with_field("generation_config", json!({"max_output_tokens": 64}))
+                }),
+            )
+        },
+        stream: interactions_cut,
+        limit: "(max_output_tokens 64)",
     },
 ];
 

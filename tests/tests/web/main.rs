@@ -22,6 +22,7 @@ mod http_broken_connection;
 mod http_callers;
 mod http_early_calls;
 mod http_gemini;
+mod http_interactions;
 mod http_namespaces;
 mod http_openai_chat;
 mod http_openai_responses;

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::{Anthropic, Gemini, Model, OpenAiChat, OpenAiResponses};
+use super::{Anthropic, Gemini, GeminiInteractions, Model, OpenAiChat, OpenAiResponses};
 
 /// A model chosen from the environment, with a sentence saying which one and why (never the
 /// key), for the application to print.
@@ -41,7 +41,10 @@ impl fmt::Debug for EnvModel {
 /// |---|---|---|
 /// | `OPENAI_BASE_URL` and/or `OPENAI_API_KEY` | [`OpenAiChat`], or [`OpenAiResponses`] when `OPENAI_API=responses` | `OPENAI_MODEL` (`gpt-4o-mini`) |
 /// | `ANTHROPIC_API_KEY` (`ANTHROPIC_BASE_URL` optional) | [`Anthropic`] | `ANTHROPIC_MODEL` (`claude-sonnet-4-5`) |
-/// | `GEMINI_API_KEY` (`GEMINI_BASE_URL` optional) | [`Gemini`] | `GEMINI_MODEL` (`gemini-2.5-flash`) |
+/// | `GEMINI_API_KEY` (`GEMINI_BASE_URL` optional) | [`Gemini`], or [`GeminiInteractions`] when `GEMINI_API=interactions` | `GEMINI_MODEL` (`gemini-2.5-flash`) |
+///
+/// `GEMINI_BASE_URL` includes the API version: `…/v1beta` for `generateContent`, `…/v1` for
+/// the Interactions API (the defaults).
 ///
 /// `OPENAI_BASE_URL` alone (no key) is a local OpenAI-compatible server such as vLLM,
 /// llama.cpp's server or Ollama (`http://localhost:11434/v1`).
@@ -68,6 +71,13 @@ pub fn from_env() -> Option<EnvModel> {
 /// let found = from_vars(vars).unwrap();
 /// assert_eq!(found.description, "OpenAI Chat Completions at http://localhost:11434/v1, model qwen2.5 (OPENAI_BASE_URL is set)");
 /// assert!(from_vars(|_| None).is_none());
+///
+/// let interactions = |name: &str| match name {
+///     "GEMINI_API_KEY" => Some("k".to_string()),
+///     "GEMINI_API" => Some("interactions".to_string()),
+///     _ => None,
+/// };
+/// assert_eq!(from_vars(interactions).unwrap().description, "Gemini Interactions API at https://generativelanguage.googleapis.com/v1, model gemini-2.5-flash (GEMINI_API_KEY is set)");
 /// ```
 pub fn from_vars(get: impl Fn(&str) -> Option<String>) -> Option<EnvModel> {
     let var = |name: &str| get(name).filter(|v| !v.trim().is_empty());
@@ -120,14 +130,27 @@ pub fn from_vars(get: impl Fn(&str) -> Option<String>) -> Option<EnvModel> {
         });
     }
     if let Some(key) = var("GEMINI_API_KEY") {
-        let base = var("GEMINI_BASE_URL").unwrap_or_else(|| Gemini::DEFAULT_BASE_URL.to_string());
         let model = model_or("GEMINI_MODEL", "gemini-2.5-flash");
-        let adapter = Gemini::new(&model)
-            .with_api_key(key)
-            .with_endpoint(|e| e.with_base_url(&base));
+        let interactions =
+            var("GEMINI_API").is_some_and(|api| api.eq_ignore_ascii_case("interactions"));
+        let (api, base, adapter): (&str, String, Box<dyn Model>) = if interactions {
+            let base = var("GEMINI_BASE_URL")
+                .unwrap_or_else(|| GeminiInteractions::DEFAULT_BASE_URL.to_string());
+            let adapter = GeminiInteractions::new(&model)
+                .with_api_key(key)
+                .with_endpoint(|e| e.with_base_url(&base));
+            ("Gemini Interactions API", base, Box::new(adapter))
+        } else {
+            let base =
+                var("GEMINI_BASE_URL").unwrap_or_else(|| Gemini::DEFAULT_BASE_URL.to_string());
+            let adapter = Gemini::new(&model)
+                .with_api_key(key)
+                .with_endpoint(|e| e.with_base_url(&base));
+            ("Gemini API", base, Box::new(adapter))
+        };
         return Some(EnvModel {
-            model: Box::new(adapter),
-            description: format!("Gemini API at {base}, model {model} (GEMINI_API_KEY is set)"),
+            model: adapter,
+            description: format!("{api} at {base}, model {model} (GEMINI_API_KEY is set)"),
         });
     }
     None

@@ -137,7 +137,9 @@ pub struct ModelTurn {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub native: Option<NativeContent>,
     /// The provider's id of the response (`chatcmpl-…`, `resp_…`, `msg_…`, Gemini's
-    /// `responseId`), when it gave one; the runner's traces show it as `gen_ai.response.id`.
+    /// `responseId`, the Interactions API's interaction id), when it gave one; the runner's
+    /// traces show it as `gen_ai.response.id`. The Interactions adapter, stateful, names the
+    /// latest of its turns' ids as `previous_interaction_id`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response_id: Option<String>,
 }
@@ -348,7 +350,7 @@ pub enum StopReason {
     /// The model finished its answer (`stop`, `end_turn`, `STOP`, `completed`).
     #[default]
     EndTurn,
-    /// The model stopped to have tools run (`tool_calls`, `tool_use`).
+    /// The model stopped to have tools run (`tool_calls`, `tool_use`, `requires_action`).
     ToolUse,
     /// The output token limit cut the answer (`length`, `max_tokens`, `MAX_TOKENS`,
     /// `incomplete`).
@@ -370,7 +372,7 @@ impl StopReason {
     pub fn from_provider(reason: &str) -> Self {
         match reason {
             "stop" | "end_turn" | "stop_sequence" | "STOP" | "completed" => StopReason::EndTurn,
-            "tool_calls" | "tool_use" | "function_call" => StopReason::ToolUse,
+            "tool_calls" | "tool_use" | "function_call" | "requires_action" => StopReason::ToolUse,
             "length" | "max_tokens" | "MAX_TOKENS" | "incomplete" => StopReason::MaxTokens,
             "content_filter" | "refusal" | "SAFETY" | "RECITATION" | "PROHIBITED_CONTENT"
             | "BLOCKLIST" | "SPII" => StopReason::Refusal,

@@ -46,6 +46,8 @@ mod from_env;
 #[cfg(feature = "http")]
 mod gemini;
 #[cfg(feature = "http")]
+mod gemini_interactions;
+#[cfg(feature = "http")]
 mod http;
 mod message;
 #[cfg(feature = "http")]
@@ -79,6 +81,7 @@ pub use {
     anthropic::Anthropic,
     from_env::{from_env, from_vars, EnvModel},
     gemini::Gemini,
+    gemini_interactions::GeminiInteractions,
     openai_chat::OpenAiChat,
     openai_responses::OpenAiResponses,
 };

@@ -115,6 +115,12 @@ pub(crate) mod wire {
         }
     }
 
+    /// The Interactions API's `response_format`: a text format of MIME type
+    /// `application/json` with the JSON Schema as is (the SDK's `TextResponseFormatParam`).
+    pub(crate) fn gemini_interactions(output: &JsonOutput) -> Value {
+        json!({"type": "text", "mime_type": "application/json", "schema": output.schema})
+    }
+
     /// Anthropic's `output_config` (its `format` member): `{"type": "json_schema", schema}`,
     /// as the Anthropic SDK's `OutputConfigParam` and `JSONOutputFormatParam` type it.
     pub(crate) fn anthropic(output: &JsonOutput) -> Value {

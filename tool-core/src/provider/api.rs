@@ -13,7 +13,7 @@ use crate::response::ToolResponse;
 /// ```
 /// use tool_core::provider::Api;
 /// assert_eq!(Api::Gemini.as_str(), "gemini");
-/// assert_eq!(Api::ALL.len(), 5);
+/// assert_eq!(Api::ALL.len(), 6);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -26,6 +26,8 @@ pub enum Api {
     Anthropic,
     /// Gemini `generateContent`.
     Gemini,
+    /// Google's Interactions API (`/v1/interactions`).
+    GeminiInteractions,
     /// Model Context Protocol `tools/list` and `tools/call`.
     Mcp,
 }
@@ -41,6 +43,7 @@ impl Api {
         Api::OpenAiResponses,
         Api::Anthropic,
         Api::Gemini,
+        Api::GeminiInteractions,
         Api::Mcp,
     ];
 
@@ -55,6 +58,7 @@ impl Api {
             Api::OpenAiResponses => "openai_responses",
             Api::Anthropic => "anthropic",
             Api::Gemini => "gemini",
+            Api::GeminiInteractions => "gemini_interactions",
             Api::Mcp => "mcp",
         }
     }
@@ -83,10 +87,11 @@ impl Api {
     }
 
     /// The name of the rule set a definition is checked against: both OpenAI APIs share
-    /// theirs, so reports say `openai` for either.
+    /// theirs, so reports say `openai` for either, and both Gemini APIs theirs (`gemini`).
     pub(crate) const fn rules_name(self) -> &'static str {
         match self {
             Api::OpenAiChat | Api::OpenAiResponses => "openai",
+            Api::Gemini | Api::GeminiInteractions => "gemini",
             other => other.as_str(),
         }
     }
@@ -116,7 +121,8 @@ pub(crate) use sealed::Sealed;
 /// entries that answer its calls, and a stream assembler. Implemented by one zero-sized
 /// marker per API ([`OpenAiChat`](super::OpenAiChat),
 /// [`OpenAiResponses`](super::OpenAiResponses), [`Anthropic`](super::Anthropic),
-/// [`Gemini`](super::Gemini)); sealed, so new APIs are added here.
+/// [`Gemini`](super::Gemini), [`GeminiInteractions`](super::GeminiInteractions)); sealed, so
+/// new APIs are added here.
 ///
 /// Every reader takes the provider's JSON and never panics: malformed input is a
 /// [`ProviderError`] naming the JSON path and what was expected.

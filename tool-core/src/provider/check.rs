@@ -14,7 +14,7 @@ pub(crate) const OPENAI_MAX_DESCRIPTION: usize = 1024;
 ///
 /// - OpenAI and Anthropic: name `^[a-zA-Z0-9_-]{1,64}$` (API references); OpenAI description
 ///   at most 1024 characters.
-/// - Gemini: name starts with a letter or `_`, then letters, digits, `_`, `.`, `:` or `-`, at
+/// - Gemini (both APIs): name starts with a letter or `_`, then letters, digits, `_`, `.`, `:` or `-`, at
 ///   most 64 (API reference, `FunctionDeclaration.name`); parameter names start with a letter
 ///   or `_` and hold only letters, digits and `_`, at most 64.
 /// - MCP: name 1 to 128 characters of letters, digits, `_`, `-` and `.` (specification,
@@ -42,7 +42,7 @@ pub fn check_definition(api: Api, def: &ToolDefinition) -> Vec<String> {
                     .chars()
                     .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
         }
-        Api::Gemini => {
+        Api::Gemini | Api::GeminiInteractions => {
             (1..=64).contains(&chars)
                 && name
                     .chars()
@@ -73,7 +73,7 @@ pub fn check_definition(api: Api, def: &ToolDefinition) -> Vec<String> {
             def.description.chars().count()
         ));
     }
-    if api == Api::Gemini {
+    if api.rules_name() == "gemini" {
         if let Some(Value::Object(props)) = def.input_schema.get("properties") {
             for key in props.keys() {
                 let valid = key.len() <= 64

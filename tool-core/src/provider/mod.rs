@@ -2,9 +2,10 @@
 //! (whole or streamed), and writing results back in each provider's required shape and order.
 //!
 //! One folder per API ([`openai_chat`], [`openai_responses`], [`anthropic`], [`gemini`],
-//! [`mcp`]), each with its schema dialect, its wire shapes and its stream assembler. The four
-//! chat APIs speak one vocabulary, the [`ChatApi`] trait, implemented by a zero-sized marker
-//! per API ([`OpenAiChat`], [`OpenAiResponses`], [`Anthropic`], [`Gemini`]): `tools`,
+//! [`gemini_interactions`], [`mcp`]), each with its schema dialect, its wire shapes and its
+//! stream assembler. The five chat APIs speak one vocabulary, the [`ChatApi`] trait,
+//! implemented by a zero-sized marker per API ([`OpenAiChat`], [`OpenAiResponses`],
+//! [`Anthropic`], [`Gemini`], [`GeminiInteractions`]): `tools`,
 //! `tool_choice`, `read_response`, `history_entry`, `results_entry`, `stream`. [`Api`] names
 //! an API wherever one is chosen at run time ([`check_definition`],
 //! [`ToolRegistry::tool_list`](crate::ToolRegistry::tool_list)).
@@ -47,6 +48,7 @@ mod api;
 mod check;
 mod error;
 pub mod gemini;
+pub mod gemini_interactions;
 pub mod mcp;
 pub mod openai_chat;
 pub mod openai_responses;
@@ -58,6 +60,7 @@ pub use api::{Api, Assembler, ChatApi};
 pub use check::check_definition;
 pub use error::ProviderError;
 pub use gemini::{Gemini, GeminiStream};
+pub use gemini_interactions::{GeminiInteractions, GeminiInteractionsStream};
 pub use openai_chat::{OpenAiChat, OpenAiChatStream};
 pub use openai_responses::{OpenAiResponses, OpenAiResponsesStream};
 pub use turn::{AllowedMode, AssistantTurn, ToolChoice};

@@ -176,8 +176,9 @@ pub struct AssistantTurn {
     pub native: Vec<Value>,
     /// The provider's id of this response, when it gave one: Chat Completions `id`
     /// (`chatcmpl-…`), Responses `id` (`resp_…`), Anthropic message `id` (`msg_…`), Gemini
-    /// `responseId`. For logs and traces (a support request, a trace's `gen_ai.response.id`);
-    /// never sent back.
+    /// `responseId`, the Interactions API's interaction `id`. For logs and traces (a support
+    /// request, a trace's `gen_ai.response.id`); the history writers never send it back (the
+    /// stateful Interactions adapter names it as `previous_interaction_id`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub response_id: Option<String>,
 }

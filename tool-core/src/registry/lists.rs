@@ -12,7 +12,8 @@ use serde_json::Value;
 
 use crate::definition::ToolDefinition;
 use crate::provider::{
-    anthropic, gemini, mcp, Anthropic, Api, ChatApi, Gemini, OpenAiChat, OpenAiResponses,
+    anthropic, gemini, mcp, Anthropic, Api, ChatApi, Gemini, GeminiInteractions, OpenAiChat,
+    OpenAiResponses,
 };
 
 /// Which tools JSON a [`ToolList`] holds: an [`Api`]'s usual `tools` (what
@@ -24,7 +25,7 @@ use crate::provider::{
 /// use tool_core::provider::Api;
 /// use tool_core::ToolListFormat;
 /// assert_eq!(ToolListFormat::from(Api::Mcp), ToolListFormat::Api(Api::Mcp));
-/// assert_eq!(ToolListFormat::ALL.len(), 7);
+/// assert_eq!(ToolListFormat::ALL.len(), 8);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -44,6 +45,7 @@ impl ToolListFormat {
         ToolListFormat::Api(Api::OpenAiResponses),
         ToolListFormat::Api(Api::Anthropic),
         ToolListFormat::Api(Api::Gemini),
+        ToolListFormat::Api(Api::GeminiInteractions),
         ToolListFormat::Api(Api::Mcp),
         ToolListFormat::AnthropicStrict,
         ToolListFormat::GeminiJsonSchema,
@@ -61,6 +63,7 @@ impl ToolListFormat {
             ToolListFormat::Api(Api::OpenAiResponses) => OpenAiResponses::tools(defs),
             ToolListFormat::Api(Api::Anthropic) => Anthropic::tools(defs),
             ToolListFormat::Api(Api::Gemini) => Gemini::tools(defs),
+            ToolListFormat::Api(Api::GeminiInteractions) => GeminiInteractions::tools(defs),
             ToolListFormat::Api(Api::Mcp) => mcp::tools(defs),
             ToolListFormat::AnthropicStrict => anthropic::tools_strict(defs),
             ToolListFormat::GeminiJsonSchema => gemini::tools_json_schema(defs),
@@ -74,9 +77,10 @@ impl ToolListFormat {
             ToolListFormat::Api(Api::OpenAiResponses) => 1,
             ToolListFormat::Api(Api::Anthropic) => 2,
             ToolListFormat::Api(Api::Gemini) => 3,
-            ToolListFormat::Api(Api::Mcp) => 4,
-            ToolListFormat::AnthropicStrict => 5,
-            ToolListFormat::GeminiJsonSchema => 6,
+            ToolListFormat::Api(Api::GeminiInteractions) => 4,
+            ToolListFormat::Api(Api::Mcp) => 5,
+            ToolListFormat::AnthropicStrict => 6,
+            ToolListFormat::GeminiJsonSchema => 7,
         }
     }
 }

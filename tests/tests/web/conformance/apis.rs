@@ -4,7 +4,9 @@
 //! and the adapter of each column aimed at a loopback server that replays them.
 
 use serde_json::{json, Value};
-use tool_core::model::{Anthropic, Gemini, Model, OpenAiChat, OpenAiResponses, TextMode};
+use tool_core::model::{
+    Anthropic, Gemini, GeminiInteractions, Model, OpenAiChat, OpenAiResponses, TextMode,
+};
 use tool_core::parse::ToolFormat;
 use tool_core::provider::anthropic::CODE_EXECUTION_CALLER;
 use wiremock::{MockServer, ResponseTemplate};
@@ -26,6 +28,8 @@ pub enum Api {
     Anthropic,
     /// Gemini generateContent.
     Gemini,
+    /// Google's Interactions API, stateful (`previous_interaction_id`), as by default.
+    Interactions,
     /// `TextMode` in the Hermes format over a Chat Completions server.
     TextHermes,
     /// `TextMode` in the `<use_tool>` format over a Chat Completions server.
@@ -34,13 +38,14 @@ pub enum Api {
 
 impl Api {
     /// Every column, in the table's order.
-    pub const ALL: [Api; 8] = [
+    pub const ALL: [Api; 9] = [
         Api::Chat,
         Api::ChatVllm,
         Api::ChatDeepSeek,
         Api::Responses,
         Api::Anthropic,
         Api::Gemini,
+        Api::Interactions,
         Api::TextHermes,
         Api::TextUseTool,
     ];
@@ -54,6 +59,7 @@ impl Api {
             Api::Responses => "Responses",
             Api::Anthropic => "Anthropic Messages",
             Api::Gemini => "Gemini",
+            Api::Interactions => "Gemini Interactions",
             Api::TextHermes => "`TextMode` Hermes",
             Api::TextUseTool => "`TextMode` `<use_tool>`",
         }
@@ -71,6 +77,7 @@ impl Api {
             Api::Anthropic => "/v1/messages",
             Api::Gemini if stream => "/v1beta/models/gemini-2.5-flash:streamGenerateContent",
             Api::Gemini => "/v1beta/models/gemini-2.5-flash:generateContent",
+            Api::Interactions => "/v1/interactions",
             _ => "/v1/chat/completions",
         }
     }
@@ -114,6 +121,11 @@ impl Api {
                     .with_api_key("test-key")
                     .with_endpoint(|e| test_endpoint(e, base.clone()).with_stream(stream)),
             ),
+            Api::Interactions => Box::new(
+                GeminiInteractions::new(super::interactions::MODEL)
+                    .with_api_key("test-key")
+                    .with_endpoint(|e| test_endpoint(e, base.clone()).with_stream(stream)),
+            ),
             Api::TextHermes => Box::new(TextMode::new(
                 chat("NousResearch/Hermes-3", None),
                 ToolFormat::Hermes,
@@ -150,6 +162,7 @@ impl Api {
             Api::Responses => body["instructions"].clone(),
             Api::Anthropic => body["system"].clone(),
             Api::Gemini => body["systemInstruction"]["parts"][0]["text"].clone(),
+            Api::Interactions => body["system_instruction"].clone(),
             _ => body["messages"][0]["content"].clone(),
         };
         match value {
@@ -423,6 +436,7 @@ pub fn render_whole(api: Api, turn: &Turn) -> Value {
             parts.extend(gemini_calls(turn));
             gemini_chunk(parts, Some("STOP"), turn.usage)
         }
+        Api::Interactions => super::interactions::whole(turn),
     }
 }
 

@@ -25,10 +25,12 @@ fn registry() -> (ToolRegistry, Weather) {
     (tools![get_time].with(weather.clone()), weather)
 }
 
-/// The request's restriction: its `tool_choice` (or Gemini's `toolConfig`).
+/// The request's restriction: its `tool_choice` (Gemini's `toolConfig`, the Interactions
+/// API's `generation_config.tool_choice`).
 fn choice(api: Api, body: &Value) -> Value {
     match api {
         Api::Gemini => body["toolConfig"]["function_calling_config"].clone(),
+        Api::Interactions => body["generation_config"]["tool_choice"].clone(),
         _ => body["tool_choice"].clone(),
     }
 }
@@ -100,6 +102,19 @@ pub async fn scenario(api: Api) -> Seen {
             );
             Verdict::Yes
         }
+        Api::Interactions => {
+            assert_eq!(
+                api.tool_names(first),
+                ["get_time", "get_weather"],
+                "{api:?}"
+            );
+            assert_eq!(
+                restricted,
+                json!({"allowed_tools": {"mode": "validated", "tools": ["get_weather"]}}),
+                "{api:?}"
+            );
+            Verdict::Yes
+        }
         _ => {
             assert_eq!(
                 api.tool_names(first),
@@ -154,6 +169,11 @@ pub async fn scenario(api: Api) -> Seen {
         Api::Gemini => assert_eq!(
             forced,
             json!({"mode": "ANY", "allowed_function_names": ["get_weather"]}),
+            "{api:?}"
+        ),
+        Api::Interactions => assert_eq!(
+            forced,
+            json!({"allowed_tools": {"mode": "any", "tools": ["get_weather"]}}),
             "{api:?}"
         ),
         Api::TextHermes | Api::TextUseTool => {

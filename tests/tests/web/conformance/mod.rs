@@ -19,6 +19,7 @@ mod choice;
 mod deferred;
 mod early;
 mod harness;
+pub mod interactions;
 mod limits;
 mod namespaces;
 mod optional;
@@ -165,6 +166,7 @@ pub const CELLS: &[Cell] = &[
     cell(Feature::Reasoning, Responses, Yes),
     cell(Feature::Reasoning, Anthropic, Yes),
     cell(Feature::Reasoning, Gemini, Yes),
+    cell(Feature::Reasoning, Interactions, Yes),
     cell(Feature::Reasoning, TextHermes, TEXT_REASONING),
     cell(Feature::Reasoning, TextUseTool, TEXT_REASONING),
     cell(Feature::Usage, Chat, Yes),
@@ -173,6 +175,7 @@ pub const CELLS: &[Cell] = &[
     cell(Feature::Usage, Responses, Yes),
     cell(Feature::Usage, Anthropic, Yes),
     cell(Feature::Usage, Gemini, Yes),
+    cell(Feature::Usage, Interactions, Yes),
     cell(Feature::Usage, TextHermes, Yes),
     cell(Feature::Usage, TextUseTool, Yes),
     cell(Feature::EarlyCalls, Chat, Yes),
@@ -181,6 +184,7 @@ pub const CELLS: &[Cell] = &[
     cell(Feature::EarlyCalls, Responses, Yes),
     cell(Feature::EarlyCalls, Anthropic, Yes),
     cell(Feature::EarlyCalls, Gemini, Yes),
+    cell(Feature::EarlyCalls, Interactions, Yes),
     cell(Feature::EarlyCalls, TextHermes, Yes),
     cell(Feature::EarlyCalls, TextUseTool, Yes),
     cell(Feature::TypedOutput, Chat, Yes),
@@ -193,6 +197,7 @@ pub const CELLS: &[Cell] = &[
         Gemini,
         Fallback("the final-answer tool when tools are offered"),
     ),
+    cell(Feature::TypedOutput, Interactions, Yes),
     cell(Feature::TypedOutput, TextHermes, FINAL_ANSWER_TOOL),
     cell(Feature::TypedOutput, TextUseTool, FINAL_ANSWER_TOOL),
     cell(Feature::DeferredTools, Chat, LOCAL_SEARCH),
@@ -201,6 +206,7 @@ pub const CELLS: &[Cell] = &[
     cell(Feature::DeferredTools, Responses, Yes),
     cell(Feature::DeferredTools, Anthropic, Yes),
     cell(Feature::DeferredTools, Gemini, LOCAL_SEARCH),
+    cell(Feature::DeferredTools, Interactions, LOCAL_SEARCH),
     cell(Feature::DeferredTools, TextHermes, LOCAL_SEARCH),
     cell(Feature::DeferredTools, TextUseTool, LOCAL_SEARCH),
     cell(Feature::Namespaces, Chat, QUALIFIED),
@@ -209,6 +215,7 @@ pub const CELLS: &[Cell] = &[
     cell(Feature::Namespaces, Responses, Yes),
     cell(Feature::Namespaces, Anthropic, QUALIFIED),
     cell(Feature::Namespaces, Gemini, QUALIFIED),
+    cell(Feature::Namespaces, Interactions, QUALIFIED),
     cell(Feature::Namespaces, TextHermes, QUALIFIED),
     cell(Feature::Namespaces, TextUseTool, QUALIFIED),
     cell(Feature::OptionalParameters, Chat, Yes),
@@ -217,6 +224,7 @@ pub const CELLS: &[Cell] = &[
     cell(Feature::OptionalParameters, Responses, Yes),
     cell(Feature::OptionalParameters, Anthropic, Yes),
     cell(Feature::OptionalParameters, Gemini, Yes),
+    cell(Feature::OptionalParameters, Interactions, Yes),
     cell(Feature::OptionalParameters, TextHermes, Yes),
     cell(Feature::OptionalParameters, TextUseTool, Yes),
     cell(Feature::ToolChoice, Chat, Yes),
@@ -229,6 +237,7 @@ pub const CELLS: &[Cell] = &[
         Fallback("`auto` or `any`; a call outside the set is refused"),
     ),
     cell(Feature::ToolChoice, Gemini, Yes),
+    cell(Feature::ToolChoice, Interactions, Yes),
     cell(
         Feature::ToolChoice,
         TextHermes,
@@ -245,6 +254,7 @@ pub const CELLS: &[Cell] = &[
     cell(Feature::RichResults, Responses, Yes),
     cell(Feature::RichResults, Anthropic, Yes),
     cell(Feature::RichResults, Gemini, Yes),
+    cell(Feature::RichResults, Interactions, Yes),
     cell(Feature::RichResults, TextHermes, No(rich::TEXT_MODE_FILES)),
     cell(Feature::RichResults, TextUseTool, No(rich::TEXT_MODE_FILES)),
     cell(Feature::Callers, Chat, NO_PROGRAMS),
@@ -253,6 +263,7 @@ pub const CELLS: &[Cell] = &[
     cell(Feature::Callers, Responses, Yes),
     cell(Feature::Callers, Anthropic, Yes),
     cell(Feature::Callers, Gemini, NO_PROGRAMS),
+    cell(Feature::Callers, Interactions, NO_PROGRAMS),
     cell(Feature::Callers, TextHermes, NO_PROGRAMS),
     cell(Feature::Callers, TextUseTool, NO_PROGRAMS),
     cell(Feature::Approval, Chat, Yes),
@@ -261,6 +272,7 @@ pub const CELLS: &[Cell] = &[
     cell(Feature::Approval, Responses, Yes),
     cell(Feature::Approval, Anthropic, Yes),
     cell(Feature::Approval, Gemini, Yes),
+    cell(Feature::Approval, Interactions, Yes),
     cell(Feature::Approval, TextHermes, Yes),
     cell(Feature::Approval, TextUseTool, Yes),
     cell(Feature::Limits, Chat, Yes),
@@ -269,6 +281,7 @@ pub const CELLS: &[Cell] = &[
     cell(Feature::Limits, Responses, Yes),
     cell(Feature::Limits, Anthropic, Yes),
     cell(Feature::Limits, Gemini, Yes),
+    cell(Feature::Limits, Interactions, Yes),
     cell(Feature::Limits, TextHermes, Yes),
     cell(Feature::Limits, TextUseTool, Yes),
 ];

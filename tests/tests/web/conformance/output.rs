@@ -28,6 +28,7 @@ fn asks_native(api: Api, body: &Value) -> bool {
         Api::Responses => body["text"]["format"]["type"] == "json_schema",
         Api::Anthropic => body["output_config"]["format"]["type"] == "json_schema",
         Api::Gemini => body["generationConfig"]["responseMimeType"] == "application/json",
+        Api::Interactions => body["response_format"]["mime_type"] == "application/json",
         _ => body["response_format"]["type"] == "json_schema",
     }
 }

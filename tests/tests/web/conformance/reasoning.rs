@@ -1,7 +1,9 @@
 //! Reasoning: streamed as `RunEvent::ReasoningDelta` apart from the text, kept on the turn,
 //! and sent back in the next request as the API requires (Responses: the reasoning item with
 //! its encrypted content; Anthropic: the thinking block with its signature; Gemini: the
-//! thought part and the call's thought signature; DeepSeek: `reasoning_content`, vLLM:
+//! thought part and the call's thought signature; the Interactions API, stateful: nothing,
+//! the request names the interaction that holds the thought, which the turn keeps with its
+//! signature for a stateless history; DeepSeek: `reasoning_content`, vLLM:
 //! `reasoning` on the assistant message of the tool-call turn; text mode: the reply, `<think>`
 //! block included, verbatim). Streamed and whole responses.
 
@@ -11,6 +13,7 @@ use tool_core::runner::{RunEvent, RunOptions};
 
 use super::apis::{self, Api, ENCRYPTED, SIGNATURE, THOUGHT_SIGNATURE};
 use super::harness::*;
+use super::interactions::interaction_id;
 use super::{Fake, Seen, Turn, Verdict};
 use crate::http_support::registry;
 
@@ -18,6 +21,10 @@ const THOUGHT: &str = "The user wants the weather in Paris. I will call get_weat
 
 /// The assistant message of the tool-call turn, as the second request carries it.
 fn sent_back(api: Api, body: &Value) -> Value {
+    if api == Api::Interactions {
+        // Stateful: what the request says about the earlier interaction is the whole body.
+        return body.clone();
+    }
     let list = match api {
         Api::Responses => &body["input"],
         Api::Gemini => &body["contents"],
@@ -124,6 +131,25 @@ pub async fn scenario(api: Api) -> Seen {
                 json!({"type": "thinking", "thinking": THOUGHT, "signature": SIGNATURE}),
                 "{case}: {back}"
             ),
+            Api::Interactions => {
+                assert_eq!(
+                    back["previous_interaction_id"],
+                    interaction_id(&turns[0]),
+                    "{case}: {back}"
+                );
+                let kinds: Vec<&str> = back["input"]
+                    .as_array()
+                    .map(|steps| steps.iter().filter_map(|s| s["type"].as_str()).collect())
+                    .unwrap_or_default();
+                assert_eq!(kinds, ["function_result"], "{case}: {back}");
+                let native = turn.native.as_ref().map(|n| n.content[0].clone());
+                assert_eq!(
+                    native,
+                    Some(json!({"type": "thought", "signature": THOUGHT_SIGNATURE,
+                        "summary": [{"type": "text", "text": THOUGHT}]})),
+                    "{case}"
+                );
+            }
             Api::Gemini => {
                 let parts = back["parts"].as_array().cloned().unwrap_or_default();
                 assert_eq!(

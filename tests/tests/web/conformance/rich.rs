@@ -1,7 +1,8 @@
 //! Images and files in tool results: a tool answers with text, a PNG and a PDF, and the next
 //! request carries them in the shape the API takes inside a tool result (Anthropic image
 //! and document blocks, Responses `input_image` and `input_file`, Gemini `inlineData` parts
-//! of the function response). Chat Completions tool messages hold text only: the documented
+//! of the function response, Interactions `image` and `document` content of the
+//! `function_result`). Chat Completions tool messages hold text only: the documented
 //! fallback names them in the tool message and sends them in a user message after the
 //! results. Text mode names them in the format's result message and sends no bytes: its
 //! inner model gets the results as text.
@@ -95,6 +96,23 @@ pub async fn scenario(api: Api) -> Seen {
                 json!([
                     {"inlineData": {"mimeType": "image/png", "data": PNG_B64, "displayName": "radar.png"}},
                     {"inlineData": {"mimeType": "application/pdf", "data": PDF_B64, "displayName": "forecast.pdf"}}
+                ]),
+                "{api:?}: {second}"
+            );
+            seen.saw(Verdict::Yes)
+        }
+        Api::Interactions => {
+            let result = second["input"]
+                .as_array()
+                .and_then(|steps| steps.iter().find(|s| s["type"] == "function_result"))
+                .map(|s| s["result"].clone())
+                .unwrap_or(Value::Null);
+            assert_eq!(
+                result,
+                json!([
+                    {"type": "text", "text": "Paris: 15 C, light rain"},
+                    {"type": "image", "data": PNG_B64, "mime_type": "image/png"},
+                    {"type": "document", "data": PDF_B64, "mime_type": "application/pdf"}
                 ]),
                 "{api:?}: {second}"
             );

@@ -36,6 +36,7 @@ pub fn render_sse(api: Api, turn: &Turn) -> Vec<String> {
         Api::Responses => responses_sse(turn),
         Api::Anthropic => anthropic_sse(turn),
         Api::Gemini => gemini_sse(turn),
+        Api::Interactions => super::interactions::sse(turn),
     }
 }
 

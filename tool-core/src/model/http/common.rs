@@ -1,4 +1,4 @@
-//! What the four HTTP adapters share: the neutral <-> provider turn conversions and the
+//! What the HTTP adapters share: the neutral <-> provider turn conversions and the
 //! builder methods for their [`Endpoint`].
 
 use serde_json::Value;

@@ -77,8 +77,9 @@ impl Seen {
     }
 }
 
-/// The output-limit fields of the four APIs (Chat Completions has two), where a request body
-/// sets them.
+/// The output-limit fields of the APIs (Chat Completions has two), where a request body sets
+/// them: at the top or in the generation config (`generationConfig`, Interactions'
+/// `generation_config`).
 const LIMIT_FIELDS: [&str; 4] = [
     "max_completion_tokens",
     "max_tokens",
@@ -87,7 +88,9 @@ const LIMIT_FIELDS: [&str; 4] = [
 ];
 
 fn output_limit(body: &Value) -> Option<(&'static str, u64)> {
-    let config = body.get("generationConfig");
+    let config = body
+        .get("generationConfig")
+        .or_else(|| body.get("generation_config"));
     LIMIT_FIELDS.iter().find_map(|field| {
         let value = body
             .get(*field)
