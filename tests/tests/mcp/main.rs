@@ -31,3 +31,4 @@ mod mcp_python_eras;
 mod mcp_resources;
 mod mcp_results;
 mod mcp_server;
+mod mcp_tasks;

@@ -50,6 +50,7 @@ mod peers;
 mod progress;
 mod prompts;
 mod remote;
+mod remote_task;
 mod resources;
 mod server;
 #[cfg(feature = "mcp-redis")]
