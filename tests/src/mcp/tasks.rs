@@ -29,6 +29,8 @@ pub async fn long_count(
     cancel: CancelFlag,
     probe: Option<Extension<Arc<CancelProbe>>>,
 ) -> String {
+    // The replica binary's tests read which replica runs it.
+    println!("started long_count {n}");
     for step in 1..=n {
         if cancel.is_cancelled() {
             STOPPED_AT.store(step - 1, Ordering::SeqCst);

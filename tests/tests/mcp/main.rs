@@ -32,3 +32,4 @@ mod mcp_resources;
 mod mcp_results;
 mod mcp_server;
 mod mcp_tasks;
+mod mcp_tasks_replicas;

@@ -187,3 +187,77 @@ async fn unknown_tasks_and_clients_without_the_extension_are_refused() {
     })
     .await
 }
+
+/// Our client on a 2026-07-28 session with the task server, its tools in a registry.
+async fn imported(probe: Arc<CancelProbe>) -> (tool_core::mcp::McpClient, tool_core::ToolRegistry) {
+    use tool_core::mcp::{McpClient, ProtocolEra};
+    let (near, far) = tokio::io::duplex(1 << 16);
+    let served = server(probe);
+    tokio::spawn(async move {
+        if let Ok(running) = served.serve_on(far).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let client = McpClient::builder()
+        .protocol(ProtocolEra::Discover)
+        .connect(near)
+        .await
+        .unwrap();
+    let mut registry = tool_core::ToolRegistry::new();
+    client.register_into(&mut registry, Some("remote_")).unwrap();
+    (client, registry)
+}
+
+#[tokio::test]
+async fn our_client_follows_a_remote_task_to_an_ordinary_result() {
+    use tool_core::{CallContext, ProgressReporter, ToolCall};
+    bounded(async {
+        let (_client, registry) = imported(Arc::default()).await;
+        let statuses = Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+        let seen = statuses.clone();
+        let progress = ProgressReporter::new(move |update| {
+            seen.lock().unwrap().extend(update.message);
+        });
+        let call = ToolCall::new("c1", "remote_long_count", r#"{"n": 8, "ms_per_step": 60}"#);
+        let reply = registry
+            .call_in(&call, &CallContext::new().with_progress(progress))
+            .await;
+        assert!(!reply.is_error(), "{}", reply.model_text());
+        assert_eq!(reply.model_text(), "counted to 8");
+        // The task's status messages reached the caller as progress while it polled.
+        let statuses = statuses.lock().unwrap().clone();
+        assert!(
+            statuses.iter().any(|s| s.starts_with("step ") && s.ends_with(" of 8")),
+            "{statuses:?}"
+        );
+    })
+    .await
+}
+
+#[tokio::test]
+async fn the_callers_cancel_flag_cancels_a_remote_task_and_stops_the_tool() {
+    use tool_core::{CallContext, CancelFlag, ToolCall};
+    bounded(async {
+        let probe = Arc::new(CancelProbe::default());
+        let (_client, registry) = imported(probe.clone()).await;
+        let cancel = CancelFlag::new();
+        let stopped = probe.seen.notified();
+        let raise = cancel.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            raise.cancel();
+        });
+        let call = ToolCall::new("c2", "remote_long_count", r#"{"n": 500, "ms_per_step": 20}"#);
+        let started = Instant::now();
+        let reply = registry
+            .call_in(&call, &CallContext::new().with_cancel(cancel))
+            .await;
+        assert!(started.elapsed() < Duration::from_secs(3), "stopped early");
+        assert!(reply.is_error());
+        assert!(reply.model_text().contains("was cancelled"), "{}", reply.model_text());
+        tokio::time::timeout(Duration::from_secs(5), stopped)
+            .await
+            .expect("the remote tool never saw its cancel flag");
+    })
+    .await
+}
