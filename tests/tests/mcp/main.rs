@@ -32,4 +32,5 @@ mod mcp_resources;
 mod mcp_results;
 mod mcp_server;
 mod mcp_tasks;
+mod mcp_tasks_python;
 mod mcp_tasks_replicas;
