@@ -246,7 +246,7 @@ fn three_replicas_share_sessions_in_redis() {
     let (ok, outcome, served) = three_replicas("sessions-in-redis", &["--redis", &url]);
     assert!(ok, "the Python client failed: {outcome}");
     assert_eq!(outcome["done"], CALLS);
-    assert_eq!(outcome["tools"], serde_json::json!(["add"]));
+    assert_eq!(outcome["tools"], serde_json::json!(["add", "long_count"]));
     assert_each_call_served_once(&served);
 }
 
