@@ -48,7 +48,11 @@ async fn long_count(
             return format!("cancelled after {} of {n} steps", step - 1);
         }
         tokio::time::sleep(Duration::from_millis(ms_per_step)).await;
-        progress.report(step as f64, Some(n as f64), Some(&format!("step {step} of {n}")));
+        progress.report(
+            step as f64,
+            Some(n as f64),
+            Some(&format!("step {step} of {n}")),
+        );
     }
     format!("counted to {n}")
 }

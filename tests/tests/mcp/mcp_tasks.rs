@@ -24,7 +24,10 @@ type Client = RunningService<RoleClient, TaskClient>;
 async fn start(client: &Client, n: u64, ms_per_step: u64) -> rmcp::model::CreateTaskResult {
     let response = client
         .peer()
-        .call_tool_once(call("long_count", json!({"n": n, "ms_per_step": ms_per_step})))
+        .call_tool_once(call(
+            "long_count",
+            json!({"n": n, "ms_per_step": ms_per_step}),
+        ))
         .await
         .unwrap();
     match response {
@@ -61,7 +64,10 @@ async fn a_task_answers_at_once_and_tasks_get_follows_it_to_the_plain_result() {
 
         let asked = Instant::now();
         let created = start(&client, 10, 60).await;
-        assert!(asked.elapsed() < Duration::from_millis(500), "answered at once");
+        assert!(
+            asked.elapsed() < Duration::from_millis(500),
+            "answered at once"
+        );
         let wire = serde_json::to_value(&created).unwrap();
         assert_eq!(wire["resultType"], "task", "{wire}");
         assert_eq!(wire["status"], "working", "{wire}");
@@ -89,7 +95,9 @@ async fn a_task_answers_at_once_and_tasks_get_follows_it_to_the_plain_result() {
             tokio::time::sleep(Duration::from_millis(50)).await;
         };
         assert!(
-            steps.iter().any(|s| s.starts_with("step ") && s.ends_with(" of 10")),
+            steps
+                .iter()
+                .any(|s| s.starts_with("step ") && s.ends_with(" of 10")),
             "{steps:?}"
         );
 
@@ -204,7 +212,9 @@ async fn imported(probe: Arc<CancelProbe>) -> (tool_core::mcp::McpClient, tool_c
         .await
         .unwrap();
     let mut registry = tool_core::ToolRegistry::new();
-    client.register_into(&mut registry, Some("remote_")).unwrap();
+    client
+        .register_into(&mut registry, Some("remote_"))
+        .unwrap();
     (client, registry)
 }
 
@@ -227,7 +237,9 @@ async fn our_client_follows_a_remote_task_to_an_ordinary_result() {
         // The task's status messages reached the caller as progress while it polled.
         let statuses = statuses.lock().unwrap().clone();
         assert!(
-            statuses.iter().any(|s| s.starts_with("step ") && s.ends_with(" of 8")),
+            statuses
+                .iter()
+                .any(|s| s.starts_with("step ") && s.ends_with(" of 8")),
             "{statuses:?}"
         );
     })
@@ -247,14 +259,22 @@ async fn the_callers_cancel_flag_cancels_a_remote_task_and_stops_the_tool() {
             tokio::time::sleep(Duration::from_millis(200)).await;
             raise.cancel();
         });
-        let call = ToolCall::new("c2", "remote_long_count", r#"{"n": 500, "ms_per_step": 20}"#);
+        let call = ToolCall::new(
+            "c2",
+            "remote_long_count",
+            r#"{"n": 500, "ms_per_step": 20}"#,
+        );
         let started = Instant::now();
         let reply = registry
             .call_in(&call, &CallContext::new().with_cancel(cancel))
             .await;
         assert!(started.elapsed() < Duration::from_secs(3), "stopped early");
         assert!(reply.is_error());
-        assert!(reply.model_text().contains("was cancelled"), "{}", reply.model_text());
+        assert!(
+            reply.model_text().contains("was cancelled"),
+            "{}",
+            reply.model_text()
+        );
         tokio::time::timeout(Duration::from_secs(5), stopped)
             .await
             .expect("the remote tool never saw its cancel flag");

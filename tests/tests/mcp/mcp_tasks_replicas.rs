@@ -12,8 +12,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use rmcp::model::{
-    CallToolResponse, CancelTaskParams, CreateTaskResult,
-    GetTaskParams, ProtocolVersion, TaskPayload, TaskStatus,
+    CallToolResponse, CancelTaskParams, CreateTaskResult, GetTaskParams, ProtocolVersion,
+    TaskPayload, TaskStatus,
 };
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RunningService};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
@@ -100,7 +100,10 @@ async fn client(url: &str) -> Client {
 async fn start(client: &Client, n: u64, ms_per_step: u64) -> CreateTaskResult {
     match client
         .peer()
-        .call_tool_once(call("long_count", json!({"n": n, "ms_per_step": ms_per_step})))
+        .call_tool_once(call(
+            "long_count",
+            json!({"n": n, "ms_per_step": ms_per_step}),
+        ))
         .await
         .unwrap()
     {
@@ -205,7 +208,10 @@ fn a_task_whose_replica_is_killed_ends_failed_and_the_others_serve_on() {
         };
         assert_eq!(failed["code"], -32603, "{failed:?}");
         assert!(
-            failed["message"].as_str().unwrap().contains("stopped before it finished"),
+            failed["message"]
+                .as_str()
+                .unwrap()
+                .contains("stopped before it finished"),
             "{failed:?}"
         );
         // Unchanged afterwards, and the survivors serve plain calls and new tasks.

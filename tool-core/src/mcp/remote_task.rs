@@ -45,7 +45,8 @@ impl RemoteTool {
             if self.waited_out(wait, cancel).await {
                 let _ = tokio::time::timeout(
                     self.timeout,
-                    self.peer.cancel_task(CancelTaskParams::new(task_id.clone())),
+                    self.peer
+                        .cancel_task(CancelTaskParams::new(task_id.clone())),
                 )
                 .await;
                 return ToolResponse::error(

@@ -125,18 +125,16 @@ impl McpServer {
                     context = context.with_extension(principal);
                 }
                 async move {
-                    let response = gate::within(
-                        timeout,
-                        &call.name,
-                        registry.call_in(&call, &context),
-                    )
-                    .await;
+                    let response =
+                        gate::within(timeout, &call.name, registry.call_in(&call, &context)).await;
                     serde_json::to_value(call_result(&response, output_schema.as_deref()))
                         .unwrap_or(Value::Null)
                 }
             })
             .await
-            .map_err(|e| ErrorData::internal_error(format!("the task could not start: {e}"), None))?;
+            .map_err(|e| {
+                ErrorData::internal_error(format!("the task could not start: {e}"), None)
+            })?;
         Ok(CallToolResponse::Task(CreateTaskResult::new(task_of(
             &record,
         ))))
@@ -144,7 +142,10 @@ impl McpServer {
 
     /// `tasks/get`: the task as stored now; a working task whose replica stopped renewing
     /// it ends `failed` here.
-    pub(super) async fn get_task_now(&self, params: GetTaskParams) -> Result<GetTaskResult, ErrorData> {
+    pub(super) async fn get_task_now(
+        &self,
+        params: GetTaskParams,
+    ) -> Result<GetTaskResult, ErrorData> {
         let record = self.find_task(&params.task_id).await?;
         let record = settle_orphan(&*self.tasks.store, record)
             .await
@@ -233,9 +234,7 @@ fn detailed(record: TaskRecord) -> DetailedTask {
         },
         TaskState::Failed => {
             let mut error = object(record.error.as_ref());
-            error
-                .entry("code")
-                .or_insert_with(|| Value::from(-32603));
+            error.entry("code").or_insert_with(|| Value::from(-32603));
             error
                 .entry("message")
                 .or_insert_with(|| Value::from("the task failed"));

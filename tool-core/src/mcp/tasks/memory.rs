@@ -105,7 +105,11 @@ mod tests {
         );
         task.state = TaskState::Completed;
         let stored = store.update(&task).await.unwrap().unwrap();
-        assert_eq!(stored.state, TaskState::Cancelled, "cancelled stays cancelled");
+        assert_eq!(
+            stored.state,
+            TaskState::Cancelled,
+            "cancelled stays cancelled"
+        );
     }
 
     #[tokio::test]
