@@ -25,6 +25,11 @@ pub struct MemoryTaskStore {
 
 impl MemoryTaskStore {
     /// An empty store.
+    ///
+    /// ```
+    /// let store = tool_core::mcp::MemoryTaskStore::new();
+    /// # let _ = store;
+    /// ```
     pub fn new() -> Self {
         MemoryTaskStore::default()
     }

@@ -63,6 +63,10 @@ pub enum TaskState {
 
 impl TaskState {
     /// Whether the task has ended: its record no longer changes.
+    ///
+    /// ```
+    /// assert!(!tool_core::mcp::TaskState::Working.is_terminal());
+    /// ```
     pub fn is_terminal(self) -> bool {
         !matches!(self, TaskState::Working)
     }
@@ -116,6 +120,13 @@ pub struct TaskRecord {
 
 impl TaskRecord {
     /// When the task stops being readable (its creation plus its time to live).
+    ///
+    /// ```
+    /// # let record: tool_core::mcp::TaskRecord = serde_json::from_value(serde_json::json!({
+    /// #     "taskId": "t1", "state": "completed", "createdAtMs": 1000, "updatedAtMs": 1500,
+    /// #     "ttlMs": 500, "pollIntervalMs": 100, "owner": "a", "leaseUntilMs": 0})).unwrap();
+    /// assert_eq!(record.expires_at_ms(), 1500);
+    /// ```
     pub fn expires_at_ms(&self) -> u64 {
         self.created_at_ms.saturating_add(self.ttl_ms)
     }
@@ -127,6 +138,12 @@ impl TaskRecord {
 }
 
 /// The future a [`TaskStore`] method returns.
+///
+/// ```
+/// use tool_core::mcp::{McpError, TaskStoreFuture};
+/// let ready: TaskStoreFuture<'static, ()> = Box::pin(async { Ok::<(), McpError>(()) });
+/// # let _ = ready;
+/// ```
 pub type TaskStoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, McpError>> + Send + 'a>>;
 
 /// Where an [`McpServer`](crate::mcp::McpServer) keeps its tasks. The replica that runs a

@@ -42,6 +42,14 @@ pub struct RedisTaskStore {
 
 impl RedisTaskStore {
     /// Tasks on the session store's connection (keys `mcp:task:<id>`).
+    ///
+    /// ```no_run
+    /// # async fn run() -> Result<(), tool_core::mcp::McpError> {
+    /// use tool_core::mcp::{RedisSessionStore, RedisTaskStore};
+    /// let sessions = RedisSessionStore::connect("redis://127.0.0.1:6379/").await?;
+    /// let tasks = RedisTaskStore::new(&sessions);
+    /// # let _ = tasks; Ok(()) }
+    /// ```
     pub fn new(sessions: &RedisSessionStore) -> Self {
         RedisTaskStore {
             connection: sessions.connection(),
