@@ -9,20 +9,53 @@
 //!
 //! - `--token`: every request needs `Authorization: Bearer TOKEN` (one of those given).
 //! - `--allowed-origin` / `--allowed-host`: replace the loopback defaults.
-//! - `--redis URL`: sessions live in that Redis, so several replicas can serve one client
-//!   (needs `--features mcp-redis`).
+//! - `--redis URL`: sessions and tasks live in that Redis, so several replicas can serve one
+//!   client and answer for each other's tasks (needs `--features mcp-redis`).
 //! - `--json-response`: plain JSON replies instead of SSE (implies `--stateless`).
 //! - `--stateless`: no sessions at all; any replica serves any request without a store.
 //!
 //! It prints `listening on http://ADDR/mcp` on stdout once ready, and shuts down gracefully
 //! on Ctrl-C.
+//!
+//! Beside the demo tools it serves `long_count(n, ms_per_step)`, a slow tool that may run as
+//! an MCP task: a client that supports tasks gets a task handle at once and polls it (its
+//! status message shows the step reached); any other client gets progress notifications for
+//! its progress token and then the result.
 
 use std::process::exit;
+use std::sync::Arc;
+use std::time::Duration;
 
 use tool_core::mcp::auth::{Authorization, StaticTokens};
-use tool_core::mcp::{HttpConfig, McpServer};
-use tool_core::{tools, Principal};
+use tool_core::mcp::{HttpConfig, McpServer, TaskStore};
+use tool_core::{tool, tools, CancelFlag, Principal, ProgressReporter};
 use tool_examples::demo::{add, get_weather, search};
+
+/// Counts from 1 to `n`, one step every `ms_per_step` milliseconds, and answers
+/// "counted to N". Slow on purpose: it reports each step as progress and stops when
+/// cancelled. MCP clients that support tasks run it as a task.
+#[tool(task)]
+async fn long_count(
+    /// The number to count to.
+    n: u64,
+    /// How long each step takes, in milliseconds.
+    ms_per_step: u64,
+    progress: ProgressReporter,
+    cancel: CancelFlag,
+) -> String {
+    for step in 1..=n {
+        if cancel.is_cancelled() {
+            return format!("cancelled after {} of {n} steps", step - 1);
+        }
+        tokio::time::sleep(Duration::from_millis(ms_per_step)).await;
+        progress.report(
+            step as f64,
+            Some(n as f64),
+            Some(&format!("step {step} of {n}")),
+        );
+    }
+    format!("counted to {n}")
+}
 
 #[derive(Default)]
 struct Args {
@@ -59,7 +92,8 @@ const USAGE: &str =
     "usage: mcp_http --addr HOST:PORT [--token TOKEN]... [--allowed-origin ORIGIN]... \
 [--allowed-host HOST]... [--redis URL] [--json-response] [--stateless]";
 
-async fn config(args: &Args) -> Result<HttpConfig, String> {
+/// The HTTP configuration and, with `--redis`, the task store every replica shares.
+async fn config(args: &Args) -> Result<(HttpConfig, Option<Arc<dyn TaskStore>>), String> {
     let mut config = HttpConfig::new();
     if !args.tokens.is_empty() {
         let mut tokens = StaticTokens::new();
@@ -79,22 +113,29 @@ async fn config(args: &Args) -> Result<HttpConfig, String> {
             .legacy_sessions(false)
             .json_response(args.json_response);
     }
-    if let Some(url) = &args.redis {
-        config = with_redis(config, url).await?;
+    match &args.redis {
+        Some(url) => with_redis(config, url).await,
+        None => Ok((config, None)),
     }
-    Ok(config)
 }
 
 #[cfg(feature = "mcp-redis")]
-async fn with_redis(config: HttpConfig, url: &str) -> Result<HttpConfig, String> {
-    let store = tool_core::mcp::RedisSessionStore::connect(url)
+async fn with_redis(
+    config: HttpConfig,
+    url: &str,
+) -> Result<(HttpConfig, Option<Arc<dyn TaskStore>>), String> {
+    let sessions = tool_core::mcp::RedisSessionStore::connect(url)
         .await
         .map_err(|e| e.to_string())?;
-    Ok(config.session_store(std::sync::Arc::new(store)))
+    let tasks: Arc<dyn TaskStore> = Arc::new(tool_core::mcp::RedisTaskStore::new(&sessions));
+    Ok((config.session_store(Arc::new(sessions)), Some(tasks)))
 }
 
 #[cfg(not(feature = "mcp-redis"))]
-async fn with_redis(_: HttpConfig, _: &str) -> Result<HttpConfig, String> {
+async fn with_redis(
+    _: HttpConfig,
+    _: &str,
+) -> Result<(HttpConfig, Option<Arc<dyn TaskStore>>), String> {
     Err("--redis needs the example built with `--features mcp-redis`".to_owned())
 }
 
@@ -114,15 +155,18 @@ async fn main() {
         eprintln!("mcp_http: --addr is required\n{USAGE}");
         exit(2);
     };
-    let config = match config(&args).await {
-        Ok(config) => config,
+    let (config, task_store) = match config(&args).await {
+        Ok(configured) => configured,
         Err(why) => {
             eprintln!("mcp_http: {why}");
             exit(2);
         }
     };
-    let server = McpServer::new(tools![get_weather, add, search])
+    let mut server = McpServer::new(tools![get_weather, add, search, long_count])
         .with_server_info("quickstart", env!("CARGO_PKG_VERSION"));
+    if let Some(store) = task_store {
+        server = server.with_task_store(store);
+    }
     let serving = match server.serve_http_with(addr.as_str(), config).await {
         Ok(serving) => serving,
         Err(e) => {

@@ -8,6 +8,7 @@ use serde_json::Value;
 use crate::call::AllowedCallers;
 use crate::metadata::{Icon, Meta};
 use crate::namespace::ToolNamespace;
+use crate::task_support::TaskSupport;
 
 /// Behaviour hints that travel with a definition (MCP's `readOnlyHint`, `destructiveHint`,
 /// `idempotentHint`, `openWorldHint`). `None` means "not stated".
@@ -215,12 +216,19 @@ pub struct ToolDefinition {
     /// Who may call the tool; see [`ToolDefinition::allowed_callers`].
     #[serde(default, skip_serializing_if = "is_direct_only")]
     pub(crate) allowed_callers: AllowedCallers,
+    /// Whether an MCP client may run the tool as a task; see [`ToolDefinition::task_support`].
+    #[serde(default, skip_serializing_if = "is_forbidden")]
+    pub(crate) task_support: TaskSupport,
     /// The namespace the tool belongs to, if any; see [`ToolDefinition::namespace`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) namespace: Option<Arc<ToolNamespace>>,
     /// Whether OpenAI gets the tool with `strict: true`; set by the registry's settings.
     #[serde(default, skip_serializing_if = "StrictMode::is_auto")]
     pub(crate) strict: StrictMode,
+}
+
+fn is_forbidden(support: &TaskSupport) -> bool {
+    *support == TaskSupport::Forbidden
 }
 
 fn is_direct_only(allowed: &AllowedCallers) -> bool {
@@ -251,6 +259,7 @@ impl ToolDefinition {
             meta: None,
             defer_loading: false,
             allowed_callers: AllowedCallers::Direct,
+            task_support: TaskSupport::Forbidden,
             namespace: None,
             strict: StrictMode::Auto,
         }
@@ -381,6 +390,32 @@ impl ToolDefinition {
     /// ```
     pub fn allowed_callers(&self) -> AllowedCallers {
         self.allowed_callers
+    }
+
+    /// Sets whether an MCP client may run the tool as a task (see [`TaskSupport`]), as
+    /// `#[tool(task)]` does for a function.
+    ///
+    /// ```
+    /// use tool_core::{TaskSupport, ToolDefinition, ToolFn};
+    /// let def = ToolDefinition::new("export", "Exports everything.", serde_json::json!({"type": "object"}))
+    ///     .with_task_support(TaskSupport::Optional);
+    /// let tool = ToolFn::sync(def, |_: serde_json::Value, _| "done");
+    /// assert_eq!(tool.definition().task_support(), TaskSupport::Optional);
+    /// ```
+    pub fn with_task_support(mut self, task_support: TaskSupport) -> Self {
+        self.task_support = task_support;
+        self
+    }
+
+    /// Whether an MCP client may run the tool as a task; [`TaskSupport::Forbidden`] unless
+    /// set by [`ToolDefinition::with_task_support`] or [`Tool::task_support`](crate::Tool::task_support).
+    ///
+    /// ```
+    /// let def = tool_core::ToolDefinition::new("f", "F.", serde_json::json!({"type": "object"}));
+    /// assert_eq!(def.task_support(), tool_core::TaskSupport::Forbidden);
+    /// ```
+    pub fn task_support(&self) -> TaskSupport {
+        self.task_support
     }
 }
 

@@ -97,6 +97,7 @@ pub mod schema;
 pub mod search;
 mod struct_tool;
 mod suggest;
+mod task_support;
 pub mod testing;
 mod timer;
 mod tool;
@@ -128,6 +129,7 @@ pub use registry::{
 pub use response::{Attachment, AttachmentKind};
 pub use response::{ErrorInfo, Stats, ToolErrorCode, ToolEvent, ToolResponse, ToolStatus};
 pub use struct_tool::{StructTool, ToolHandler, ToolOf};
+pub use task_support::TaskSupport;
 pub use tool::{CallFuture, Tool, ToolSet};
 pub use tool_core_derive::{prompt, resource, tool, tool_type, toolbox, Tool};
 pub use tool_fn::ToolFn;

@@ -126,6 +126,24 @@ pub trait Tool: Send + Sync + 'static {
         false
     }
 
+    /// Whether an MCP client may run the tool as a task (`#[tool(task)]`,
+    /// `#[tool(task = "required")]`); never by default. The registry copies it into the
+    /// tool's [`ToolDefinition::task_support`](crate::ToolDefinition::task_support); see
+    /// [`TaskSupport`](crate::TaskSupport).
+    ///
+    /// ```
+    /// use tool_core::{tool, TaskSupport, Tool};
+    ///
+    /// /// Counts slowly.
+    /// #[tool(task)]
+    /// fn count(n: u32) -> String { format!("counted to {n}") }
+    ///
+    /// assert_eq!(count {}.task_support(), TaskSupport::Optional);
+    /// ```
+    fn task_support(&self) -> crate::TaskSupport {
+        crate::TaskSupport::Forbidden
+    }
+
     /// Who may call the tool: by default only the model directly; a tool that code the model
     /// writes may call (a provider's code execution) says so here. The registry copies it
     /// into the tool's [`ToolDefinition::allowed_callers`](crate::ToolDefinition::allowed_callers),

@@ -269,6 +269,9 @@ impl Tool for ToolFn {
     fn allowed_callers(&self) -> crate::AllowedCallers {
         self.definition.allowed_callers()
     }
+    fn task_support(&self) -> crate::TaskSupport {
+        self.definition.task_support()
+    }
     fn input_schema(&self) -> Value {
         Value::clone(&self.definition.input_schema)
     }

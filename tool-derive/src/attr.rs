@@ -33,6 +33,9 @@ pub struct ToolAttr {
     pub defer_loading: Option<Span>,
     /// Who may call the tool: `"direct"` (the default), `"program"` or `"any"`.
     pub allowed_callers: Option<Spanned<String>>,
+    /// Functions only: an MCP client may run the tool as a task; `task` alone is
+    /// `"optional"`, else `task = "optional"` or `task = "required"`.
+    pub task: Option<Spanned<String>>,
     pub krate: Option<Path>,
     /// `#[derive(Tool)]` only: a side-channel tool that sends its arguments as this event.
     pub event: Option<Spanned<String>>,
@@ -58,6 +61,13 @@ pub const TOOL_KEYS: &[&str] = &[
     "meta",
 ];
 
+/// The keys `#[tool(..)]` on a function takes besides `TOOL_KEYS` (a `#[derive(Tool)]`
+/// struct only carries its arguments to the application, at once: never a task).
+pub const FN_ONLY_KEYS: &[&str] = &["task"];
+
+/// The values `task = ".."` takes.
+pub const TASK_SUPPORT: &[&str] = &["optional", "required"];
+
 /// The values `allowed_callers = ".."` takes.
 pub const ALLOWED_CALLERS: &[&str] = &["direct", "program", "any"];
 
@@ -79,7 +89,7 @@ pub fn parse_tool_attr(tokens: TokenStream, for_struct: bool, cx: &mut Ctxt) -> 
     let (attr_name, extra) = if for_struct {
         ("#[tool_def]", STRUCT_ONLY_KEYS)
     } else {
-        ("#[tool]", &[][..])
+        ("#[tool]", FN_ONLY_KEYS)
     };
     let valid: Vec<&str> = TOOL_KEYS.iter().chain(extra).copied().collect();
     let mut attr = ToolAttr::default();
@@ -155,6 +165,27 @@ pub fn parse_tool_attr(tokens: TokenStream, for_struct: bool, cx: &mut Ctxt) -> 
                         &mut attr.allowed_callers,
                         "allowed_callers",
                         value,
+                    );
+                }
+            }
+            "task" if !for_struct => {
+                let value = if meta.input.peek(syn::Token![=]) {
+                    parse_string(&meta)?
+                } else {
+                    Spanned {
+                        value: "optional".to_owned(),
+                        span: parse_bare_flag(&meta)?,
+                    }
+                };
+                if TASK_SUPPORT.contains(&value.value.as_str()) {
+                    set(cx, &meta, &mut attr.task, "task", value);
+                } else {
+                    cx.error_at(
+                        value.span,
+                        format!(
+                            "unknown `task` value \"{}\": write `task` or `task = \"optional\"` (a task when the client supports tasks) or `task = \"required\"` (only as a task)",
+                            value.value
+                        ),
                     );
                 }
             }

@@ -278,6 +278,18 @@ pub fn facts(model: &ToolModel, generics: &[syn::Ident]) -> TokenStream {
             }
         )
     });
+    let task = model.attr.task.as_ref().map(|task| {
+        let variant = if task.value == "required" {
+            quote!(Required)
+        } else {
+            quote!(Optional)
+        };
+        quote!(
+            fn task_support(&self) -> #krate::TaskSupport {
+                #krate::TaskSupport::#variant
+            }
+        )
+    });
     let output = output_schema(model, generics);
     let input_schema = input_schema(model);
     let metadata = model.attr.metadata.tool_methods(krate, quote!(&self));
@@ -301,6 +313,7 @@ pub fn facts(model: &ToolModel, generics: &[syn::Ident]) -> TokenStream {
         }
         #defer
         #callers
+        #task
         fn input_schema(&self) -> __tc::serde_json::Value {
             #input_schema
         }

@@ -7,6 +7,7 @@ pub mod catalog;
 pub mod harness;
 pub mod hostile;
 pub mod ours;
+pub mod tasks;
 pub mod theirs;
 
 /// What a tool saw of cancellation, shared between a server and the test driving it.

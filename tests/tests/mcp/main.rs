@@ -31,3 +31,6 @@ mod mcp_python_eras;
 mod mcp_resources;
 mod mcp_results;
 mod mcp_server;
+mod mcp_tasks;
+mod mcp_tasks_python;
+mod mcp_tasks_replicas;

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 const CALLS: usize = 300;
 
 /// A child process killed when dropped.
-struct Proc(Child);
+pub(crate) struct Proc(pub(crate) Child);
 
 impl Drop for Proc {
     fn drop(&mut self) {
@@ -61,7 +61,7 @@ fn wait_for_port(port: u16, what: &str) {
     }
 }
 
-fn redis(dir: &Path) -> (Proc, String) {
+pub(crate) fn redis(dir: &Path) -> (Proc, String) {
     let port = free_port();
     let child = Command::new(which("redis-server").unwrap())
         .args([
@@ -81,8 +81,9 @@ fn redis(dir: &Path) -> (Proc, String) {
     (Proc(child), format!("redis://127.0.0.1:{port}/"))
 }
 
-/// A replica; its `served add A B` lines are collected into `served`.
-fn replica(extra: &[&str], served: Arc<Mutex<Vec<String>>>) -> (Proc, u16) {
+/// A replica; its `served add A B` lines (and the task tests' `started ..` and `stopped ..`
+/// lines) are collected into `served`, each after the replica's port.
+pub(crate) fn replica(extra: &[&str], served: Arc<Mutex<Vec<String>>>) -> (Proc, u16) {
     let port = free_port();
     let mut child = Command::new(env!("CARGO_BIN_EXE_mcp_http_replica"))
         .args(["--addr", &format!("127.0.0.1:{port}")])
@@ -93,7 +94,10 @@ fn replica(extra: &[&str], served: Arc<Mutex<Vec<String>>>) -> (Proc, u16) {
     let stdout = child.stdout.take().unwrap();
     std::thread::spawn(move || {
         for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if line.starts_with("served ") {
+            if ["served ", "started ", "stopped "]
+                .iter()
+                .any(|prefix| line.starts_with(prefix))
+            {
                 served.lock().unwrap().push(format!("{port} {line}"));
             }
         }
@@ -102,7 +106,7 @@ fn replica(extra: &[&str], served: Arc<Mutex<Vec<String>>>) -> (Proc, u16) {
     (Proc(child), port)
 }
 
-fn nginx(dir: &Path, upstreams: &[u16]) -> (Proc, u16) {
+pub(crate) fn nginx(dir: &Path, upstreams: &[u16]) -> (Proc, u16) {
     let port = free_port();
     let servers: String = upstreams
         .iter()
@@ -146,7 +150,7 @@ http {{
     (Proc(child), port)
 }
 
-fn scratch(name: &str) -> PathBuf {
+pub(crate) fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("tool-core-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -173,7 +177,7 @@ fn python_client(port: u16) -> (bool, serde_json::Value) {
     (output.status.success(), outcome)
 }
 
-fn tools_missing() -> bool {
+pub(crate) fn tools_missing() -> bool {
     let missing: Vec<_> = ["redis-server", "nginx"]
         .into_iter()
         .filter(|p| which(p).is_none())
@@ -242,7 +246,7 @@ fn three_replicas_share_sessions_in_redis() {
     let (ok, outcome, served) = three_replicas("sessions-in-redis", &["--redis", &url]);
     assert!(ok, "the Python client failed: {outcome}");
     assert_eq!(outcome["done"], CALLS);
-    assert_eq!(outcome["tools"], serde_json::json!(["add"]));
+    assert_eq!(outcome["tools"], serde_json::json!(["add", "long_count"]));
     assert_each_call_served_once(&served);
 }
 

@@ -95,12 +95,18 @@ fn mcp_template(info: &ResourceInfo) -> rmcp::model::ResourceTemplate {
 pub(crate) struct ServedTools {
     pub registry: Arc<ToolRegistry>,
     pub tools: Arc<[rmcp::model::Tool]>,
+    /// Whether a tool may run as a task: then the server offers the tasks extension.
+    pub offers_tasks: bool,
 }
 
 impl ServedTools {
     fn new(registry: Arc<ToolRegistry>) -> ServedTools {
         ServedTools {
             tools: registry.definitions().iter().map(mcp_tool).collect(),
+            offers_tasks: registry
+                .definitions()
+                .iter()
+                .any(|d| d.task_support().allows_task()),
             registry,
         }
     }

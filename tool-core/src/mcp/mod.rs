@@ -50,10 +50,12 @@ mod peers;
 mod progress;
 mod prompts;
 mod remote;
+mod remote_task;
 mod resources;
 mod server;
 #[cfg(feature = "mcp-redis")]
 mod session_store;
+mod tasks;
 
 pub use client::McpClient;
 pub use client_builder::{McpClientBuilder, ProtocolEra};
@@ -69,6 +71,9 @@ pub use remote::RemoteTool;
 pub use server::McpServer;
 #[cfg(feature = "mcp-redis")]
 pub use session_store::RedisSessionStore;
+#[cfg(feature = "mcp-redis")]
+pub use tasks::RedisTaskStore;
+pub use tasks::{MemoryTaskStore, TaskRecord, TaskState, TaskStore, TaskStoreFuture};
 
 /// The official Rust SDK this module is built on (rmcp, pinned), for what needs the raw SDK:
 /// a `#[tool_router]` server, a transport of your own, OAuth flows with its `auth` feature.

@@ -149,6 +149,10 @@ impl RemoteTool {
             };
             match outcome {
                 Ok(ServerResult::CallToolResult(result)) => return from_result(result),
+                // The server runs the call as a task (we declare the tasks extension).
+                Ok(ServerResult::CreateTaskResult(created)) => {
+                    return self.follow_task(created, &cancel, &progress).await
+                }
                 Ok(ServerResult::InputRequiredResult(asked)) => {
                     let Some(answers) = &self.answers else {
                         return self.failure(ServiceError::UnexpectedResponse);
@@ -232,7 +236,7 @@ impl RemoteTool {
     }
 
     /// A failed request as an instructive response.
-    fn failure(&self, error: ServiceError) -> ToolResponse {
+    pub(super) fn failure(&self, error: ServiceError) -> ToolResponse {
         let (tool, server) = (&self.name, &self.server);
         match error {
             ServiceError::TransportClosed | ServiceError::TransportSend(_) => ToolResponse::error(

@@ -80,6 +80,11 @@ impl RedisSessionStore {
         self
     }
 
+    /// The connection, for the task store that shares it.
+    pub(crate) fn connection(&self) -> redis::aio::ConnectionManager {
+        self.connection.clone()
+    }
+
     fn key(&self, session_id: &str) -> String {
         format!("{}{session_id}", self.prefix)
     }

@@ -173,6 +173,7 @@ impl ToolRegistry {
             meta: tool.meta(),
             defer_loading: tool.defer_loading(),
             allowed_callers: tool.allowed_callers(),
+            task_support: tool.task_support(),
             namespace: None,
             strict: self.strict,
         };

@@ -74,6 +74,11 @@ impl Handlers {
         if self.roots.is_some() {
             declared.insert("roots".into(), json!({"listChanged": true}));
         }
+        // Calls the server turns into tasks are followed to their end (`remote_task`).
+        declared.insert(
+            "extensions".into(),
+            json!({ rmcp::model::TASKS_EXTENSION_ID: {} }),
+        );
         serde_json::from_value(Value::Object(declared)).unwrap_or_default()
     }
 

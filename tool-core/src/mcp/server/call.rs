@@ -44,6 +44,17 @@ impl McpServer {
                 None,
             ));
         }
+        // A task-capable tool called by a client that takes tasks answers with the task.
+        if self.as_task(definition, &context)? {
+            let arguments = match &request.arguments {
+                Some(arguments) => serde_json::to_string(arguments).unwrap_or_else(|_| "{}".into()),
+                None => "{}".to_owned(),
+            };
+            let call = ToolCall::new(context.id.to_string(), request.name.into_owned(), arguments);
+            return self
+                .start_task(registry.clone(), definition, call, principal)
+                .await;
+        }
         // On a 2026-07-28 session a retry carries the answers to the tool's questions; they
         // are checked before anything runs.
         let rounds = if input_required::is_modern(&context) {

@@ -24,6 +24,7 @@ mod call;
 mod results;
 mod rounds;
 mod settings;
+mod tasks;
 mod tool_list;
 
 use super::listings::LiveTools;
@@ -32,6 +33,8 @@ use asking::Asked;
 use super::input_required::{self, Sealer};
 use super::lines::LineTransport;
 use super::peers::{ServerHandle, Shared};
+use super::tasks::worker::TaskHost;
+use super::tasks::MemoryTaskStore;
 use super::{prompts, resources, McpError};
 use crate::catalog::Catalog;
 use crate::registry::ToolRegistry;
@@ -78,6 +81,8 @@ pub struct McpServer {
     call_timeout: Option<Duration>,
     /// Seals the state of calls that ask their client questions on 2026-07-28 sessions.
     sealer: Arc<Sealer>,
+    /// Where tasks are kept and how they are timed (see [`McpServer::with_task_store`]).
+    tasks: Arc<TaskHost>,
 }
 
 impl McpServer {
@@ -104,6 +109,11 @@ impl McpServer {
             shared: Arc::new(Shared::new(Catalog::new())),
             call_timeout: None,
             sealer: Arc::new(Sealer::random()),
+            tasks: Arc::new(TaskHost::new(
+                Arc::new(MemoryTaskStore::new()),
+                crate::mcp::tasks::DEFAULT_TTL,
+                crate::mcp::tasks::DEFAULT_POLL_INTERVAL,
+            )),
         }
     }
 
@@ -256,7 +266,18 @@ impl McpServer {
 
 impl ServerHandler for McpServer {
     fn get_info(&self) -> ServerConfig {
-        self.config.clone()
+        let mut info = self.config.clone();
+        // The tasks extension is offered while a served tool may run as a task.
+        if self.tools.current().offers_tasks {
+            info.capabilities
+                .extensions
+                .get_or_insert_with(Default::default)
+                .insert(
+                    rmcp::model::TASKS_EXTENSION_ID.to_owned(),
+                    rmcp::model::JsonObject::new(),
+                );
+        }
+        info
     }
 
     /// What 2026-07-28 clients learn instead of `initialize`'s answer: the same, without
@@ -266,7 +287,7 @@ impl ServerHandler for McpServer {
         &self,
         _context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::DiscoverResult, ErrorData> {
-        let mut info = self.config.clone();
+        let mut info = self.get_info();
         #[allow(deprecated)]
         {
             info.capabilities.logging = None;
@@ -479,5 +500,36 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         self.call(request, context).await
+    }
+
+    async fn get_task(
+        &self,
+        request: rmcp::model::GetTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::GetTaskResult, ErrorData> {
+        self.get_task_now(request).await
+    }
+
+    async fn cancel_task(
+        &self,
+        request: rmcp::model::CancelTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.cancel_task_now(request).await
+    }
+
+    async fn update_task(
+        &self,
+        request: rmcp::model::UpdateTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        // Tasks here never wait for input (a tool's questions need a plain call).
+        Err(ErrorData::invalid_params(
+            format!(
+                "task '{}' does not wait for input: its tools ask no questions while running as a task",
+                request.task_id
+            ),
+            None,
+        ))
     }
 }
