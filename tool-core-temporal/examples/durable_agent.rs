@@ -29,7 +29,7 @@ use temporalio_client::{Client, ClientOptions, Connection, ConnectionOptions, Ur
 use temporalio_sdk::{Runtime, Worker};
 use tool_core::http::RetryConfig;
 use tool_core::model::OpenAiChat;
-use tool_core::{ToolContext, tool, tools};
+use tool_core::{tool, tools, ToolContext};
 use tool_core_temporal::{Decision, DurableAgent, DurableCall, DurableClient, DurableOptions};
 
 /// Looks up the value stored under a key.
@@ -49,7 +49,12 @@ async fn slow_step(ms: u64, ctx: ToolContext<'_>) -> std::io::Result<&'static st
 
 /// Transfers an amount from one account to another.
 #[tool(destructive)]
-fn transfer(from: String, to: String, amount: i64, ctx: ToolContext<'_>) -> std::io::Result<String> {
+fn transfer(
+    from: String,
+    to: String,
+    amount: i64,
+    ctx: ToolContext<'_>,
+) -> std::io::Result<String> {
     record(&ctx)?;
     Ok(format!("transferred {amount} from {from} to {to}"))
 }
@@ -63,8 +68,15 @@ fn record(ctx: &ToolContext<'_>) -> std::io::Result<()> {
     };
     // Outside a durable run there is no key; the call id stands in for it.
     let key = ctx.idempotency_key().unwrap_or(ctx.call_id());
-    let run = ctx.extension::<DurableCall>().map(|c| c.run_id.as_str()).unwrap_or("");
-    let mut file = OpenOptions::new().create(true).read(true).append(true).open(path)?;
+    let run = ctx
+        .extension::<DurableCall>()
+        .map(|c| c.run_id.as_str())
+        .unwrap_or("");
+    let mut file = OpenOptions::new()
+        .create(true)
+        .read(true)
+        .append(true)
+        .open(path)?;
     file.lock()?;
     let mut text = String::new();
     file.seek(SeekFrom::Start(0))?;
@@ -97,7 +109,9 @@ const FLAGS: &[&str] = &["--wait", "--allow", "--deny"];
 
 impl Args {
     fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
-        let command = args.next().ok_or("a command is needed: worker, start, status or approve")?;
+        let command = args
+            .next()
+            .ok_or("a command is needed: worker, start, status or approve")?;
         let mut options = Vec::new();
         let mut rest = Vec::new();
         while let Some(arg) = args.next() {
@@ -110,7 +124,11 @@ impl Args {
                 rest.push(arg);
             }
         }
-        Ok(Args { command, options, rest })
+        Ok(Args {
+            command,
+            options,
+            rest,
+        })
     }
 
     fn value(&self, name: &str) -> Result<&str, String> {
@@ -163,7 +181,9 @@ async fn command(args: &Args) -> Result<(), Box<dyn std::error::Error + Send + S
             if prompt.is_empty() {
                 return Err("`start` needs a prompt".into());
             }
-            client.start(args.value("--task-queue")?, id, &prompt).await?;
+            client
+                .start(args.value("--task-queue")?, id, &prompt)
+                .await?;
             if args.flag("--wait") {
                 let status = client.wait(id).await?;
                 serde_json::json!({"id": id, "state": status.state, "answer": status.answer, "error": status.error})
@@ -186,7 +206,11 @@ async fn command(args: &Args) -> Result<(), Box<dyn std::error::Error + Send + S
             client.decide(id, decision).await?;
             serde_json::json!({"id": id, "call": call, "allow": allow})
         }
-        other => return Err(format!("unknown command `{other}`: worker, start, status or approve").into()),
+        other => {
+            return Err(
+                format!("unknown command `{other}`: worker, start, status or approve").into(),
+            )
+        }
     };
     println!("{line}");
     Ok(())

@@ -13,7 +13,9 @@ use temporalio_macros::activities;
 use temporalio_sdk::activities::{ActivityContext, ActivityError};
 use tool_core::model::{ModelError, ModelErrorKind, ModelEvent, ModelTurn};
 use tool_core::runner::{Run, Step};
-use tool_core::{Approval, CallContext, CallOptions, CancelFlag, ToolCall, ToolDefinition, ToolResponse};
+use tool_core::{
+    Approval, CallContext, CallOptions, CancelFlag, ToolCall, ToolDefinition, ToolResponse,
+};
 
 use crate::agent::DurableAgent;
 use crate::{failure, telemetry};
@@ -176,7 +178,12 @@ impl AgentActivities {
         if input.approved {
             options = options.approval(&approve);
         }
-        heartbeating(&ctx, Some(&cancel), registry.call_with(&input.call, &options)).await
+        heartbeating(
+            &ctx,
+            Some(&cancel),
+            registry.call_with(&input.call, &options),
+        )
+        .await
     }
 }
 

@@ -4,9 +4,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use tool_core::ToolRegistry;
 use tool_core::model::Model;
 use tool_core::runner::RunOptions;
+use tool_core::ToolRegistry;
 
 /// The agent a worker runs: the model, the tools and the run options, the same in every
 /// worker of a task queue (the workflow code replays against them, so they must agree; see

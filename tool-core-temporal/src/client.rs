@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use temporalio_client::{
     Client, ClientOptions, Connection, ConnectionOptions, Url, WorkflowCancelOptions,
-    WorkflowDescribeOptions, WorkflowExecutionStatus, WorkflowGetResultOptions, WorkflowQueryOptions, WorkflowSignalOptions, WorkflowStartOptions,
+    WorkflowDescribeOptions, WorkflowExecutionStatus, WorkflowGetResultOptions,
+    WorkflowQueryOptions, WorkflowSignalOptions, WorkflowStartOptions,
 };
 
 use temporalio_client::errors::WorkflowGetResultError;
@@ -82,6 +83,15 @@ impl DurableClient {
         Ok(ended(id, result))
     }
 
+    /// Waits until run `id` ends and returns its workflow's result: the outcome, the turns
+    /// and the tokens spent (a failed or cancelled run is an error naming why).
+    pub async fn output(&self, id: &str) -> Result<AgentOutput, ClientError> {
+        let handle = self.client.get_workflow_handle::<AgentWorkflow>(id);
+        Ok(handle
+            .get_result(WorkflowGetResultOptions::default())
+            .await?)
+    }
+
     /// Where run `id` stands. A run in progress is asked with the workflow's `status` query,
     /// which a worker of its task queue answers; an ended one is read from the server.
     pub async fn status(&self, id: &str) -> Result<RunStatus, ClientError> {
@@ -89,7 +99,8 @@ impl DurableClient {
         let description = handle.describe(WorkflowDescribeOptions::default()).await?;
         match description.status() {
             WorkflowExecutionStatus::Running | WorkflowExecutionStatus::Paused => {
-                let query = handle.query(AgentWorkflow::status, (), WorkflowQueryOptions::default());
+                let query =
+                    handle.query(AgentWorkflow::status, (), WorkflowQueryOptions::default());
                 let status = tokio::time::timeout(QUERY_TIMEOUT, query)
                     .await
                     .map_err(|_| {
@@ -114,7 +125,11 @@ impl DurableClient {
     pub async fn decide(&self, id: &str, decision: Decision) -> Result<(), ClientError> {
         let handle = self.client.get_workflow_handle::<AgentWorkflow>(id);
         handle
-            .signal(AgentWorkflow::decide, decision, WorkflowSignalOptions::default())
+            .signal(
+                AgentWorkflow::decide,
+                decision,
+                WorkflowSignalOptions::default(),
+            )
             .await?;
         Ok(())
     }
@@ -131,7 +146,11 @@ impl DurableClient {
 /// The status of an ended run from its workflow's result.
 fn ended(id: &str, result: Result<AgentOutput, WorkflowGetResultError>) -> RunStatus {
     let (state, answer, error) = match result {
-        Ok(output) => (RunState::Finished, output.answer().map(str::to_string), None),
+        Ok(output) => (
+            RunState::Finished,
+            output.answer().map(str::to_string),
+            None,
+        ),
         Err(error) => (RunState::Failed, None, Some(failure_text(&error))),
     };
     RunStatus {

@@ -31,3 +31,41 @@ pub(crate) fn non_retryable(kind: impl Into<String>, message: impl Into<String>)
         .build();
     ActivityError::application(failure)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use temporalio_sdk::activities::ActivityError;
+    use tool_core::model::ModelError;
+
+    fn application(error: ActivityError) -> Box<temporalio_common::error::ApplicationFailure> {
+        match error {
+            ActivityError::Application(failure) => failure,
+            other => panic!("expected an application failure, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_400_is_final() {
+        let failure = application(super::model(ModelError::from_status(400, "bad request")));
+        assert!(failure.is_non_retryable());
+        assert_eq!(failure.type_name(), Some("ModelError.InvalidRequest"));
+    }
+
+    #[test]
+    fn a_rate_limit_is_retried_after_the_delay_the_provider_asked_for() {
+        let error =
+            ModelError::from_status(429, "slow down").with_retry_after(Duration::from_secs(7));
+        let failure = application(super::model(error));
+        assert!(!failure.is_non_retryable());
+        assert_eq!(failure.next_retry_delay(), Some(Duration::from_secs(7)));
+    }
+
+    #[test]
+    fn a_server_error_is_retried_on_the_policy_s_back_off() {
+        let failure = application(super::model(ModelError::from_status(503, "overloaded")));
+        assert!(!failure.is_non_retryable());
+        assert_eq!(failure.next_retry_delay(), None);
+    }
+}

@@ -47,7 +47,7 @@ mod telemetry;
 mod worker;
 mod workflow;
 
-pub use activities::{AgentActivities, DurableCall, ModelInput, ToolInput, idempotency_key};
+pub use activities::{idempotency_key, AgentActivities, DurableCall, ModelInput, ToolInput};
 pub use agent::{DurableAgent, DurableOptions};
 pub use client::{ClientError, DurableClient};
 pub use status::{Decision, RunState, RunStatus, WorkflowStatus};

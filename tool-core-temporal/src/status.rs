@@ -2,8 +2,8 @@
 //! people send it.
 
 use serde::{Deserialize, Serialize};
-use tool_core::Approval;
 use tool_core::model::Usage;
+use tool_core::Approval;
 
 /// Where a durable run stands.
 ///

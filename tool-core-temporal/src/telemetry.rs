@@ -4,8 +4,8 @@
 //! dispatch itself (its `tracing` feature).
 
 use serde_json::json;
-use tracing::field::Empty;
 use tool_core::model::{Model, ModelError, ModelTurn, StopReason};
+use tracing::field::Empty;
 
 /// Opens the span of one model request.
 pub(crate) fn chat_span(model: &dyn Model) -> tracing::Span {
@@ -49,7 +49,10 @@ pub(crate) fn finish(span: &tracing::Span, turn: &Result<ModelTurn, ModelError>)
             if let Some(id) = &turn.response_id {
                 span.record("gen_ai.response.id", id.as_str());
             }
-            span.record("gen_ai.response.finish_reasons", json!([reason]).to_string().as_str());
+            span.record(
+                "gen_ai.response.finish_reasons",
+                json!([reason]).to_string().as_str(),
+            );
             if let Some(usage) = turn.usage {
                 span.record("gen_ai.usage.input_tokens", int(usage.input_tokens));
                 span.record("gen_ai.usage.output_tokens", int(usage.output_tokens));

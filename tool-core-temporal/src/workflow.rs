@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use futures_util::future::join_all;
 use serde::{Deserialize, Serialize};
-use temporalio_common::RetryPolicy;
 use temporalio_common::error::ApplicationFailure;
+use temporalio_common::RetryPolicy;
 use temporalio_macros::{workflow, workflow_methods};
 use temporalio_sdk::{
     ActivityExecutionError, ActivityOptions, SyncWorkflowContext, WorkflowContext,
@@ -110,7 +110,10 @@ impl AgentWorkflow {
 impl AgentWorkflow {
     /// Drives the run to its end.
     #[run(name = "tool_core.agent")]
-    pub async fn run(ctx: &mut WorkflowContext<Self>, input: AgentInput) -> WorkflowResult<AgentOutput> {
+    pub async fn run(
+        ctx: &mut WorkflowContext<Self>,
+        input: AgentInput,
+    ) -> WorkflowResult<AgentOutput> {
         let agent = ctx.state(|s| Arc::clone(&s.agent));
         let registry = agent.registry();
         let durable = *agent.durable_options();
@@ -139,7 +142,11 @@ impl AgentWorkflow {
                     // The turn's calls run at once, on whichever workers take them; their
                     // results come back in call order.
                     let calls = inputs.into_iter().map(|input| {
-                        ctx.execute_activity(AgentActivities::tool_call, input, tool_options(&durable))
+                        ctx.execute_activity(
+                            AgentActivities::tool_call,
+                            input,
+                            tool_options(&durable),
+                        )
                     });
                     let mut responses: Vec<ToolResponse> = Vec::new();
                     for result in join_all(calls).await {
@@ -172,8 +179,11 @@ impl AgentWorkflow {
                         // changes nothing.
                         let _ = run.decide(&decision.call_id, decision.approval());
                     }
-                    let still: Vec<String> =
-                        run.pending_approvals().iter().map(|call| call.id.clone()).collect();
+                    let still: Vec<String> = run
+                        .pending_approvals()
+                        .iter()
+                        .map(|call| call.id.clone())
+                        .collect();
                     ctx.state_mut(|s| {
                         if still.is_empty() {
                             s.state = RunState::Running;
@@ -223,7 +233,11 @@ enum Next {
     Done(RunOutcome),
 }
 
-fn next_step(run: &mut Run, registry: &tool_core::ToolRegistry, run_id: &str) -> WorkflowResult<Next> {
+fn next_step(
+    run: &mut Run,
+    registry: &tool_core::ToolRegistry,
+    run_id: &str,
+) -> WorkflowResult<Next> {
     let turn = run.turns();
     let step = run
         .step(registry)
@@ -246,7 +260,9 @@ fn next_step(run: &mut Run, registry: &tool_core::ToolRegistry, run_id: &str) ->
                     .collect(),
             )
         }
-        Step::AwaitApproval(calls) => Next::Approval(calls.iter().map(|call| call.id.clone()).collect()),
+        Step::AwaitApproval(calls) => {
+            Next::Approval(calls.iter().map(|call| call.id.clone()).collect())
+        }
         Step::Done(outcome) => Next::Done(outcome.clone()),
         _ => {
             return Err(run_failed(

@@ -36,7 +36,15 @@ impl WorkerProcess {
     /// Starts a worker and waits for its `worker ready`.
     pub fn start(temporal: &str, queue: &str, model_url: &str, ledger: &Path) -> WorkerProcess {
         let mut child = Command::new(program())
-            .args(["worker", "--temporal", temporal, "--task-queue", queue, "--model-base-url", model_url])
+            .args([
+                "worker",
+                "--temporal",
+                temporal,
+                "--task-queue",
+                queue,
+                "--model-base-url",
+                model_url,
+            ])
             .env("DURABLE_LEDGER", ledger)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -80,7 +88,10 @@ impl Drop for WorkerProcess {
 
 /// Runs a command of the example and reads the JSON line it prints.
 pub fn run(args: &[&str]) -> Value {
-    let output = Command::new(program()).args(args).output().expect("run durable_agent");
+    let output = Command::new(program())
+        .args(args)
+        .output()
+        .expect("run durable_agent");
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         output.status.success(),
@@ -89,18 +100,50 @@ pub fn run(args: &[&str]) -> Value {
         String::from_utf8_lossy(&output.stderr)
     );
     let line = stdout.lines().last().unwrap_or("");
-    serde_json::from_str(line).unwrap_or_else(|e| panic!("durable_agent {args:?} printed {line:?}: {e}"))
+    serde_json::from_str(line)
+        .unwrap_or_else(|e| panic!("durable_agent {args:?} printed {line:?}: {e}"))
 }
 
 /// Starts a run without waiting.
 pub fn start(temporal: &str, queue: &str, id: &str, prompt: &str) {
-    run(&["start", "--temporal", temporal, "--task-queue", queue, "--id", id, prompt]);
+    run(&[
+        "start",
+        "--temporal",
+        temporal,
+        "--task-queue",
+        queue,
+        "--id",
+        id,
+        prompt,
+    ]);
 }
 
 /// Starts a run in a thread that waits for its end; join it for the final JSON line.
-pub fn start_waiting(temporal: &str, queue: &str, id: &str, prompt: &str) -> std::thread::JoinHandle<Value> {
-    let (temporal, queue, id, prompt) = (temporal.to_string(), queue.to_string(), id.to_string(), prompt.to_string());
-    std::thread::spawn(move || run(&["start", "--temporal", &temporal, "--task-queue", &queue, "--id", &id, "--wait", &prompt]))
+pub fn start_waiting(
+    temporal: &str,
+    queue: &str,
+    id: &str,
+    prompt: &str,
+) -> std::thread::JoinHandle<Value> {
+    let (temporal, queue, id, prompt) = (
+        temporal.to_string(),
+        queue.to_string(),
+        id.to_string(),
+        prompt.to_string(),
+    );
+    std::thread::spawn(move || {
+        run(&[
+            "start",
+            "--temporal",
+            &temporal,
+            "--task-queue",
+            &queue,
+            "--id",
+            &id,
+            "--wait",
+            &prompt,
+        ])
+    })
 }
 
 pub fn status(temporal: &str, id: &str) -> Value {
@@ -108,14 +151,22 @@ pub fn status(temporal: &str, id: &str) -> Value {
 }
 
 /// Polls `status` until `check` holds (at most `within`).
-pub fn status_until(temporal: &str, id: &str, within: Duration, check: impl Fn(&Value) -> bool) -> Value {
+pub fn status_until(
+    temporal: &str,
+    id: &str,
+    within: Duration,
+    check: impl Fn(&Value) -> bool,
+) -> Value {
     let deadline = std::time::Instant::now() + within;
     loop {
         let status = status(temporal, id);
         if check(&status) {
             return status;
         }
-        assert!(std::time::Instant::now() < deadline, "run {id} never reached the expected state: {status}");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "run {id} never reached the expected state: {status}"
+        );
         std::thread::sleep(Duration::from_millis(300));
     }
 }

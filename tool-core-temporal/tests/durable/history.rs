@@ -12,21 +12,31 @@ use crate::model::Recorded;
 pub fn ledger(path: &Path) -> Vec<Value> {
     let text = std::fs::read_to_string(path).unwrap_or_default();
     text.lines()
-        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("ledger line {line:?}: {e}")))
+        .map(|line| {
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("ledger line {line:?}: {e}"))
+        })
         .collect()
 }
 
 /// The ledger's entries of run `id`.
 pub fn ledger_of(path: &Path, id: &str) -> Vec<Value> {
-    ledger(path).into_iter().filter(|e| e["run"] == id).collect()
+    ledger(path)
+        .into_iter()
+        .filter(|e| e["run"] == id)
+        .collect()
 }
 
 /// Every key once, and every (run, call) once per turn: no effect happened twice.
 pub fn assert_each_once(entries: &[Value]) {
     let mut keys = BTreeSet::new();
     for entry in entries {
-        let key = entry["key"].as_str().unwrap_or_else(|| panic!("an entry without a key: {entry}"));
-        assert!(keys.insert(key.to_string()), "key {key} is in the ledger twice");
+        let key = entry["key"]
+            .as_str()
+            .unwrap_or_else(|| panic!("an entry without a key: {entry}"));
+        assert!(
+            keys.insert(key.to_string()),
+            "key {key} is in the ledger twice"
+        );
         let run = entry["run"].as_str().unwrap_or("");
         let call = entry["call"].as_str().unwrap_or("");
         assert!(
@@ -58,7 +68,12 @@ pub fn assert_chain(requests: &[Recorded]) -> Vec<Recorded> {
     }
     distinct.sort_by_key(|r| r.messages.len());
     let first = distinct.first().expect("the model was asked at least once");
-    assert_eq!(first.messages.len(), 1, "the first request is the prompt alone: {:?}", first.messages);
+    assert_eq!(
+        first.messages.len(),
+        1,
+        "the first request is the prompt alone: {:?}",
+        first.messages
+    );
     assert_eq!(first.messages[0]["role"], "user");
     for pair in distinct.windows(2) {
         let (before, after) = (&pair[0], &pair[1]);
@@ -70,18 +85,35 @@ pub fn assert_chain(requests: &[Recorded]) -> Vec<Recorded> {
         );
         let added = &after.messages[n..];
         let calls = &before.reply.calls;
-        assert_eq!(added.len(), 1 + calls.len(), "one assistant turn and one result per call: {added:?}");
+        assert_eq!(
+            added.len(),
+            1 + calls.len(),
+            "one assistant turn and one result per call: {added:?}"
+        );
         let assistant = &added[0];
         assert_eq!(assistant["role"], "assistant");
         if !before.reply.text.is_empty() {
             assert_eq!(assistant["content"], before.reply.text);
         }
-        let sent = assistant["tool_calls"].as_array().cloned().unwrap_or_default();
-        assert_eq!(sent.len(), calls.len(), "the assistant turn's calls: {assistant}");
-        for ((id, name, arguments), (call, result)) in calls.iter().zip(sent.iter().zip(&added[1..])) {
+        let sent = assistant["tool_calls"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        assert_eq!(
+            sent.len(),
+            calls.len(),
+            "the assistant turn's calls: {assistant}"
+        );
+        for ((id, name, arguments), (call, result)) in
+            calls.iter().zip(sent.iter().zip(&added[1..]))
+        {
             assert_eq!(call["id"], id.as_str());
             assert_eq!(call["function"]["name"], name.as_str());
-            assert_eq!(call["function"]["arguments"], arguments.as_str(), "arguments changed on the way back");
+            assert_eq!(
+                call["function"]["arguments"],
+                arguments.as_str(),
+                "arguments changed on the way back"
+            );
             assert_eq!(result["role"], "tool");
             assert_eq!(result["tool_call_id"], id.as_str(), "results in call order");
         }

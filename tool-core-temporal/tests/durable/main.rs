@@ -36,7 +36,9 @@ pub struct World {
 
 impl World {
     pub fn new(name: &str) -> World {
-        let turn = ONE_AT_A_TIME.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let turn = ONE_AT_A_TIME
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
         let dir = TempDir::new(name);
         World {
             _turn: turn,
@@ -49,7 +51,12 @@ impl World {
     }
 
     pub fn worker(&self) -> cli::WorkerProcess {
-        cli::WorkerProcess::start(&self.server.address, &self.queue, &self.model.base_url, &self.ledger)
+        cli::WorkerProcess::start(
+            &self.server.address,
+            &self.queue,
+            &self.model.base_url,
+            &self.ledger,
+        )
     }
 
     pub fn address(&self) -> &str {
@@ -62,7 +69,8 @@ pub struct TempDir(PathBuf);
 
 impl TempDir {
     fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("tool-core-durable-{name}-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("tool-core-durable-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("a temporary directory");
         TempDir(dir)
@@ -84,10 +92,20 @@ pub fn answer(results: &[&str]) -> String {
 /// Call ids repeat from turn to turn (some providers number calls per turn), so only the
 /// turn in the idempotency key keeps the keys apart.
 pub const SIX_TURNS: [&[(&str, &str, &str)]; 6] = [
-    &[("call_0", "lookup", r#"{"key":"clé-ü"}"#), ("call_1", "lookup", r#"{"key":"日本語"}"#)],
+    &[
+        ("call_0", "lookup", r#"{"key":"clé-ü"}"#),
+        ("call_1", "lookup", r#"{"key":"日本語"}"#),
+    ],
     &[("call_0", "lookup", r#"{"key":"he said \"hi\" \\ back"}"#)],
-    &[("call_0", "slow_step", r#"{"ms":50}"#), ("call_1", "lookup", r#"{"key":"emoji 🚀 and\nnewline"}"#)],
-    &[("call_0", "lookup", r#"{"key":"a"}"#), ("call_1", "lookup", r#"{"key":"b"}"#), ("call_2", "lookup", r#"{"key":"c"}"#)],
+    &[
+        ("call_0", "slow_step", r#"{"ms":50}"#),
+        ("call_1", "lookup", r#"{"key":"emoji 🚀 and\nnewline"}"#),
+    ],
+    &[
+        ("call_0", "lookup", r#"{"key":"a"}"#),
+        ("call_1", "lookup", r#"{"key":"b"}"#),
+        ("call_2", "lookup", r#"{"key":"c"}"#),
+    ],
     &[("call_0", "lookup", r#"{"key":"{\"nested\": [1, 2]}"}"#)],
     &[("call_0", "lookup", r#"{"key":"tab\there 'single'"}"#)],
 ];
@@ -108,8 +126,13 @@ fn script(seen: &Seen<'_>) -> Reply {
         ("slowtool", 0) => Reply::calls(&[("call_s", "slow_step", r#"{"ms":8000}"#)]),
         ("slowtool", 1) => Reply::calls(&[("call_l", "lookup", &format!(r#"{{"key":"{tag}"}}"#))]),
         ("slowmodel", 0) => Reply::calls(&[("call_l", "lookup", &format!(r#"{{"key":"{tag}"}}"#))]),
-        ("slowmodel", 1) => Reply::calls(&[("call_s", "slow_step", r#"{"ms":100}"#)]).slow(std::time::Duration::from_secs(8)),
-        ("approve", 0) => Reply::calls(&[("call_t", "transfer", r#"{"from":"acct-A","to":"acct-B","amount":25}"#)]),
+        ("slowmodel", 1) => Reply::calls(&[("call_s", "slow_step", r#"{"ms":100}"#)])
+            .slow(std::time::Duration::from_secs(8)),
+        ("approve", 0) => Reply::calls(&[(
+            "call_t",
+            "transfer",
+            r#"{"from":"acct-A","to":"acct-B","amount":25}"#,
+        )]),
         ("six", turn) if turn < SIX_TURNS.len() => Reply::calls(SIX_TURNS[turn]),
         _ => done(),
     }

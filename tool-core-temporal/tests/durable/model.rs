@@ -6,7 +6,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
+use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
@@ -122,7 +122,10 @@ impl FakeModel {
 
     /// The requests of the run whose prompt contains `tag`.
     pub fn requests_of(&self, tag: &str) -> Vec<Recorded> {
-        self.requests().into_iter().filter(|r| r.prompt.contains(tag)).collect()
+        self.requests()
+            .into_iter()
+            .filter(|r| r.prompt.contains(tag))
+            .collect()
     }
 }
 
@@ -148,7 +151,8 @@ async fn serve(mut stream: TcpStream, script: Arc<Script>, log: Arc<Mutex<Vec<Re
                 Ok(n) => buffer.extend_from_slice(&chunk[..n]),
             }
         }
-        let body: Value = serde_json::from_slice(&buffer[head_end..head_end + length]).unwrap_or(Value::Null);
+        let body: Value =
+            serde_json::from_slice(&buffer[head_end..head_end + length]).unwrap_or(Value::Null);
         buffer.drain(..head_end + length);
         let started = Instant::now();
         let messages = body["messages"].as_array().cloned().unwrap_or_default();
@@ -164,7 +168,11 @@ async fn serve(mut stream: TcpStream, script: Arc<Script>, log: Arc<Mutex<Vec<Re
             .filter(|m| m["role"] == "tool")
             .map(|m| m["content"].as_str().unwrap_or(""))
             .collect();
-        let reply = script(&Seen { prompt: &prompt, turn, results });
+        let reply = script(&Seen {
+            prompt: &prompt,
+            turn,
+            results,
+        });
         let at = {
             let mut log = log.lock().expect("log");
             log.push(Recorded {
@@ -221,7 +229,11 @@ fn render(reply: &Reply, streamed: bool) -> Vec<u8> {
         )
         .into_bytes();
     }
-    let finish = if reply.calls.is_empty() { "stop" } else { "tool_calls" };
+    let finish = if reply.calls.is_empty() {
+        "stop"
+    } else {
+        "tool_calls"
+    };
     let usage = json!({"prompt_tokens": 20, "completion_tokens": 5, "total_tokens": 25});
     let (content_type, body) = if streamed {
         let mut events = Vec::new();
@@ -229,7 +241,10 @@ fn render(reply: &Reply, streamed: bool) -> Vec<u8> {
             json!({"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 1_700_000_000, "model": "test-model",
                    "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
         };
-        events.push(chunk(json!({"role": "assistant", "content": ""}), Value::Null));
+        events.push(chunk(
+            json!({"role": "assistant", "content": ""}),
+            Value::Null,
+        ));
         if !reply.text.is_empty() {
             events.push(chunk(json!({"content": reply.text}), Value::Null));
         }

@@ -20,10 +20,10 @@ pub fn temporal_program() -> PathBuf {
         return PathBuf::from(path);
     }
     let mut candidates = Vec::new();
-    if let Some(python) = std::env::var_os("TOOL_CORE_PYTHON") {
-        if let Some(dir) = PathBuf::from(python).parent() {
-            candidates.push(dir.join("temporal"));
-        }
+    if let Some(python) = std::env::var_os("TOOL_CORE_PYTHON")
+        && let Some(dir) = PathBuf::from(python).parent()
+    {
+        candidates.push(dir.join("temporal"));
     }
     let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     candidates.push(workspace.join(".venv/bin/temporal"));
@@ -53,7 +53,15 @@ impl DevServer {
         let program = temporal_program();
         let port = free_port();
         let child = Command::new(&program)
-            .args(["server", "start-dev", "--headless", "--ip", "127.0.0.1", "--log-level", "error"])
+            .args([
+                "server",
+                "start-dev",
+                "--headless",
+                "--ip",
+                "127.0.0.1",
+                "--log-level",
+                "error",
+            ])
             .args(["--port", &port.to_string()])
             .args(["--http-port", &free_port().to_string()])
             .args(["--metrics-port", &free_port().to_string()])
@@ -69,7 +77,13 @@ impl DevServer {
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
             let health = Command::new(&program)
-                .args(["operator", "cluster", "health", "--address", &server.address])
+                .args([
+                    "operator",
+                    "cluster",
+                    "health",
+                    "--address",
+                    &server.address,
+                ])
                 .stderr(Stdio::null())
                 .output();
             if health.is_ok_and(|out| String::from_utf8_lossy(&out.stdout).contains("SERVING")) {

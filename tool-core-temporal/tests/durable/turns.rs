@@ -11,7 +11,7 @@ use tool_core::{tool, tools};
 use tool_core_temporal::{DurableClient, RunState};
 
 use crate::history::{assert_chain, assert_each_once, ledger, ledger_of};
-use crate::{SIX_TURNS, World, answer};
+use crate::{answer, World, SIX_TURNS};
 
 /// Looks up the value stored under a key.
 #[tool(read_only)]
@@ -32,7 +32,8 @@ fn expected_results() -> Vec<String> {
         .iter()
         .flat_map(|turn| turn.iter())
         .map(|(_, name, arguments)| {
-            let arguments: serde_json::Value = serde_json::from_str(arguments).expect("scripted arguments");
+            let arguments: serde_json::Value =
+                serde_json::from_str(arguments).expect("scripted arguments");
             match *name {
                 "lookup" => format!("value-of-{}", arguments["key"].as_str().expect("a key")),
                 _ => "done".to_string(),
@@ -47,11 +48,30 @@ fn six_tool_turns_keep_the_history_exact() {
     let _worker = world.worker();
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
     let (durable, output) = runtime.block_on(async {
-        let client = DurableClient::connect(world.address(), "default").await.expect("connect");
+        let client = DurableClient::connect(world.address(), "default")
+            .await
+            .expect("connect");
         let started = Instant::now();
-        client.start(&world.queue, "six-durable", "six six-durable").await.expect("start");
+        client
+            .start(&world.queue, "six-durable", "six six-durable")
+            .await
+            .expect("start");
         let status = client.wait("six-durable").await.expect("wait");
-        (started.elapsed(), status)
+        let elapsed = started.elapsed();
+        // The run's usage, as a local run reports it: 7 turns of 20 + 5 tokens.
+        let output = client
+            .output("six-durable")
+            .await
+            .expect("the workflow's result");
+        assert_eq!(
+            (
+                output.turns,
+                output.usage.input_tokens,
+                output.usage.output_tokens
+            ),
+            (7, 140, 35)
+        );
+        (elapsed, status)
     });
     assert_eq!(output.state, RunState::Finished, "{output:?}");
     let results = expected_results();
@@ -59,21 +79,36 @@ fn six_tool_turns_keep_the_history_exact() {
     assert_eq!(output.answer.as_deref(), Some(answer(&results).as_str()));
 
     let requests = world.model.requests_of("six six-durable");
-    assert_eq!(requests.len(), 7, "six tool turns and the answer, each asked once");
+    assert_eq!(
+        requests.len(),
+        7,
+        "six tool turns and the answer, each asked once"
+    );
     let chain = assert_chain(&requests);
     // The results the model got are the tools' answers to the arguments as written.
     let last = &chain[6].messages;
-    let sent: Vec<&str> = last.iter().filter(|m| m["role"] == "tool").filter_map(|m| m["content"].as_str()).collect();
+    let sent: Vec<&str> = last
+        .iter()
+        .filter(|m| m["role"] == "tool")
+        .filter_map(|m| m["content"].as_str())
+        .collect();
     assert_eq!(sent, results);
 
     let entries = ledger(&world.ledger);
     assert_each_once(&entries);
-    assert_eq!(ledger_of(&world.ledger, "six-durable").len(), 10, "ten calls, each once (call ids repeat across turns)");
+    assert_eq!(
+        ledger_of(&world.ledger, "six-durable").len(),
+        10,
+        "ten calls, each once (call ids repeat across turns)"
+    );
 
     // The same agent in one process, for the overhead of the activities' round trips.
     let local = runtime.block_on(async {
-        let model = OpenAiChat::compatible(world.model.base_url.clone(), "test-model", Some("test"))
-            .with_endpoint(|endpoint| endpoint.with_retry(RetryConfig::default().with_max_retries(0)));
+        let model =
+            OpenAiChat::compatible(world.model.base_url.clone(), "test-model", Some("test"))
+                .with_endpoint(|endpoint| {
+                    endpoint.with_retry(RetryConfig::default().with_max_retries(0))
+                });
         let runner = Runner::new(model, tools![lookup, slow_step]);
         let started = Instant::now();
         let result = runner.run("six six-local").await.expect("the local run");
