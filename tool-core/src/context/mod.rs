@@ -211,6 +211,7 @@ pub struct ToolContext<'a> {
     registry_extensions: &'a Extensions,
     cancel: Option<&'a CancelFlag>,
     progress: Option<&'a ProgressReporter>,
+    idempotency_key: Option<&'a str>,
 }
 
 impl<'a> ToolContext<'a> {
@@ -223,6 +224,7 @@ impl<'a> ToolContext<'a> {
             registry_extensions: Extensions::empty(),
             cancel: None,
             progress: None,
+            idempotency_key: None,
         }
     }
 
@@ -244,6 +246,7 @@ impl<'a> ToolContext<'a> {
                 registry_extensions,
                 cancel: call.cancel.as_ref(),
                 progress: call.progress.as_ref(),
+                idempotency_key: call.idempotency_key.as_deref(),
             },
             None => ToolContext {
                 call_id,
@@ -252,6 +255,7 @@ impl<'a> ToolContext<'a> {
                 registry_extensions,
                 cancel: None,
                 progress: None,
+                idempotency_key: None,
             },
         }
     }
@@ -306,6 +310,37 @@ impl<'a> ToolContext<'a> {
     pub fn progress_reporter(&self) -> Option<&'a ProgressReporter> {
         self.progress
     }
+
+    /// A key naming this one call of this one run, the same every time the call is attempted
+    /// again (a retry after a crash, a replay of a durable run) and different for every other
+    /// call; `None` unless the driver gave one with [`CallContext::with_idempotency_key`]
+    /// (a durable run does; a local [`Runner`](crate::runner::Runner) run does not).
+    ///
+    /// A tool whose effect happens outside (a payment, an e-mail) records the key with its
+    /// effect, or hands it to a service that deduplicates on it, and does nothing the second
+    /// time it sees the key: it is then exactly-once even though the call itself may be
+    /// attempted more than once.
+    ///
+    /// ```
+    /// use tool_core::{tool, tools, CallContext, ToolCall, ToolContext};
+    ///
+    /// /// Sends a payment.
+    /// #[tool]
+    /// fn pay(amount: u32, ctx: ToolContext<'_>) -> String {
+    ///     // A real tool sends the key along, e.g. as an `Idempotency-Key` header.
+    ///     format!("paid {amount} once under {}", ctx.idempotency_key().unwrap_or("no key"))
+    /// }
+    ///
+    /// let registry = tools![pay];
+    /// let call = ToolCall::new("call_1", "pay", r#"{"amount":5}"#);
+    /// let ctx = CallContext::new().with_idempotency_key("run-7/1/call_1");
+    /// let reply = tool_core::block_on(registry.call_in(&call, &ctx));
+    /// assert_eq!(reply.model_text(), "paid 5 once under run-7/1/call_1");
+    /// assert_eq!(ToolContext::new("call_1", "pay").idempotency_key(), None);
+    /// ```
+    pub fn idempotency_key(&self) -> Option<&'a str> {
+        self.idempotency_key
+    }
 }
 
 /// What the application supplies for one call: extensions (the caller's identity, a
@@ -323,6 +358,7 @@ pub struct CallContext {
     extensions: Extensions,
     cancel: Option<CancelFlag>,
     progress: Option<ProgressReporter>,
+    idempotency_key: Option<String>,
 }
 
 impl CallContext {
@@ -346,6 +382,19 @@ impl CallContext {
     /// Gives the call somewhere to report progress (see [`ProgressReporter`]).
     pub fn with_progress(mut self, reporter: ProgressReporter) -> Self {
         self.progress = Some(reporter);
+        self
+    }
+
+    /// Gives the call its idempotency key (see [`ToolContext::idempotency_key`]): a driver
+    /// that may attempt a call more than once (a durable run) gives every attempt of the same
+    /// call the same key.
+    ///
+    /// ```
+    /// let ctx = tool_core::CallContext::new().with_idempotency_key("run-7/1/call_1");
+    /// # let _ = ctx;
+    /// ```
+    pub fn with_idempotency_key(mut self, key: impl Into<String>) -> Self {
+        self.idempotency_key = Some(key.into());
         self
     }
 

@@ -133,10 +133,27 @@ impl<'a> CallOptions<'a> {
         self
     }
 
-    /// The calls come from a model's turn (the runner): a call without a caller is checked
-    /// as the model's direct call, so a tool only programs may call does not run for it on
-    /// an API whose calls never say who made them.
-    pub(crate) const fn model_calls(mut self) -> Self {
+    /// The calls come from a model's turn: a call without a caller is checked as the model's
+    /// direct call, so a tool only programs may call ([`AllowedCallers::Program`]) does not
+    /// run for it on an API whose calls never say who made them. The runner sets it; set it
+    /// in a driver of your own that dispatches a [`Run`](crate::runner::Run)'s calls (a
+    /// durable run's tool activity does).
+    ///
+    /// [`AllowedCallers::Program`]: crate::AllowedCallers::Program
+    ///
+    /// ```
+    /// use tool_core::{tool, tools, CallOptions, ToolCall, ToolErrorCode};
+    ///
+    /// /// Sums numbers, for programs the model writes.
+    /// #[tool(allowed_callers = "program")]
+    /// fn sum(values: Vec<i64>) -> i64 { values.iter().sum() }
+    ///
+    /// let registry = tools![sum];
+    /// let call = ToolCall::new("1", "sum", r#"{"values":[1,2]}"#);
+    /// let from_model = tool_core::block_on(registry.call_with(&call, &CallOptions::new().model_calls()));
+    /// assert_eq!(from_model.error_code(), Some(ToolErrorCode::PermissionDenied));
+    /// ```
+    pub const fn model_calls(mut self) -> Self {
         self.from_model = true;
         self
     }
