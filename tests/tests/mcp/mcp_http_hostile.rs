@@ -167,11 +167,11 @@ async fn post_with(url: &str, accept: &str, host: &str, body: &'static str) -> (
 async fn a_message_that_only_looks_like_a_call_is_400_with_invalid_request() {
     bounded(async {
         let serving = serve().await;
-        let call = r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"add","arguments":5}}"#;
+        let call = r#"{"jsonrpc":"1.0","id":3,"method":"tools/call","params":{"name":"add"}}"#;
         let (status, reply) = post(&serving.url(), call).await;
         assert_eq!(status, 400);
         assert_error(&reply, json!(3), -32600, "Invalid Request: the message is JSON");
-        let list = r#"{"jsonrpc":"2.0","id":"l4","method":"tools/list","params":{"cursor":5}}"#;
+        let list = r#"{"jsonrpc":"2.0","id":"l4","method":"tools/list","params":{"_meta":5}}"#;
         let (status, reply) = post(&serving.url(), list).await;
         assert_eq!(status, 400);
         assert_error(&reply, json!("l4"), -32600, "Invalid Request");
