@@ -218,7 +218,7 @@ def main():
     parser.add_argument("--seconds", type=int, default=5)
     parser.add_argument("--connections", type=int, default=50)
     parser.add_argument("--rounds", type=int, default=1)
-    parser.add_argument("--calls", type=int, default=300,
+    parser.add_argument("--calls", type=int, default=1000,
                         help="calls counted under callgrind (0: skip the count)")
     parser.add_argument("--no-build", action="store_true")
     args = parser.parse_args()
