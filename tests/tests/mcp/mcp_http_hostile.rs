@@ -170,14 +170,23 @@ async fn a_message_that_only_looks_like_a_call_is_400_with_invalid_request() {
         let call = r#"{"jsonrpc":"1.0","id":3,"method":"tools/call","params":{"name":"add"}}"#;
         let (status, reply) = post(&serving.url(), call).await;
         assert_eq!(status, 400);
-        assert_error(&reply, json!(3), -32600, "Invalid Request: the message is JSON");
+        assert_error(
+            &reply,
+            json!(3),
+            -32600,
+            "Invalid Request: the message is JSON",
+        );
         let list = r#"{"jsonrpc":"2.0","id":"l4","method":"tools/list","params":{"_meta":5}}"#;
         let (status, reply) = post(&serving.url(), list).await;
         assert_eq!(status, 400);
         assert_error(&reply, json!("l4"), -32600, "Invalid Request");
         // rmcp would refuse these headers (406, 403) before reading the body: the body's
         // error still comes first.
-        let host = serving.url()["http://".len()..].split('/').next().unwrap().to_owned();
+        let host = serving.url()["http://".len()..]
+            .split('/')
+            .next()
+            .unwrap()
+            .to_owned();
         let (status, reply) = post_with(&serving.url(), "text/plain", &host, call).await;
         assert_eq!(status, 400);
         assert_error(&reply, json!(3), -32600, "Invalid Request");
