@@ -9,6 +9,11 @@
 //!   server share the process: resident set after the phase, and its peak so far).
 //!
 //! `cargo bench -p tool-core --features mcp-http --bench mcp_http_load`
+//!
+//! rmcp's default listener leaves Nagle's algorithm on, which costs it about 40 ms per SSE
+//! reply; `scripts/mcp_http_wrk.py` compares the `mcp_http` example with a bare rmcp server
+//! that sets `TCP_NODELAY` as we do (the `mcp_http_rmcp` example), each in its own process,
+//! under wrk and callgrind.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;

@@ -139,3 +139,63 @@ async fn an_oversized_body_is_413_with_invalid_request() {
     })
     .await
 }
+
+/// POSTs `body` with `accept` as the Accept header and `host` as the Host header; the status
+/// and the body read as JSON.
+async fn post_with(url: &str, accept: &str, host: &str, body: &'static str) -> (u16, Value) {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let response = reqwest::Client::new()
+        .post(url)
+        .header("accept", accept)
+        .header("host", host)
+        .header("content-type", "application/json")
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    let body = response.bytes().await.unwrap();
+    let value = serde_json::from_slice(&body)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&body)));
+    (status, value)
+}
+
+/// Messages that name their method and tool where JSON-RPC puts them but are not valid MCP
+/// requests get the same JSON-RPC error as any other invalid message, with their id, whatever
+/// the request's other headers (the body is judged first, as before rmcp sees it).
+#[tokio::test]
+async fn a_message_that_only_looks_like_a_call_is_400_with_invalid_request() {
+    bounded(async {
+        let serving = serve().await;
+        let call = r#"{"jsonrpc":"1.0","id":3,"method":"tools/call","params":{"name":"add"}}"#;
+        let (status, reply) = post(&serving.url(), call).await;
+        assert_eq!(status, 400);
+        assert_error(
+            &reply,
+            json!(3),
+            -32600,
+            "Invalid Request: the message is JSON",
+        );
+        let list = r#"{"jsonrpc":"2.0","id":"l4","method":"tools/list","params":{"_meta":5}}"#;
+        let (status, reply) = post(&serving.url(), list).await;
+        assert_eq!(status, 400);
+        assert_error(&reply, json!("l4"), -32600, "Invalid Request");
+        // rmcp would refuse these headers (406, 403) before reading the body: the body's
+        // error still comes first.
+        let host = serving.url()["http://".len()..]
+            .split('/')
+            .next()
+            .unwrap()
+            .to_owned();
+        let (status, reply) = post_with(&serving.url(), "text/plain", &host, call).await;
+        assert_eq!(status, 400);
+        assert_error(&reply, json!(3), -32600, "Invalid Request");
+        let accept = "application/json, text/event-stream";
+        let (status, reply) = post_with(&serving.url(), accept, "evil.example", list).await;
+        assert_eq!(status, 400);
+        assert_error(&reply, json!("l4"), -32600, "Invalid Request");
+        still_serving(serving.url()).await;
+        serving.shutdown().await;
+    })
+    .await
+}

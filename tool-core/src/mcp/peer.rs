@@ -9,7 +9,7 @@
 // handshake-era clients, most of today's, speak.
 #![allow(deprecated)]
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::model::{
     ClientCapabilities, ClientResult, CreateMessageRequestParams, ElicitRequestParams,
@@ -19,6 +19,7 @@ use rmcp::service::ServiceError;
 use rmcp::{Peer, RoleServer};
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
 
 use super::input_required::{Kind, Replay, Turn};
 use super::peers::Shared;
@@ -30,39 +31,67 @@ use crate::peer::{
 pub(super) struct McpPeer {
     peer: Peer<RoleServer>,
     shared: Arc<Shared>,
-    logs: mpsc::UnboundedSender<LoggingMessageNotificationParam>,
+    /// The call's log queue, opened by its first message: most calls log nothing, and then
+    /// cost no channel and no task.
+    logs: Mutex<Option<mpsc::UnboundedSender<LoggingMessageNotificationParam>>>,
+    /// The task sending the queue's messages, once there is one.
+    sending: Arc<Mutex<Option<JoinHandle<()>>>>,
+    /// Where that task runs: the runtime that serves the call (a tool may log from a thread
+    /// of its own).
+    runtime: tokio::runtime::Handle,
     /// What the client declared: at `initialize` (handshake era) or in the request's `_meta`.
     capabilities: Option<ClientCapabilities>,
     /// On a 2026-07-28 session: the call's replayed answers and new questions.
     replay: Option<Arc<Replay>>,
 }
 
-/// The peer for one call, and the task that sends its log messages in order; the task ends
-/// once the peer is dropped and everything queued is sent.
+/// The end of a call's log messages: see [`LogsSent::wait`].
+pub(super) struct LogsSent(Arc<Mutex<Option<JoinHandle<()>>>>);
+
+impl LogsSent {
+    /// Returns once every message the call logged has been sent (or the client left); at
+    /// once for a call that logged nothing. The sending task ends when the call's peer is
+    /// dropped and its queue is empty, so drop the call's context first.
+    pub(super) async fn wait(self) {
+        let sending = self.0.lock().unwrap_or_else(PoisonError::into_inner).take();
+        if let Some(sending) = sending {
+            let _ = sending.await;
+        }
+    }
+}
+
+/// The peer for one call, and the end of its log messages (sent in order by a task started
+/// with the first of them). Must be called inside a tokio runtime.
 pub(super) fn for_call(
     peer: Peer<RoleServer>,
     shared: Arc<Shared>,
     capabilities: Option<ClientCapabilities>,
     replay: Option<Arc<Replay>>,
-) -> (Arc<McpPeer>, tokio::task::JoinHandle<()>) {
-    let (logs, mut queued) = mpsc::unbounded_channel::<LoggingMessageNotificationParam>();
-    let sender = peer.clone();
-    let task = tokio::spawn(async move {
-        while let Some(message) = queued.recv().await {
-            // A client that left cannot be told; the call still ends normally.
-            if sender.notify_logging_message(message).await.is_err() {
-                return;
-            }
-        }
-    });
+) -> (Arc<McpPeer>, LogsSent) {
+    let sending = Arc::new(Mutex::new(None));
     let peer = McpPeer {
         peer,
         shared,
-        logs,
+        logs: Mutex::new(None),
+        sending: sending.clone(),
+        runtime: tokio::runtime::Handle::current(),
         capabilities,
         replay,
     };
-    (Arc::new(peer), task)
+    (Arc::new(peer), LogsSent(sending))
+}
+
+/// Sends a call's log messages in order until the queue closes.
+async fn send_logs(
+    sender: Peer<RoleServer>,
+    mut queued: mpsc::UnboundedReceiver<LoggingMessageNotificationParam>,
+) {
+    while let Some(message) = queued.recv().await {
+        // A client that left cannot be told; the call still ends normally.
+        if sender.notify_logging_message(message).await.is_err() {
+            return;
+        }
+    }
 }
 
 fn ours(level: LoggingLevel) -> LogLevel {
@@ -250,7 +279,14 @@ impl ClientPeer for McpPeer {
         }
         let mut message = LoggingMessageNotificationParam::new(theirs(level), data);
         message.logger = Some(logger.to_owned());
-        let _ = self.logs.send(message);
+        let mut logs = self.logs.lock().unwrap_or_else(PoisonError::into_inner);
+        let queue = logs.get_or_insert_with(|| {
+            let (queue, queued) = mpsc::unbounded_channel();
+            let task = self.runtime.spawn(send_logs(self.peer.clone(), queued));
+            *self.sending.lock().unwrap_or_else(PoisonError::into_inner) = Some(task);
+            queue
+        });
+        let _ = queue.send(message);
     }
 
     fn sample(&self, request: SamplingRequest) -> PeerFuture<'_, SamplingReply> {

@@ -25,9 +25,12 @@ pub(crate) async fn require_token(
     next: axum::middleware::Next,
 ) -> Response {
     let authorization = &state.authorization;
-    let metadata = metadata_url(&resource(authorization, request.headers(), &state.path));
+    // The metadata URL goes only into refusals: built when one is sent, not on every request.
+    let metadata = |request: &axum::extract::Request| {
+        metadata_url(&resource(authorization, request.headers(), &state.path))
+    };
     let Some(token) = bearer(request.headers()) else {
-        return unauthorized(&metadata, None);
+        return unauthorized(&metadata(&request), None);
     };
     let principal = match authorization.validator.validate(token).await {
         Ok(principal) => principal,
@@ -41,7 +44,7 @@ pub(crate) async fn require_token(
         }
         Err(error) => {
             tracing::debug!(reason = %error, "rejected a bearer token");
-            return unauthorized(&metadata, Some(&error));
+            return unauthorized(&metadata(&request), Some(&error));
         }
     };
     // The request's span travels in its extensions (see the router's `trace_request`), so
@@ -51,7 +54,7 @@ pub(crate) async fn require_token(
     }
     let missing = principal.missing_scopes(&authorization.required_scopes);
     if !missing.is_empty() {
-        return insufficient_scope_at(&metadata, &authorization.required_scopes);
+        return insufficient_scope_at(&metadata(&request), &authorization.required_scopes);
     }
     request.extensions_mut().insert(principal);
     next.run(request).await

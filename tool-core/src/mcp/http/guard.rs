@@ -3,11 +3,13 @@
 //! busy", one the caller's token lacks the scopes for is answered 403, and every request
 //! holds a ticket until its reply has been sent (what graceful shutdown waits for).
 
+use std::borrow::Cow;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
+use axum::http::request::Parts;
 use axum::http::{Method, StatusCode};
 use axum::response::Response;
 use rmcp::model::{ClientJsonRpcMessage, ClientRequest, ErrorCode, ErrorData};
@@ -142,33 +144,33 @@ pub(super) async fn guard(
             };
         }
     };
-    let mut slot = None;
-    match lines::classify(&bytes) {
-        Incoming::Reply(reply) => return json_reply(StatusCode::BAD_REQUEST, reply),
-        Incoming::Message(message) => {
-            if let ClientJsonRpcMessage::Request(request) = &*message {
-                if let ClientRequest::CallToolRequest(call) = &request.request {
-                    let principal = parts.extensions.get::<Principal>();
-                    if let Some(refusal) = guard.scope_refusal(&call.params.name, principal) {
-                        return refusal;
-                    }
-                    match guard.calls.clone().try_acquire_owned() {
-                        Ok(permit) => slot = Some(permit),
-                        Err(_) => {
-                            let id = serde_json::to_value(&request.id)
-                                .unwrap_or(serde_json::Value::Null);
-                            return json_reply(StatusCode::OK, busy(id, guard.max_calls));
-                        }
-                    }
-                }
-            }
-        }
-        Incoming::Skip => {}
-    }
-    let body = axum::body::Body::from(bytes);
+    // The common case, a call this server may run or any other message that looks
+    // well-formed, goes to rmcp on a quick look at the body; rmcp parses it in full. Only when
+    // rmcp refuses it does the full check run here, so the body's parse error is answered as
+    // if rmcp had never seen it (see `admit` for everything else).
+    let (slot, verify) = match peek(&bytes) {
+        Some(Peek::Call(name)) => match guard.admit_quickly(&name, &parts) {
+            Some(slot) => (Some(slot), true),
+            None => match guard.admit(&parts, &bytes) {
+                Ok(slot) => (slot, false),
+                Err(refusal) => return refusal,
+            },
+        },
+        Some(Peek::Other) => (None, true),
+        None => match guard.admit(&parts, &bytes) {
+            Ok(slot) => (slot, false),
+            Err(refusal) => return refusal,
+        },
+    };
+    let body = axum::body::Body::from(bytes.clone());
     let response = next
         .run(axum::extract::Request::from_parts(parts, body))
         .await;
+    if verify && !response.status().is_success() {
+        if let Incoming::Reply(reply) = lines::classify(&bytes) {
+            return json_reply(StatusCode::BAD_REQUEST, reply);
+        }
+    }
     let (parts, body) = response.into_parts();
     let held = Held {
         inner: body,
@@ -178,7 +180,84 @@ pub(super) async fn guard(
     Response::from_parts(parts, axum::body::Body::new(held))
 }
 
+/// What a quick look at a POST body found: a `tools/call` of the named tool, or any other
+/// JSON object. `None`: not a JSON object with the fields where JSON-RPC puts them.
+enum Peek<'a> {
+    Call(Cow<'a, str>),
+    Other,
+}
+
+/// The fields of a JSON-RPC message the guard needs, borrowed from the body where they are
+/// not escaped; everything else is skipped without being built.
+#[derive(serde::Deserialize)]
+struct Fields<'a> {
+    #[serde(borrow, default)]
+    method: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    params: Option<Params<'a>>,
+}
+
+#[derive(serde::Deserialize)]
+struct Params<'a> {
+    #[serde(borrow, default)]
+    name: Option<Cow<'a, str>>,
+}
+
+/// A quick look at `body`: rmcp reads a `tools/call` from the same top-level `method` and
+/// `params.name`. A body this cannot read, or a `tools/call` without a tool name, is left to
+/// the full check.
+fn peek(body: &[u8]) -> Option<Peek<'_>> {
+    // An object only: serde would also read a struct from an array.
+    if body.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return None;
+    }
+    let fields: Fields<'_> = serde_json::from_slice(body).ok()?;
+    if fields.method.as_deref() != Some("tools/call") {
+        return Some(Peek::Other);
+    }
+    fields.params?.name.map(Peek::Call)
+}
+
 impl Guard {
+    /// The quick admission of a `tools/call` of `tool`: its slot, when the caller may call
+    /// it and a slot is free. `None` leaves the decision (and its answer) to [`Guard::admit`].
+    fn admit_quickly(&self, tool: &str, parts: &Parts) -> Option<OwnedSemaphorePermit> {
+        let principal = parts.extensions.get::<Principal>();
+        if self.scope_refusal(tool, principal).is_some() {
+            return None;
+        }
+        self.calls.clone().try_acquire_owned().ok()
+    }
+
+    /// The full check of a POST body, parsed as rmcp parses it: garbage is answered with a
+    /// JSON-RPC error, a `tools/call` the caller's token lacks the scopes for with 403, one
+    /// over the concurrency limit with "server busy"; an admitted call gets its slot.
+    fn admit(&self, parts: &Parts, bytes: &[u8]) -> Result<Option<OwnedSemaphorePermit>, Response> {
+        match lines::classify(bytes) {
+            Incoming::Reply(reply) => Err(json_reply(StatusCode::BAD_REQUEST, reply)),
+            Incoming::Message(message) => {
+                if let ClientJsonRpcMessage::Request(request) = &*message {
+                    if let ClientRequest::CallToolRequest(call) = &request.request {
+                        let principal = parts.extensions.get::<Principal>();
+                        if let Some(refusal) = self.scope_refusal(&call.params.name, principal) {
+                            return Err(refusal);
+                        }
+                        return match self.calls.clone().try_acquire_owned() {
+                            Ok(permit) => Ok(Some(permit)),
+                            Err(_) => {
+                                let id = serde_json::to_value(&request.id)
+                                    .unwrap_or(serde_json::Value::Null);
+                                Err(json_reply(StatusCode::OK, busy(id, self.max_calls)))
+                            }
+                        };
+                    }
+                }
+                Ok(None)
+            }
+            Incoming::Skip => Ok(None),
+        }
+    }
+
     /// With authorization configured, a call of a tool whose scopes the token lacks is
     /// answered 403 `insufficient_scope` naming them, so the client can ask for a token that
     /// has them (the server handler refuses it too, should this be bypassed).
@@ -219,4 +298,47 @@ pub(super) fn json_reply(status: StatusCode, body: Vec<u8>) -> Response {
         axum::http::HeaderValue::from_static("application/json"),
     );
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call_name(body: &str) -> Option<String> {
+        match peek(body.as_bytes())? {
+            Peek::Call(name) => Some(name.into_owned()),
+            Peek::Other => Some(String::new()),
+        }
+    }
+
+    #[test]
+    fn a_quick_look_finds_the_called_tool_where_json_rpc_puts_it() {
+        let call = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":1}}}"#;
+        assert_eq!(call_name(call).as_deref(), Some("add"));
+        // Escapes are read as rmcp reads them.
+        let escaped = r#"{"method":"tools\/call","params":{"name":"ad\u0064"},"id":2}"#;
+        assert_eq!(call_name(escaped).as_deref(), Some("add"));
+        let list = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"name":"add"}}"#;
+        assert_eq!(call_name(list).as_deref(), Some(""));
+    }
+
+    #[test]
+    fn whatever_a_quick_look_cannot_read_is_left_to_the_full_check() {
+        for body in [
+            "}{ not json",
+            "",
+            "[]",
+            r#"["tools/call",{"name":"add"}]"#,
+            r#"{"method":7}"#,
+            r#"{"method":"tools/call"}"#,
+            r#"{"method":"tools/call","params":{"arguments":{}}}"#,
+            r#"{"method":"tools/call","params":{"name":5}}"#,
+            // A second `method` or `name` could make rmcp read another one.
+            r#"{"method":"tools/list","method":"tools/call","params":{"name":"add"}}"#,
+            r#"{"method":"tools/call","params":{"name":"add","name":"secret"}}"#,
+            r#"{"method":"tools/call","params":{"name":"add"}} trailing"#,
+        ] {
+            assert!(peek(body.as_bytes()).is_none(), "{body}");
+        }
+    }
 }

@@ -104,11 +104,11 @@ pub(super) fn build(server: McpServer, config: &HttpConfig, sessions: Cancellati
 
     let server = server.with_call_timeout(config.call_timeout);
     let tools = server.live_tools();
-    let service = StreamableHttpService::new(
+    let service = Rmcp(Arc::new(StreamableHttpService::new(
         move || Ok(server.clone()),
         Arc::new(LocalSessionManager::default()),
         rmcp_config,
-    );
+    )));
     let in_flight = Arc::new(InFlight::default());
     let guard = Guard {
         body_limit,
@@ -160,18 +160,44 @@ pub(super) fn build(server: McpServer, config: &HttpConfig, sessions: Cancellati
     }
 }
 
+/// rmcp's streamable HTTP service behind an `Arc`. axum clones a route's service for every
+/// request, and rmcp clones itself again in `call`: each clone copies its whole configuration
+/// (every allowed host and origin, as owned strings). Shared, a request costs one reference
+/// count instead.
+#[derive(Clone)]
+struct Rmcp(Arc<StreamableHttpService<McpServer, LocalSessionManager>>);
+
+impl tower_service::Service<axum::extract::Request> for Rmcp {
+    type Response = axum::http::Response<
+        http_body_util::combinators::BoxBody<axum::body::Bytes, std::convert::Infallible>,
+    >;
+    type Error = std::convert::Infallible;
+    type Future = std::pin::Pin<
+        Box<dyn std::future::Future<Output = Result<Self::Response, Self::Error>> + Send>,
+    >;
+
+    fn poll_ready(
+        &mut self,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), Self::Error>> {
+        std::task::Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: axum::extract::Request) -> Self::Future {
+        let service = self.0.clone();
+        Box::pin(async move { Ok(service.handle(request).await) })
+    }
+}
+
 /// One span per MCP request: HTTP method, session id, principal (recorded by the token
-/// check) and status. Tokens never go into it.
+/// check) and status. Tokens never go into it. With no subscriber interested in the span
+/// (the usual case in production without tracing), nothing is recorded or stored: the
+/// request passes on with no allocation.
 async fn trace_request(
     mut request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> axum::response::Response {
     const SESSION: &str = "mcp-session-id";
-    let session = request
-        .headers()
-        .get(SESSION)
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned);
     let span = tracing::info_span!(
         "mcp_http_request",
         method = %request.method(),
@@ -179,15 +205,22 @@ async fn trace_request(
         principal = tracing::field::Empty,
         status = tracing::field::Empty,
     );
-    if let Some(session) = &session {
-        span.record("session_id", session.as_str());
+    if span.is_disabled() {
+        let response = next.run(request).await;
+        tracing::debug!("mcp http request served");
+        return response;
+    }
+    let session = request.headers().get(SESSION).and_then(|v| v.to_str().ok());
+    let has_session = session.is_some();
+    if let Some(session) = session {
+        span.record("session_id", session);
     }
     request.extensions_mut().insert(span.clone());
     let inner = span.clone();
     async move {
         let response = next.run(request).await;
         inner.record("status", response.status().as_u16());
-        if session.is_none() {
+        if !has_session {
             // A new session's id comes back on the `initialize` reply.
             if let Some(id) = response
                 .headers()

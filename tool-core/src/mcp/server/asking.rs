@@ -74,7 +74,7 @@ impl McpServer {
             }
         };
         drop(call_context);
-        let _ = logs.await;
+        logs.wait().await;
         match (outcome, rounds) {
             (Some(outcome), _) => outcome.map(Asked::Done),
             (None, Some((binding, replay))) => Ok(Asked::InputRequired(

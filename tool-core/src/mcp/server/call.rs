@@ -131,7 +131,7 @@ impl McpServer {
             let _ = forward.await;
         }
         drop(call_context);
-        let _ = logs.await;
+        logs.wait().await;
         match (response, rounds) {
             (Some(response), _) => {
                 Ok(call_result(&response, definition.output_schema.as_deref()).into())
