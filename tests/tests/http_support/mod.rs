@@ -6,6 +6,7 @@
 
 pub mod cases;
 pub mod held;
+pub mod sdk;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -149,42 +150,8 @@ pub fn assert_sdk_accepts_bodies(route: &str, bodies: &[Value]) {
 /// `Interaction`; `interactions_event`, one streamed event), so a fake server answers in the
 /// shapes the official SDK reads.
 pub fn assert_sdk_types(api: &str, bodies: &[Value]) {
-    use std::io::Write;
-    let Some(python) = tool_tests::mcp_python("checking requests against the official SDKs' types")
-    else {
-        return;
-    };
-    let mut lines = String::new();
-    for body in bodies {
-        lines.push_str(&serde_json::json!({"api": api, "body": body}).to_string());
-        lines.push('\n');
-    }
-    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("python/sdk_requests.py");
-    let mut child = std::process::Command::new(python)
-        .arg(script)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("python starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(lines.as_bytes())
-        .expect("the bodies are written");
-    let output = child.wait_with_output().expect("python ends");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "the {api} SDK's request types refuse a body:\n{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    assert_eq!(
-        stdout.lines().filter(|l| l.starts_with("ok ")).count(),
-        bodies.len(),
-        "{stdout}"
-    );
+    let named: Vec<(&str, &Value)> = bodies.iter().map(|body| (api, body)).collect();
+    sdk::assert_named(&named);
 }
 
 /// Short timeouts and fast retries, so fault tests end quickly.

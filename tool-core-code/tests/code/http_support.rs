@@ -52,6 +52,8 @@ pub fn sdk_api(route: &str) -> &'static str {
         "responses"
     } else if route.ends_with("/messages") {
         "anthropic"
+    } else if route.ends_with("/interactions") {
+        "interactions"
     } else {
         "gemini"
     }

@@ -13,7 +13,8 @@ use serde_json::json;
 use tool_core::runner::{RunEvent, RunOptions, Runner};
 use tool_core::ToolRegistry;
 
-use super::apis::{text_mode_reply, TEXT_PIECE};
+use super::apis::TEXT_PIECE;
+use super::whole::text_mode_reply;
 use super::harness::*;
 use super::sse::render_sse;
 use super::{Api, Seen, Turn, Verdict};

@@ -26,9 +26,9 @@ mod optional;
 mod output;
 mod reasoning;
 mod rich;
-mod sdk;
 mod sse;
 mod usage;
+mod whole;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -325,7 +325,7 @@ async fn run_row(feature: Feature) {
             }
         }
     }
-    sdk::assert_accepts(&sent);
+    crate::http_support::sdk::assert_accepts(&sent);
     assert!(
         failures.is_empty(),
         "{feature:?}: {} cell(s) failed:\n{}",

@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use tool_core::model::Reasoning;
 use tool_core::runner::{RunEvent, RunOptions};
 
-use super::apis::{self, Api, ENCRYPTED, SIGNATURE, THOUGHT_SIGNATURE};
+use super::apis::{Api, ENCRYPTED, SIGNATURE, THOUGHT_SIGNATURE};
 use super::harness::*;
 use super::interactions::interaction_id;
 use super::{Fake, Seen, Turn, Verdict};
@@ -166,7 +166,7 @@ pub async fn scenario(api: Api) -> Seen {
             }
             _ => {
                 // Text mode: the reply as the model wrote it.
-                let reply = apis::text_mode_reply(api, &turns[0]);
+                let reply = super::whole::text_mode_reply(api, &turns[0]);
                 assert_eq!(back["content"], reply.as_str(), "{case}: {back}");
             }
         }

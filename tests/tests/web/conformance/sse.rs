@@ -5,9 +5,10 @@ use serde_json::{json, Value};
 
 use tool_core::provider::anthropic::CODE_EXECUTION_CALLER;
 
-use super::apis::{
-    anthropic_blocks, anthropic_container, gemini_calls, gemini_chunk, pieces, responses_items,
-    responses_usage, text_mode_reply, Api, Turn, ENCRYPTED, SIGNATURE, TEXT_PIECE,
+use super::apis::{pieces, Api, Turn, ENCRYPTED, SIGNATURE, TEXT_PIECE};
+use super::whole::{
+    anthropic_blocks, anthropic_container, gemini_calls, gemini_chunk, responses_items,
+    responses_usage, text_mode_reply,
 };
 
 fn sse_data(values: &[Value]) -> Vec<String> {

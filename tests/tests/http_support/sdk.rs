@@ -1,6 +1,6 @@
 //! The official SDKs' request types, as `assert_sdk_accepts` uses them, in one Python
-//! process for the whole matrix: the checker takes seconds to start (it imports three SDKs),
-//! and the rows would otherwise start it once each.
+//! process for the whole test binary: the checker takes seconds to start (it imports four
+//! SDKs), and the tests would otherwise start it once per check.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -8,7 +8,7 @@ use std::sync::{Mutex, OnceLock};
 
 use serde_json::{json, Value};
 
-use crate::http_support::sdk_api;
+use super::sdk_api;
 
 struct Checker {
     stdin: ChildStdin,
@@ -47,6 +47,16 @@ fn checker() -> Option<&'static Mutex<Checker>> {
 
 /// Every body is a valid request by the official SDK of the API its route belongs to.
 pub fn assert_accepts(bodies: &[(&str, Value)]) {
+    let named: Vec<(&str, &Value)> = bodies
+        .iter()
+        .map(|(route, body)| (sdk_api(route), body))
+        .collect();
+    assert_named(&named);
+}
+
+/// Every value is valid by the SDK types `tests/python/sdk_requests.py` names with its
+/// `api` (a request body's API, or one of the response checks).
+pub fn assert_named(bodies: &[(&str, &Value)]) {
     let Some(checker) = checker() else {
         return;
     };
@@ -54,8 +64,8 @@ pub fn assert_accepts(bodies: &[(&str, Value)]) {
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     let mut lines = String::new();
-    for (route, body) in bodies {
-        lines.push_str(&json!({"api": sdk_api(route), "body": body}).to_string());
+    for (api, body) in bodies {
+        lines.push_str(&json!({"api": api, "body": body}).to_string());
         lines.push('\n');
     }
     checker
@@ -64,14 +74,14 @@ pub fn assert_accepts(bodies: &[(&str, Value)]) {
         .and_then(|()| checker.stdin.flush())
         .expect("the bodies are written");
     let mut refused = Vec::new();
-    for (route, body) in bodies {
+    for (api, body) in bodies {
         let mut verdict = String::new();
         checker
             .stdout
             .read_line(&mut verdict)
             .expect("the checker answers");
         if !verdict.starts_with("ok ") {
-            refused.push(format!("{route}: {}\n  {body}", verdict.trim_end()));
+            refused.push(format!("{api}: {}\n  {body}", verdict.trim_end()));
         }
     }
     assert!(
