@@ -96,6 +96,10 @@ impl McpServer {
                 .build(),
         )
         .with_server_info(Implementation::new("tool-core", env!("CARGO_PKG_VERSION")));
+        let mut config = config;
+        if tools.current().has_apps {
+            advertise_apps(&mut config.capabilities);
+        }
         McpServer {
             tools,
             page_size: DEFAULT_PAGE_SIZE,
@@ -220,11 +224,12 @@ impl McpServer {
         &self,
         cursor: Option<&str>,
         principal: Option<&crate::Principal>,
+        modern: bool,
     ) -> Result<ListToolsResult, ErrorData> {
         // A caller sees only the tools it may call (see `ToolRegistry::with_required_scopes`).
         let served = self.tools.current();
         let visible: Vec<&rmcp::model::Tool> = served
-            .tools
+            .listed(modern)
             .iter()
             .filter(|tool| gate::may_use(&served.registry, &tool.name, principal))
             .collect();
@@ -254,9 +259,34 @@ impl McpServer {
     }
 }
 
+/// The identifier of the MCP Apps extension (tools with interactive views).
+const APPS_EXTENSION: &str = "io.modelcontextprotocol/ui";
+
+/// Says, in the `extensions` capability, that tools here come with interactive views. Both
+/// eras: the extension is negotiated in `initialize` as well as in `server/discover`.
+fn advertise_apps(capabilities: &mut ServerCapabilities) {
+    capabilities
+        .extensions
+        .get_or_insert_with(Default::default)
+        .entry(APPS_EXTENSION.to_owned())
+        .or_default();
+}
+
+impl McpServer {
+    /// What `initialize` and `server/discover` report: the configuration, with the Apps
+    /// extension while a served tool has a view (tools change while serving).
+    fn info(&self) -> ServerConfig {
+        let mut info = self.config.clone();
+        if self.tools.current().has_apps {
+            advertise_apps(&mut info.capabilities);
+        }
+        info
+    }
+}
+
 impl ServerHandler for McpServer {
     fn get_info(&self) -> ServerConfig {
-        self.config.clone()
+        self.info()
     }
 
     /// What 2026-07-28 clients learn instead of `initialize`'s answer: the same, without
@@ -266,7 +296,7 @@ impl ServerHandler for McpServer {
         &self,
         _context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::DiscoverResult, ErrorData> {
-        let mut info = self.config.clone();
+        let mut info = self.info();
         #[allow(deprecated)]
         {
             info.capabilities.logging = None;
@@ -460,6 +490,7 @@ impl ServerHandler for McpServer {
         self.page(
             request.as_ref().and_then(|r| r.cursor.as_deref()),
             principal.as_ref(),
+            input_required::is_modern(&context),
         )
     }
 
