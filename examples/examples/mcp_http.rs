@@ -14,6 +14,10 @@
 //! - `--json-response`: plain JSON replies instead of SSE (implies `--stateless`).
 //! - `--stateless`: no sessions at all; any replica serves any request without a store.
 //!
+//! Beside the demo tools it serves `weather_dashboard`, a tool with an interactive view (the
+//! MCP Apps extension, `tool_examples::apps`): its text result stands alone, and a host that
+//! renders apps shows the `ui://weather/dashboard` view it names.
+//!
 //! It prints `listening on http://ADDR/mcp` on stdout once ready, and shuts down gracefully
 //! on Ctrl-C.
 
@@ -22,6 +26,7 @@ use std::process::exit;
 use tool_core::mcp::auth::{Authorization, StaticTokens};
 use tool_core::mcp::{HttpConfig, McpServer};
 use tool_core::{tools, Principal};
+use tool_examples::apps::{self, weather_dashboard};
 use tool_examples::demo::{add, get_weather, search};
 
 #[derive(Default)]
@@ -121,7 +126,8 @@ async fn main() {
             exit(2);
         }
     };
-    let server = McpServer::new(tools![get_weather, add, search])
+    let server = McpServer::new(tools![get_weather, add, search, weather_dashboard])
+        .with_catalog(apps::catalog())
         .with_server_info("quickstart", env!("CARGO_PKG_VERSION"));
     let serving = match server.serve_http_with(addr.as_str(), config).await {
         Ok(serving) => serving,
