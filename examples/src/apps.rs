@@ -18,7 +18,11 @@ pub fn weather_dashboard(
 }
 
 /// The weather dashboard: renders the `weather_dashboard` tool's result.
-#[resource(uri = "ui://weather/dashboard", title = "Weather dashboard", app(prefers_border = true))]
+#[resource(
+    uri = "ui://weather/dashboard",
+    title = "Weather dashboard",
+    app(prefers_border = true)
+)]
 pub fn dashboard() -> &'static str {
     DASHBOARD_HTML
 }

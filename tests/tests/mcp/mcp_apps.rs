@@ -165,7 +165,10 @@ async fn a_view_carries_its_csp_and_permissions_and_any_tool_kind_names_one() {
             tools[0]["_meta"],
             json!({"com.example/owner": "maps", "ui": {"resourceUri": "ui://maps/view"}})
         );
-        assert_eq!(tools[1]["_meta"], json!({"ui": {"resourceUri": "ui://maps/view"}}));
+        assert_eq!(
+            tools[1]["_meta"],
+            json!({"ui": {"resourceUri": "ui://maps/view"}})
+        );
         assert!(tools[2].get("_meta").is_none(), "{}", tools[2]);
 
         let listed =

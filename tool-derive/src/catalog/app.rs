@@ -119,7 +119,10 @@ impl AppAttr {
     pub fn builder_call(&self, krate: &Path) -> TokenStream {
         let mut entries = Vec::new();
         if !self.csp.is_empty() {
-            let csp = self.csp.iter().map(|(key, domains)| quote!(#key: [#(#domains),*]));
+            let csp = self
+                .csp
+                .iter()
+                .map(|(key, domains)| quote!(#key: [#(#domains),*]));
             entries.push(quote!("csp": { #(#csp),* }));
         }
         if !self.permissions.is_empty() {
@@ -165,4 +168,69 @@ fn strings(meta: &ParseNestedMeta) -> syn::Result<Vec<String>> {
             _ => Err(expected()),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn expand(attr: &str) -> Result<String, String> {
+        let mut cx = Ctxt::default();
+        let mut found = None;
+        let parser = syn::meta::parser(|meta| {
+            found = Some(AppAttr::parse(&meta, &mut cx)?);
+            Ok(())
+        });
+        syn::parse::Parser::parse_str(parser, attr).map_err(|e| e.to_string())?;
+        cx.check().map_err(|e| e.to_string())?;
+        let krate: Path = syn::parse_quote!(tool_core);
+        Ok(found.expect("one key").builder_call(&krate).to_string())
+    }
+
+    #[test]
+    fn keys_become_the_extensions_names_in_a_fixed_order() {
+        let tokens = expand(
+            r#"app(prefers_border, permissions = ["clipboard_write", "camera"], connect_domains = ["https://a.example"], domain = "d.example")"#,
+        )
+        .unwrap();
+        let compact: String = tokens.split_whitespace().collect();
+        assert!(
+            compact.contains(r#""csp":{"connectDomains":["https://a.example"]},"permissions":{"clipboardWrite":{},"camera":{}},"domain":"d.example","prefersBorder":true"#),
+            "{compact}"
+        );
+        assert!(expand("app").unwrap().contains("with_app_view"));
+    }
+
+    #[test]
+    fn bad_values_are_errors_that_say_what_to_write() {
+        assert!(expand(r#"app(permissions = ["usb"])"#)
+            .unwrap_err()
+            .contains("unknown permission `usb`"));
+        assert!(expand(r#"app(connect_domains = "https://a.example")"#)
+            .unwrap_err()
+            .contains("takes a list of strings"));
+        assert!(expand(r#"app = "ui://x""#)
+            .unwrap_err()
+            .contains("takes no value"));
+        assert!(expand(r#"app(fonts = [])"#)
+            .unwrap_err()
+            .contains("unknown key `fonts`"));
+        assert!(expand(r#"app(domain = "a", domain = "b")"#)
+            .unwrap_err()
+            .contains("duplicate `domain`"));
+    }
+
+    #[test]
+    fn a_view_uri_is_a_ui_uri() {
+        use crate::check::app_uri_error;
+        assert!(app_uri_error("ui://weather/dashboard").is_none());
+        for bad in [
+            "https://example.com/view",
+            "ui://",
+            "ui:// x",
+            "weather/dashboard",
+        ] {
+            assert!(app_uri_error(bad).unwrap().contains("`ui://"), "{bad}");
+        }
+    }
 }
