@@ -19,6 +19,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use super::gate;
 
+mod apps;
 mod asking;
 mod call;
 mod results;
@@ -98,7 +99,7 @@ impl McpServer {
         .with_server_info(Implementation::new("tool-core", env!("CARGO_PKG_VERSION")));
         let mut config = config;
         if tools.current().has_apps {
-            advertise_apps(&mut config.capabilities);
+            apps::advertise(&mut config.capabilities);
         }
         McpServer {
             tools,
@@ -256,31 +257,6 @@ impl McpServer {
             result.next_cursor = Some(end.to_string());
         }
         Ok(result)
-    }
-}
-
-/// The identifier of the MCP Apps extension (tools with interactive views).
-const APPS_EXTENSION: &str = "io.modelcontextprotocol/ui";
-
-/// Says, in the `extensions` capability, that tools here come with interactive views. Both
-/// eras: the extension is negotiated in `initialize` as well as in `server/discover`.
-fn advertise_apps(capabilities: &mut ServerCapabilities) {
-    capabilities
-        .extensions
-        .get_or_insert_with(Default::default)
-        .entry(APPS_EXTENSION.to_owned())
-        .or_default();
-}
-
-impl McpServer {
-    /// What `initialize` and `server/discover` report: the configuration, with the Apps
-    /// extension while a served tool has a view (tools change while serving).
-    fn info(&self) -> ServerConfig {
-        let mut info = self.config.clone();
-        if self.tools.current().has_apps {
-            advertise_apps(&mut info.capabilities);
-        }
-        info
     }
 }
 
