@@ -14,6 +14,10 @@
 //! - `--json-response`: plain JSON replies instead of SSE (implies `--stateless`).
 //! - `--stateless`: no sessions at all; any replica serves any request without a store.
 //!
+//! Beside the demo tools it serves `weather_dashboard`, a tool with an interactive view (the
+//! MCP Apps extension, `tool_examples::apps`): its text result stands alone, and a host that
+//! renders apps shows the `ui://weather/dashboard` view it names.
+//!
 //! It prints `listening on http://ADDR/mcp` on stdout once ready, and shuts down gracefully
 //! on Ctrl-C.
 //!
@@ -29,6 +33,7 @@ use std::time::Duration;
 use tool_core::mcp::auth::{Authorization, StaticTokens};
 use tool_core::mcp::{HttpConfig, McpServer, TaskStore};
 use tool_core::{tool, tools, CancelFlag, Principal, ProgressReporter};
+use tool_examples::apps::{self, weather_dashboard};
 use tool_examples::demo::{add, get_weather, search};
 
 /// Counts from 1 to `n`, one step every `ms_per_step` milliseconds, and answers
@@ -162,7 +167,8 @@ async fn main() {
             exit(2);
         }
     };
-    let mut server = McpServer::new(tools![get_weather, add, search, long_count])
+    let mut server = McpServer::new(tools![get_weather, add, search, long_count, weather_dashboard])
+        .with_catalog(apps::catalog())
         .with_server_info("quickstart", env!("CARGO_PKG_VERSION"));
     if let Some(store) = task_store {
         server = server.with_task_store(store);

@@ -213,6 +213,9 @@ pub struct ToolDefinition {
     /// [`ToolDefinition::defer_loading`].
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub(crate) defer_loading: bool,
+    /// The `ui://` resource of the tool's interactive view; see [`ToolDefinition::app`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) app: Option<String>,
     /// Who may call the tool; see [`ToolDefinition::allowed_callers`].
     #[serde(default, skip_serializing_if = "is_direct_only")]
     pub(crate) allowed_callers: AllowedCallers,
@@ -258,6 +261,7 @@ impl ToolDefinition {
             icons: Vec::new(),
             meta: None,
             defer_loading: false,
+            app: None,
             allowed_callers: AllowedCallers::Direct,
             task_support: TaskSupport::Forbidden,
             namespace: None,
@@ -328,6 +332,33 @@ impl ToolDefinition {
     pub fn with_meta(mut self, meta: Meta) -> Self {
         self.meta = Some(meta);
         self
+    }
+
+    /// Gives the tool an interactive view: the `ui://` resource an MCP host renders beside
+    /// its result (the MCP Apps extension); see [`Tool::app`](crate::Tool::app). The MCP
+    /// server lists the tool with `_meta.ui.resourceUri`; the other APIs leave it out.
+    ///
+    /// ```
+    /// let def = tool_core::ToolDefinition::new("weather_dashboard", "Shows the weather.", serde_json::json!({"type": "object"}))
+    ///     .with_app("ui://weather/dashboard");
+    /// assert_eq!(def.app(), Some("ui://weather/dashboard"));
+    /// let listed = tool_core::provider::mcp::tools(&[def]);
+    /// assert_eq!(listed["tools"][0]["_meta"]["ui"]["resourceUri"], "ui://weather/dashboard");
+    /// ```
+    pub fn with_app(mut self, resource_uri: impl Into<String>) -> Self {
+        self.app = Some(resource_uri.into());
+        self
+    }
+
+    /// The `ui://` resource of the tool's interactive view, if it has one (set by
+    /// `#[tool(app = "ui://..")]` or [`ToolDefinition::with_app`]).
+    ///
+    /// ```
+    /// let def = tool_core::ToolDefinition::new("add", "Adds.", serde_json::json!({"type": "object"}));
+    /// assert_eq!(def.app(), None);
+    /// ```
+    pub fn app(&self) -> Option<&str> {
+        self.app.as_deref()
     }
 
     /// Marks the tool deferred (or not): it stays out of the tools sent to the model until

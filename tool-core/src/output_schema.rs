@@ -68,6 +68,21 @@ pub(crate) fn is_wrapped_output(schema: &Value) -> bool {
     schema.get(WRAP_RESULT_KEY) == Some(&Value::Bool(true))
 }
 
+/// The schema a 2026-07-28 session gets for a wrapped output schema: that revision allows
+/// any JSON Schema as `outputSchema` and any JSON value as `structuredContent`, so the value
+/// goes out as it is, under the schema of `result` (with the wrapper's `$defs` moved back).
+/// `None` for a schema that is not a wrapper (it is the same in both eras).
+pub(crate) fn unwrapped_output(schema: &Value) -> Option<Value> {
+    if !is_wrapped_output(schema) {
+        return None;
+    }
+    let mut inner = schema.get("properties")?.get("result")?.clone();
+    if let (Value::Object(map), Some(defs)) = (&mut inner, schema.get("$defs")) {
+        map.insert("$defs".into(), defs.clone());
+    }
+    Some(inner)
+}
+
 /// Return types whose structured result has a schema: [`Json<T>`] with `T: JsonSchema`, and a
 /// `Result` of one. `#[tool]` asks this (through [`OutputProbe`]) to fill
 /// [`Tool::output_schema`](crate::Tool::output_schema).
@@ -166,5 +181,10 @@ mod tests {
         assert!(is_wrapped_output(&wrapped));
         assert_eq!(wrapped["properties"]["result"]["type"], "array");
         assert!(wrapped["$defs"]["Point"].is_object(), "{wrapped}");
+        // Unwrapped for 2026-07-28: the list's own schema, its `$defs` back at its root.
+        let plain = unwrapped_output(&wrapped).unwrap();
+        assert_eq!(plain["type"], "array");
+        assert!(plain["$defs"]["Point"].is_object(), "{plain}");
+        assert!(unwrapped_output(&output_schema_of::<Point>().unwrap()).is_none());
     }
 }

@@ -69,6 +69,21 @@ pub trait StructTool: Send + Sync + 'static {
     /// assert!(tools![ExportPdf].definitions()[0].defer_loading());
     /// ```
     const DEFER_LOADING: bool = false;
+    /// The `ui://` resource of the tool's interactive view (`#[tool_def(app = "ui://..")]`;
+    /// see [`Tool::app`]).
+    ///
+    /// ```
+    /// use tool_core::{tools, StructTool};
+    ///
+    /// /// Shows a chart.
+    /// #[derive(tool_core::Tool)]
+    /// #[tool_def(app = "ui://charts/view", event = "chart")]
+    /// struct ShowChart { series: Vec<f64> }
+    ///
+    /// assert_eq!(ShowChart::APP, Some("ui://charts/view"));
+    /// assert_eq!(tools![ShowChart].definitions()[0].app(), Some("ui://charts/view"));
+    /// ```
+    const APP: Option<&'static str> = None;
     /// Who may call the tool (`#[tool_def(allowed_callers = "program")]`; see
     /// [`Tool::allowed_callers`]).
     ///
@@ -200,6 +215,9 @@ impl<T: StructTool> Tool for ToolOf<T> {
     }
     fn defer_loading(&self) -> bool {
         T::DEFER_LOADING
+    }
+    fn app(&self) -> Option<&str> {
+        T::APP
     }
     fn allowed_callers(&self) -> crate::AllowedCallers {
         T::ALLOWED_CALLERS

@@ -99,6 +99,27 @@ pub trait Tool: Send + Sync + 'static {
         None
     }
 
+    /// The `ui://` resource holding the tool's interactive view (the MCP Apps extension),
+    /// if it has one; none by default. `#[tool(app = "ui://..")]` sets it. An MCP server
+    /// lists the tool with `_meta.ui.resourceUri` naming it, and a host that renders apps
+    /// shows that view beside the chat; the tool's result must still make sense as text,
+    /// for hosts that do not. The catalog serves the view (see
+    /// [`ResourceInfo::with_app_view`](crate::catalog::ResourceInfo::with_app_view)).
+    ///
+    /// ```
+    /// use tool_core::{tool, tools};
+    ///
+    /// /// Shows the weather of a city on a dashboard.
+    /// #[tool(app = "ui://weather/dashboard")]
+    /// fn weather_dashboard(city: String) -> String { format!("Sunny in {city}") }
+    ///
+    /// let registry = tools![weather_dashboard];
+    /// assert_eq!(registry.definitions()[0].app(), Some("ui://weather/dashboard"));
+    /// ```
+    fn app(&self) -> Option<&str> {
+        None
+    }
+
     /// A per-tool time limit in milliseconds, if the tool declares one.
     fn timeout_ms(&self) -> Option<u64> {
         None

@@ -266,6 +266,9 @@ impl Tool for ToolFn {
     fn defer_loading(&self) -> bool {
         self.definition.defer_loading()
     }
+    fn app(&self) -> Option<&str> {
+        self.definition.app()
+    }
     fn allowed_callers(&self) -> crate::AllowedCallers {
         self.definition.allowed_callers()
     }

@@ -16,8 +16,8 @@ pub struct Spanned<T> {
 }
 
 /// `#[tool(name = "...", title = "...", description = "...", read_only, destructive, idempotent, open_world,
-/// timeout_ms = 5000, defer_loading, allowed_callers = "program", crate = path, icon = "...",
-/// meta(..))]` (`icon` and `meta`:
+/// timeout_ms = 5000, defer_loading, allowed_callers = "program", app = "ui://..", crate = path,
+/// icon = "...", meta(..))]` (`icon` and `meta`:
 /// see `metadata`)
 #[derive(Default)]
 pub struct ToolAttr {
@@ -36,6 +36,8 @@ pub struct ToolAttr {
     /// Functions only: an MCP client may run the tool as a task; `task` alone is
     /// `"optional"`, else `task = "optional"` or `task = "required"`.
     pub task: Option<Spanned<String>>,
+    /// The `ui://` resource of the tool's interactive view (MCP Apps).
+    pub app: Option<Spanned<String>>,
     pub krate: Option<Path>,
     /// `#[derive(Tool)]` only: a side-channel tool that sends its arguments as this event.
     pub event: Option<Spanned<String>>,
@@ -56,6 +58,7 @@ pub const TOOL_KEYS: &[&str] = &[
     "timeout_ms",
     "defer_loading",
     "allowed_callers",
+    "app",
     "crate",
     "icon",
     "meta",
@@ -133,6 +136,7 @@ pub fn parse_tool_attr(tokens: TokenStream, for_struct: bool, cx: &mut Ctxt) -> 
                 "open_world",
                 parse_flag(&meta)?,
             ),
+            "app" => set(cx, &meta, &mut attr.app, "app", parse_string(&meta)?),
             "timeout_ms" => set(
                 cx,
                 &meta,

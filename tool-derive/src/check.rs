@@ -208,6 +208,11 @@ pub fn tool(model: &ToolModel, for_struct: bool, cx: &mut Ctxt) {
             cx.error_at(t.span, "`timeout_ms` must be at least 1");
         }
     }
+    if let Some(app) = &model.attr.app {
+        if let Some(message) = app_uri_error(&app.value) {
+            cx.error_at(app.span, message);
+        }
+    }
 
     let mut seen: HashMap<&str, proc_macro2::Span> = HashMap::new();
     for param in model.params.iter().filter(|p| p.injected) {
@@ -277,5 +282,17 @@ pub fn tool(model: &ToolModel, for_struct: bool, cx: &mut Ctxt) {
                 ),
             );
         }
+    }
+}
+
+/// Why an MCP Apps view URI would be refused by hosts: it must use the `ui://` scheme and
+/// name something (`#[tool(app = "..")]`, `#[resource(uri = "..", app)]`).
+pub fn app_uri_error(uri: &str) -> Option<String> {
+    match uri.strip_prefix("ui://") {
+        Some(rest) if !rest.is_empty() && !rest.contains(char::is_whitespace) => None,
+        _ => Some(format!(
+            "an app's view is a `ui://` resource: write its URI as `ui://server/view`, e.g. \
+             `ui://weather/dashboard` (got `{uri}`)"
+        )),
     }
 }

@@ -293,9 +293,19 @@ pub fn facts(model: &ToolModel, generics: &[syn::Ident]) -> TokenStream {
     let output = output_schema(model, generics);
     let input_schema = input_schema(model);
     let metadata = model.attr.metadata.tool_methods(krate, quote!(&self));
+    // Only tools with a view override the default (none).
+    let app = model.attr.app.as_ref().map(|app| {
+        let uri = &app.value;
+        quote!(
+            fn app(&self) -> ::core::option::Option<&str> {
+                ::core::option::Option::Some(#uri)
+            }
+        )
+    });
     quote! {
         #output
         #metadata
+        #app
         fn name(&self) -> &str {
             #name
         }

@@ -375,6 +375,12 @@ fn struct_tool(model: &ToolModel) -> TokenStream {
             const ALLOWED_CALLERS: #krate::AllowedCallers = #callers;
         )
     });
+    let app = model.attr.app.as_ref().map(|app| {
+        let uri = &app.value;
+        quote!(
+            const APP: ::core::option::Option<&'static str> = ::core::option::Option::Some(#uri);
+        )
+    });
     let title = expand::title(model);
     let metadata = model.attr.metadata.tool_methods(krate, TokenStream::new());
     let params = params_struct(model);
@@ -427,6 +433,7 @@ fn struct_tool(model: &ToolModel) -> TokenStream {
                 const TIMEOUT_MS: ::core::option::Option<u64> = #timeout;
                 #defer
                 #callers
+                #app
                 fn input_schema() -> __tc::serde_json::Value {
                     #input_schema
                 }

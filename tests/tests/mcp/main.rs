@@ -9,6 +9,7 @@
 #[path = "../support/spans.rs"]
 mod spans;
 
+mod mcp_apps;
 mod mcp_attachments;
 mod mcp_catalog_asks;
 mod mcp_client;
@@ -27,9 +28,11 @@ mod mcp_mrtr_state;
 mod mcp_outside_runtime;
 mod mcp_peer;
 mod mcp_python;
+mod mcp_python_apps;
 mod mcp_python_eras;
 mod mcp_resources;
 mod mcp_results;
+mod mcp_results_eras;
 mod mcp_server;
 mod mcp_tasks;
 mod mcp_tasks_python;

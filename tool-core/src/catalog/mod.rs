@@ -46,7 +46,7 @@ pub use prompt::{
 };
 pub use resource::{
     Blob, IntoResourceContents, Resource, ResourceBody, ResourceContents, ResourceFuture,
-    ResourceInfo,
+    ResourceInfo, APP_MIME_TYPE,
 };
 pub use template::UriTemplate;
 

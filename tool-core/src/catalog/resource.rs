@@ -128,7 +128,42 @@ impl ResourceInfo {
         self.meta = Some(meta);
         self
     }
+
+    /// Makes the resource the interactive view of a tool (the MCP Apps extension; the tool
+    /// names it with `#[tool(app = "ui://..")]`): its MIME type becomes [`APP_MIME_TYPE`],
+    /// and `ui`, when not empty, becomes its `_meta.ui`: what the view asks of the host that
+    /// renders it in a sandboxed frame (`csp` with `connectDomains`, `resourceDomains`,
+    /// `frameDomains`, `baseUriDomains`; `permissions` such as `{"camera": {}}`; `domain`;
+    /// `prefersBorder`). An MCP server sends that `_meta.ui` in `resources/list` and with the
+    /// contents `resources/read` returns. `#[resource(uri = "ui://..", app(..))]` does it for
+    /// a function; the URI must use the `ui://` scheme and the contents be an HTML document.
+    ///
+    /// ```
+    /// use tool_core::catalog::{ResourceInfo, APP_MIME_TYPE};
+    /// let ui = serde_json::json!({"csp": {"connectDomains": ["https://api.example.com"]}, "prefersBorder": true});
+    /// let info = ResourceInfo::new("ui://weather/dashboard", "dashboard", "The weather dashboard.")
+    ///     .with_app_view(ui.as_object().cloned().unwrap());
+    /// assert_eq!(info.mime_type.as_deref(), Some(APP_MIME_TYPE));
+    /// assert_eq!(info.meta.unwrap()["ui"]["csp"]["connectDomains"][0], "https://api.example.com");
+    /// ```
+    pub fn with_app_view(mut self, ui: Meta) -> Self {
+        self.mime_type = Some(APP_MIME_TYPE.to_owned());
+        if !ui.is_empty() {
+            self.meta
+                .get_or_insert_with(Meta::new)
+                .insert("ui".to_owned(), serde_json::Value::Object(ui));
+        }
+        self
+    }
 }
+
+/// The MIME type of an MCP Apps view: an HTML document a host renders in a sandboxed frame
+/// beside a tool's result (see [`ResourceInfo::with_app_view`]).
+///
+/// ```
+/// assert_eq!(tool_core::catalog::APP_MIME_TYPE, "text/html;profile=mcp-app");
+/// ```
+pub const APP_MIME_TYPE: &str = "text/html;profile=mcp-app";
 
 /// What one read returned: text or bytes, with the URI it was read at.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -9,6 +9,7 @@ use serde_json::{json, Value};
 use crate::catalog::{Catalog, PromptInfo, ResourceInfo};
 use crate::definition::ToolDefinition;
 use crate::metadata::write_metadata;
+use crate::output_schema::unwrapped_output;
 use crate::registry::ToolRegistry;
 
 /// The catalog with its MCP listings, converted once per change.
@@ -91,24 +92,80 @@ fn mcp_template(info: &ResourceInfo) -> rmcp::model::ResourceTemplate {
     })
 }
 
-/// The registry as served now, with its tools as MCP lists them (in registry order).
+/// The registry as served now, with its tools as MCP lists them (in registry order), once
+/// per protocol era: a result that is not a JSON object is wrapped as `{"result": ..}` for
+/// handshake-era sessions (2025-11-25 wants an object), and goes out as it is, under its own
+/// schema, on 2026-07-28 sessions.
 pub(crate) struct ServedTools {
     pub registry: Arc<ToolRegistry>,
+    /// As 2025-11-25 lists them.
     pub tools: Arc<[rmcp::model::Tool]>,
     /// Whether a tool may run as a task: then the server offers the tasks extension.
     pub offers_tasks: bool,
+    /// As 2026-07-28 lists them (the same `Arc` when no tool has a wrapped output).
+    pub modern_tools: Arc<[rmcp::model::Tool]>,
+    /// The 2026-07-28 output schema of each tool whose schema is a wrapper, by registry
+    /// position (empty when none is).
+    modern_outputs: Box<[Option<Value>]>,
+    /// Whether a tool has an interactive view (the MCP Apps extension is then advertised).
+    pub has_apps: bool,
 }
 
 impl ServedTools {
     fn new(registry: Arc<ToolRegistry>) -> ServedTools {
-        ServedTools {
-            tools: registry.definitions().iter().map(mcp_tool).collect(),
-            offers_tasks: registry
-                .definitions()
+        let definitions = registry.definitions();
+        let tools: Arc<[rmcp::model::Tool]> = definitions.iter().map(mcp_tool).collect();
+        let modern_outputs: Box<[Option<Value>]> = definitions
+            .iter()
+            .map(|def| def.output_schema.as_deref().and_then(unwrapped_output))
+            .collect();
+        let (modern_tools, modern_outputs) = if modern_outputs.iter().all(Option::is_none) {
+            (tools.clone(), Box::default())
+        } else {
+            let modern = tools
                 .iter()
-                .any(|d| d.task_support().allows_task()),
+                .zip(modern_outputs.iter())
+                .map(|(tool, output)| {
+                    let mut tool = tool.clone();
+                    if let Some(Value::Object(schema)) = output {
+                        tool.output_schema = Some(Arc::new(schema.clone()));
+                    }
+                    tool
+                })
+                .collect();
+            (modern, modern_outputs)
+        };
+        ServedTools {
+            offers_tasks: definitions.iter().any(|d| d.task_support().allows_task()),
+            has_apps: definitions.iter().any(|def| def.app().is_some()),
+            tools,
+            modern_tools,
+            modern_outputs,
             registry,
         }
+    }
+
+    /// The tools as a session of this era lists them.
+    pub fn listed(&self, modern: bool) -> &[rmcp::model::Tool] {
+        if modern {
+            &self.modern_tools
+        } else {
+            &self.tools
+        }
+    }
+
+    /// The output schema a result of `definition` answers to on a session of this era.
+    pub fn output_schema<'a>(
+        &'a self,
+        definition: &'a ToolDefinition,
+        modern: bool,
+    ) -> Option<&'a Value> {
+        let modern_output = modern
+            .then(|| self.registry.position(&definition.name))
+            .flatten()
+            .and_then(|i| self.modern_outputs.get(i))
+            .and_then(Option::as_ref);
+        modern_output.or(definition.output_schema.as_deref())
     }
 }
 

@@ -6,7 +6,7 @@ use rmcp::ErrorData;
 use serde_json::{json, Value};
 
 use super::peers::Shared;
-use crate::catalog::{CatalogError, ResourceBody, ResourceContents};
+use crate::catalog::{CatalogError, ResourceBody, ResourceContents, APP_MIME_TYPE};
 use crate::response::codec::base64_encode;
 
 /// One page of `items` from `cursor` (an offset we handed out as `nextCursor`).
@@ -87,7 +87,19 @@ pub(super) async fn read(
         .read_in(uri, ctx)
         .await
         .map_err(|e| error_data(&e))?;
-    let value = json!({ "contents": [contents_json(&contents)] });
+    let mut item = contents_json(&contents);
+    // An app's view carries its `_meta.ui` (CSP, permissions) with the contents too, where
+    // hosts read it before rendering.
+    if contents.mime_type.as_deref() == Some(APP_MIME_TYPE) {
+        let ui = catalog
+            .fixed_resources()
+            .find(|info| info.uri.as_str() == contents.uri)
+            .and_then(|info| info.meta.as_ref()?.get("ui"));
+        if let Some(ui) = ui {
+            item["_meta"] = json!({ "ui": ui });
+        }
+    }
+    let value = json!({ "contents": [item] });
     serde_json::from_value(value).map_err(|e| {
         ErrorData::internal_error(format!("the resource could not be encoded: {e}"), None)
     })

@@ -172,6 +172,7 @@ impl ToolRegistry {
             icons: tool.icons(),
             meta: tool.meta(),
             defer_loading: tool.defer_loading(),
+            app: tool.app().map(str::to_owned),
             allowed_callers: tool.allowed_callers(),
             task_support: tool.task_support(),
             namespace: None,

@@ -8,6 +8,8 @@ use crate::attr::{meta_key, parse_string, set, skip_value, unknown_key, Spanned}
 use crate::ctxt::Ctxt;
 use crate::metadata::Metadata;
 
+use super::app::AppAttr;
+
 /// Which attribute is being read.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -31,6 +33,7 @@ impl Kind {
                 "title",
                 "description",
                 "mime_type",
+                "app",
                 "crate",
                 "icon",
                 "meta",
@@ -48,6 +51,8 @@ pub struct CatalogAttr {
     pub description: Option<Spanned<String>>,
     pub mime_type: Option<Spanned<String>>,
     pub krate: Option<Path>,
+    /// `#[resource]` only: `app` / `app(..)`, an MCP Apps view.
+    pub app: Option<AppAttr>,
     /// `icon` (repeatable) and `meta(..)`, as on `#[tool]`.
     pub metadata: Metadata,
 }
@@ -68,6 +73,14 @@ pub fn parse(tokens: TokenStream, kind: Kind, cx: &mut Ctxt) -> CatalogAttr {
                 "mime_type",
                 parse_string(&meta)?,
             ),
+            "app" if kind == Kind::Resource => {
+                let app = AppAttr::parse(&meta, cx)?;
+                if attr.app.is_some() {
+                    cx.error_spanned_by(&meta.path, "duplicate `app`: give it once");
+                } else {
+                    attr.app = Some(app);
+                }
+            }
             "icon" | "meta" => {
                 attr.metadata.parse_key(&key, &meta, cx)?;
             }

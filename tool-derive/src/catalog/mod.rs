@@ -3,6 +3,7 @@
 //! offers. Both read a plain function whose parameters are strings from the client (template
 //! variables, prompt arguments) parsed through `tool_core::catalog::ArgumentValue`.
 
+mod app;
 mod attr;
 mod item;
 mod prompt;

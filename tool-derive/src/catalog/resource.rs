@@ -8,6 +8,7 @@ use syn::ItemFn;
 use super::attr::{self, Kind};
 use super::item::{self, CatalogItem};
 use super::template;
+use crate::attr::Spanned;
 use crate::ctxt::Ctxt;
 use crate::model::option_inner;
 
@@ -29,6 +30,9 @@ pub fn resource_fn(attr_tokens: TokenStream, item_tokens: TokenStream) -> TokenS
     let uri = match &attr.uri {
         Some(uri) => {
             check_uri(&uri.value, uri.span, &item, &mut cx);
+            if attr.app.is_some() {
+                check_app(&uri.value, uri.span, attr.mime_type.as_ref(), &mut cx);
+            }
             uri.value.clone()
         }
         None => {
@@ -43,8 +47,15 @@ pub fn resource_fn(attr_tokens: TokenStream, item_tokens: TokenStream) -> TokenS
     item::strip_param_docs(&mut func);
     match cx.check() {
         Ok(()) => {
-            let mime = attr.mime_type.as_ref().map(|m| m.value.clone());
-            let metadata = attr.metadata.builder_calls(&item.krate);
+            // An app's view is always served as the extension's HTML.
+            let mime = match &attr.app {
+                Some(_) => Some(APP_MIME_TYPE.to_owned()),
+                None => attr.mime_type.as_ref().map(|m| m.value.clone()),
+            };
+            let mut metadata = attr.metadata.builder_calls(&item.krate);
+            if let Some(app) = &attr.app {
+                metadata.extend(app.builder_call(&item.krate));
+            }
             let generated = expand(&item, &uri, mime.as_deref(), metadata, &func.vis);
             quote!(#func #generated)
         }
@@ -52,6 +63,30 @@ pub fn resource_fn(attr_tokens: TokenStream, item_tokens: TokenStream) -> TokenS
             let errors = e.to_compile_error();
             quote!(#func #errors)
         }
+    }
+}
+
+/// The MIME type of an MCP Apps view (`tool_core::catalog::APP_MIME_TYPE`).
+const APP_MIME_TYPE: &str = "text/html;profile=mcp-app";
+
+/// An app's view: a fixed `ui://` URI, served as the extension's HTML.
+fn check_app(uri: &str, span: Span, mime: Option<&Spanned<String>>, cx: &mut Ctxt) {
+    if let Some(message) = crate::check::app_uri_error(uri) {
+        cx.error_at(span, message);
+    } else if uri.contains('{') {
+        cx.error_at(
+            span,
+            "an app's view has a fixed URI (hosts read the one a tool names): remove the `{variables}`",
+        );
+    }
+    if let Some(mime) = mime.filter(|m| m.value != APP_MIME_TYPE) {
+        cx.error_at(
+            mime.span,
+            format!(
+                "an app's view is served as `{APP_MIME_TYPE}` (hosts render no other type): \
+                 remove `mime_type`"
+            ),
+        );
     }
 }
 

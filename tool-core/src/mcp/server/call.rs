@@ -57,7 +57,8 @@ impl McpServer {
         }
         // On a 2026-07-28 session a retry carries the answers to the tool's questions; they
         // are checked before anything runs.
-        let rounds = if input_required::is_modern(&context) {
+        let modern = input_required::is_modern(&context);
+        let rounds = if modern {
             let binding = input_required::binding(
                 "tools/call",
                 &request.name,
@@ -134,7 +135,9 @@ impl McpServer {
         logs.wait().await;
         match (response, rounds) {
             (Some(response), _) => {
-                Ok(call_result(&response, definition.output_schema.as_deref()).into())
+                // Each era its own shape of a non-object result (see `ServedTools`).
+                let output_schema = served.output_schema(definition, modern);
+                Ok(call_result(&response, output_schema).into())
             }
             (None, Some((binding, replay))) => {
                 Ok(self.sealer.input_required(&binding, &replay)?.into())

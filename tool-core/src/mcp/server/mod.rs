@@ -19,6 +19,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use super::gate;
 
+mod extensions;
 mod asking;
 mod call;
 mod results;
@@ -101,6 +102,8 @@ impl McpServer {
                 .build(),
         )
         .with_server_info(Implementation::new("tool-core", env!("CARGO_PKG_VERSION")));
+        let mut config = config;
+        extensions::advertise_served(&mut config.capabilities, &tools.current());
         McpServer {
             tools,
             page_size: DEFAULT_PAGE_SIZE,
@@ -230,11 +233,12 @@ impl McpServer {
         &self,
         cursor: Option<&str>,
         principal: Option<&crate::Principal>,
+        modern: bool,
     ) -> Result<ListToolsResult, ErrorData> {
         // A caller sees only the tools it may call (see `ToolRegistry::with_required_scopes`).
         let served = self.tools.current();
         let visible: Vec<&rmcp::model::Tool> = served
-            .tools
+            .listed(modern)
             .iter()
             .filter(|tool| gate::may_use(&served.registry, &tool.name, principal))
             .collect();
@@ -266,18 +270,7 @@ impl McpServer {
 
 impl ServerHandler for McpServer {
     fn get_info(&self) -> ServerConfig {
-        let mut info = self.config.clone();
-        // The tasks extension is offered while a served tool may run as a task.
-        if self.tools.current().offers_tasks {
-            info.capabilities
-                .extensions
-                .get_or_insert_with(Default::default)
-                .insert(
-                    rmcp::model::TASKS_EXTENSION_ID.to_owned(),
-                    rmcp::model::JsonObject::new(),
-                );
-        }
-        info
+        self.info()
     }
 
     /// What 2026-07-28 clients learn instead of `initialize`'s answer: the same, without
@@ -287,7 +280,7 @@ impl ServerHandler for McpServer {
         &self,
         _context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::DiscoverResult, ErrorData> {
-        let mut info = self.get_info();
+        let mut info = self.info();
         #[allow(deprecated)]
         {
             info.capabilities.logging = None;
@@ -481,6 +474,7 @@ impl ServerHandler for McpServer {
         self.page(
             request.as_ref().and_then(|r| r.cursor.as_deref()),
             principal.as_ref(),
+            input_required::is_modern(&context),
         )
     }
 

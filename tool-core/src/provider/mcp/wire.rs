@@ -39,7 +39,33 @@ pub(crate) fn tool(def: &ToolDefinition) -> Value {
         out.insert("annotations".into(), Value::Object(hints));
     }
     crate::metadata::write_metadata(&mut out, &def.icons, def.meta.as_ref());
+    if let Some(uri) = def.app() {
+        write_app(&mut out, uri);
+    }
     Value::Object(out)
+}
+
+/// `_meta.ui.resourceUri` of a tool with an interactive view (the MCP Apps extension), beside
+/// whatever else `_meta` holds; other keys of a `ui` object given in `_meta` (such as
+/// `visibility`) stay.
+fn write_app(out: &mut Map<String, Value>, uri: &str) {
+    let meta = out
+        .entry("_meta")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if !meta.is_object() {
+        *meta = Value::Object(Map::new());
+    }
+    if let Value::Object(meta) = meta {
+        let ui = meta
+            .entry("ui")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if !ui.is_object() {
+            *ui = Value::Object(Map::new());
+        }
+        if let Value::Object(ui) = ui {
+            ui.insert("resourceUri".into(), json!(uri));
+        }
+    }
 }
 
 /// The `tools/list` result: `{"tools": [...]}`.
