@@ -14,9 +14,9 @@ use tool_core::runner::{RunEvent, RunOptions, Runner};
 use tool_core::ToolRegistry;
 
 use super::apis::TEXT_PIECE;
-use super::whole::text_mode_reply;
 use super::harness::*;
 use super::sse::render_sse;
+use super::whole::text_mode_reply;
 use super::{Api, Seen, Turn, Verdict};
 use crate::http_support::held::{stalling_server, Held, HeldSeen, SignallingWeather};
 

@@ -5,7 +5,7 @@
 use serde_json::{json, Value};
 
 use super::apis::{
-    caller_json, Api, Turn, ANTHROPIC_PROGRAM, CONTAINER, ENCRYPTED, FINGERPRINT,
+    caller_json, Api, By, Turn, ANTHROPIC_PROGRAM, CONTAINER, ENCRYPTED, FINGERPRINT,
     RESPONSES_PROGRAM, SIGNATURE, THOUGHT_SIGNATURE,
 };
 
