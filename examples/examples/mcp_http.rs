@@ -167,9 +167,15 @@ async fn main() {
             exit(2);
         }
     };
-    let mut server = McpServer::new(tools![get_weather, add, search, long_count, weather_dashboard])
-        .with_catalog(apps::catalog())
-        .with_server_info("quickstart", env!("CARGO_PKG_VERSION"));
+    let mut server = McpServer::new(tools![
+        get_weather,
+        add,
+        search,
+        long_count,
+        weather_dashboard
+    ])
+    .with_catalog(apps::catalog())
+    .with_server_info("quickstart", env!("CARGO_PKG_VERSION"));
     if let Some(store) = task_store {
         server = server.with_task_store(store);
     }

@@ -101,6 +101,41 @@ pub mod mcp;
 /// Without one, `cargo test --workspace` on a machine with only a Rust toolchain still passes:
 /// the test says loudly that it skipped and how to include it. Under CI (`CI` set) a missing
 /// Python is a failure, never a skip.
+/// Runs `tests/python/SCRIPT` with `args` on the Python [`mcp_python`] finds, and asserts that
+/// it passed every one of its `checks` (each prints a line starting `ok `, and the script ends
+/// with `all checks passed`): a check that is skipped would not print its line. Returns
+/// `false` (after saying so) when there is no such Python outside CI.
+pub fn python_checks(test: &str, script: &str, args: &[&std::ffi::OsStr], checks: usize) -> bool {
+    let Some(python) = mcp_python(test) else {
+        return false;
+    };
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("python")
+        .join(script);
+    let output = std::process::Command::new(&python)
+        .arg(&script)
+        .args(args)
+        .output()
+        .expect("python starts");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "{test}: the Python client failed\n--- stdout\n{stdout}\n--- stderr\n{stderr}"
+    );
+    assert_eq!(
+        stdout.lines().last(),
+        Some("all checks passed"),
+        "{test}: {stdout}"
+    );
+    assert_eq!(
+        stdout.lines().filter(|l| l.starts_with("ok ")).count(),
+        checks,
+        "{test}: {stdout}"
+    );
+    true
+}
+
 pub fn mcp_python(test: &str) -> Option<std::path::PathBuf> {
     if let Some(path) = std::env::var_os("TOOL_CORE_PYTHON") {
         return Some(path.into());

@@ -72,6 +72,7 @@ pub(crate) fn is_wrapped_output(schema: &Value) -> bool {
 /// any JSON Schema as `outputSchema` and any JSON value as `structuredContent`, so the value
 /// goes out as it is, under the schema of `result` (with the wrapper's `$defs` moved back).
 /// `None` for a schema that is not a wrapper (it is the same in both eras).
+#[cfg_attr(not(feature = "mcp"), allow(dead_code))]
 pub(crate) fn unwrapped_output(schema: &Value) -> Option<Value> {
     if !is_wrapped_output(schema) {
         return None;

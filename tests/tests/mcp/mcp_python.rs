@@ -10,32 +10,16 @@
 
 #![cfg(feature = "mcp")]
 
+use std::ffi::OsStr;
 use std::path::Path;
-use std::process::Command;
 
 #[test]
 fn the_official_python_client_exercises_resources_prompts_and_the_peer() {
-    let Some(python) = tool_tests::mcp_python("the official Python client test") else {
-        return;
-    };
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("python/mcp_catalog_client.py");
-    let output = Command::new(python)
-        .arg(&script)
-        .arg(env!("CARGO_BIN_EXE_mcp_catalog_peer"))
-        .output()
-        .expect("python starts");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "the Python client failed\n--- stdout\n{stdout}\n--- stderr\n{stderr}"
-    );
-    assert_eq!(stdout.lines().last(), Some("all checks passed"), "{stdout}");
-    // Every check ran (a check that is skipped would not print its line).
-    assert_eq!(
-        stdout.lines().filter(|l| l.starts_with("ok ")).count(),
+    tool_tests::python_checks(
+        "the official Python client test",
+        "mcp_catalog_client.py",
+        &[OsStr::new(env!("CARGO_BIN_EXE_mcp_catalog_peer"))],
         47,
-        "{stdout}"
     );
 }
 

@@ -7,35 +7,19 @@
 
 #![cfg(feature = "mcp-redis")]
 
-use std::path::Path;
-use std::process::Command;
+use std::ffi::OsStr;
 use std::sync::{Arc, Mutex};
 
 use super::mcp_http_scale::replica;
 
 #[test]
 fn the_official_python_client_calls_long_count_plainly_and_as_a_task() {
-    let Some(python) = tool_tests::mcp_python("the Python tasks client") else {
-        return;
-    };
     let (_replica, port) = replica(&[], Arc::new(Mutex::new(Vec::new())));
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("python/mcp_tasks_client.py");
-    let output = Command::new(&python)
-        .arg(&script)
-        .arg(format!("http://127.0.0.1:{port}/mcp"))
-        .output()
-        .expect("python starts");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "the Python client failed\n--- stdout\n{stdout}\n--- stderr\n{stderr}"
-    );
-    assert_eq!(stdout.lines().last(), Some("all checks passed"), "{stdout}");
-    // Every check ran (a check that is skipped would not print its line).
-    assert_eq!(
-        stdout.lines().filter(|l| l.starts_with("ok ")).count(),
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    tool_tests::python_checks(
+        "the Python tasks client",
+        "mcp_tasks_client.py",
+        &[OsStr::new(&url)],
         15,
-        "{stdout}"
     );
 }

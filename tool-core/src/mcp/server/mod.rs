@@ -19,9 +19,9 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use super::gate;
 
-mod extensions;
 mod asking;
 mod call;
+mod extensions;
 mod results;
 mod rounds;
 mod settings;
