@@ -10,7 +10,7 @@ use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
     GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
     ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    ReadResourceRequestParams, ReadResourceResponse, ResultType, ServerCapabilities, ServerConfig,
+    ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig,
     SubscribeRequestParams, UnsubscribeRequestParams,
 };
 use rmcp::service::NotificationContext;
@@ -21,6 +21,7 @@ use super::gate;
 
 mod asking;
 mod call;
+mod catalog_reads;
 mod extensions;
 mod results;
 mod rounds;
@@ -29,7 +30,6 @@ mod tasks;
 mod tool_list;
 
 use super::listings::LiveTools;
-use asking::Asked;
 
 use super::input_required::{self, Sealer};
 use super::lines::LineTransport;
@@ -328,36 +328,7 @@ impl ServerHandler for McpServer {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        if self.config.capabilities.resources.is_none() {
-            return Err(ErrorData::method_not_found::<
-                rmcp::model::ReadResourceRequestMethod,
-            >());
-        }
-        // The resource's function may ask the client questions, as a tool may.
-        let shared = self.shared.clone();
-        let uri = request.uri.as_str();
-        let state = (
-            request.request_state.as_deref(),
-            request.input_responses.as_ref(),
-        );
-        let asked = self
-            .asking(
-                &context,
-                "resources/read",
-                uri,
-                None,
-                state,
-                |ctx| async move { resources::read(&shared, uri, &ctx).await },
-            )
-            .await?;
-        Ok(match asked {
-            // 2026-07-28 clients require `resultType` (see `results::call_result`).
-            Asked::Done(mut result) => {
-                result.result_type.get_or_insert(ResultType::COMPLETE);
-                result.into()
-            }
-            Asked::InputRequired(input) => ReadResourceResponse::InputRequired(input),
-        })
+        self.read_catalog_resource(request, context).await
     }
 
     async fn subscribe(
@@ -402,38 +373,7 @@ impl ServerHandler for McpServer {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        if self.config.capabilities.prompts.is_none() {
-            return Err(ErrorData::method_not_found::<
-                rmcp::model::GetPromptRequestMethod,
-            >());
-        }
-        // The prompt's function may ask the client questions, as a tool may.
-        let shared = self.shared.clone();
-        let state = (
-            request.request_state.as_deref(),
-            request.input_responses.as_ref(),
-        );
-        let asked = self
-            .asking(
-                &context,
-                "prompts/get",
-                &request.name,
-                request.arguments.as_ref(),
-                state,
-                |ctx| {
-                    let request = &request;
-                    async move { prompts::get(&shared, request, &ctx).await }
-                },
-            )
-            .await?;
-        Ok(match asked {
-            // 2026-07-28 clients require `resultType` (see `results::call_result`).
-            Asked::Done(mut result) => {
-                result.result_type.get_or_insert(ResultType::COMPLETE);
-                result.into()
-            }
-            Asked::InputRequired(input) => GetPromptResponse::InputRequired(input),
-        })
+        self.get_catalog_prompt(request, context).await
     }
 
     async fn complete(
