@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 pub mod cases;
+pub mod counted;
 pub mod held;
 pub mod sdk;
 

@@ -16,37 +16,21 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 use tool_core::model::{Anthropic, Message, ModelEvent, OpenAiResponses};
 use tool_core::provider::anthropic::CodeExecution;
-use tool_core::{
-    AllowedCallers, CallFuture, Caller, Tool, ToolContext, ToolErrorCode, ToolRegistry,
-    ToolResponse,
-};
+use tool_core::{AllowedCallers, Caller, ToolErrorCode, ToolRegistry, ToolResponse};
 use wiremock::Request;
 
+use crate::http_support::counted::Counted;
 use crate::http_support::{self, fixture, requests, server, sse};
 
-/// A tool that says who may call it and counts its runs.
-struct Counted {
-    name: &'static str,
-    allowed: AllowedCallers,
-    runs: Arc<AtomicUsize>,
-}
-
-impl Tool for Counted {
-    fn name(&self) -> &str {
-        self.name
-    }
-    fn description(&self) -> &str {
-        "A tool of the recorded session."
-    }
-    fn input_schema(&self) -> Value {
-        json!({"type": "object", "properties": {"player": {"type": "string"}, "sku": {"type": "string"}}})
-    }
-    fn allowed_callers(&self) -> AllowedCallers {
-        self.allowed
-    }
-    fn call<'a>(&'a self, _arguments: &'a str, _ctx: ToolContext<'a>) -> CallFuture<'a> {
-        self.runs.fetch_add(1, Ordering::SeqCst);
-        CallFuture::ready(ToolResponse::success(json!({"value": 6}).to_string()))
+/// A counted tool of this session (see `http_support::counted`).
+fn counted(name: &'static str, allowed: AllowedCallers, runs: &Arc<AtomicUsize>) -> Counted {
+    Counted {
+        name,
+        description: "A tool of the recorded session.",
+        schema: json!({"type": "object", "properties": {"player": {"type": "string"}, "sku": {"type": "string"}}}),
+        allowed,
+        result: json!({"value": 6}).to_string(),
+        runs: Arc::clone(runs),
     }
 }
 
@@ -54,11 +38,7 @@ fn registry(names: &[&'static str], allowed: AllowedCallers) -> (ToolRegistry, A
     let runs = Arc::new(AtomicUsize::new(0));
     let mut registry = ToolRegistry::new();
     for name in names {
-        registry = registry.with(Counted {
-            name,
-            allowed,
-            runs: runs.clone(),
-        });
+        registry = registry.with(counted(name, allowed, &runs));
     }
     (registry, runs)
 }

@@ -22,9 +22,10 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 use tool_core::model::Anthropic;
 use tool_core::runner::{ApprovalPolicy, Run, RunOptions, RunOutcome, Runner};
-use tool_core::{AllowedCallers, CallFuture, Tool, ToolContext, ToolRegistry, ToolResponse};
+use tool_core::{AllowedCallers, ToolRegistry};
 use wiremock::{Request, ResponseTemplate};
 
+use crate::http_support::counted::Counted;
 use crate::http_support::{self, requests, server};
 
 const ROUTE: &str = "/v1/messages";
@@ -35,29 +36,15 @@ const PROGRAM: &str = "srvtoolu_01QmV3kq8yLC5Tts7TDnoYb1";
 const CALLER: &str = "code_execution_20260120";
 const ANSWER: &str = "The three orders total 42 units.";
 
-/// A tool that says who may call it and counts its runs.
-struct Counted {
-    name: &'static str,
-    allowed: AllowedCallers,
-    runs: Arc<AtomicUsize>,
-}
-
-impl Tool for Counted {
-    fn name(&self) -> &str {
-        self.name
-    }
-    fn description(&self) -> &str {
-        "A tool of the order desk."
-    }
-    fn input_schema(&self) -> Value {
-        json!({"type": "object", "properties": {"order": {"type": "string"}}, "required": ["order"]})
-    }
-    fn allowed_callers(&self) -> AllowedCallers {
-        self.allowed
-    }
-    fn call<'a>(&'a self, _arguments: &'a str, _ctx: ToolContext<'a>) -> CallFuture<'a> {
-        self.runs.fetch_add(1, Ordering::SeqCst);
-        CallFuture::ready(ToolResponse::success("14"))
+/// A counted tool of this session (see `http_support::counted`).
+fn counted(name: &'static str, allowed: AllowedCallers, runs: &Arc<AtomicUsize>) -> Counted {
+    Counted {
+        name,
+        description: "A tool of the order desk.",
+        schema: json!({"type": "object", "properties": {"order": {"type": "string"}}, "required": ["order"]}),
+        allowed,
+        result: "14".to_owned(),
+        runs: Arc::clone(runs),
     }
 }
 
@@ -66,16 +53,8 @@ impl Tool for Counted {
 fn registry() -> (ToolRegistry, Arc<AtomicUsize>, Arc<AtomicUsize>) {
     let (program, direct) = (Arc::default(), Arc::default());
     let registry = ToolRegistry::new()
-        .with(Counted {
-            name: "count_units",
-            allowed: AllowedCallers::Program,
-            runs: Arc::clone(&program),
-        })
-        .with(Counted {
-            name: "refund_order",
-            allowed: AllowedCallers::Direct,
-            runs: Arc::clone(&direct),
-        });
+        .with(counted("count_units", AllowedCallers::Program, &program))
+        .with(counted("refund_order", AllowedCallers::Direct, &direct));
     (registry, program, direct)
 }
 

@@ -16,39 +16,24 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 use tool_core::model::OpenAiResponses;
 use tool_core::runner::Runner;
-use tool_core::{AllowedCallers, CallFuture, Tool, ToolContext, ToolRegistry, ToolResponse};
+use tool_core::{AllowedCallers, ToolRegistry};
 use wiremock::{Request, ResponseTemplate};
 
+use crate::http_support::counted::Counted;
 use crate::http_support::{self, fixture, requests, server, sse};
 
 const ROUTE: &str = "/v1/responses";
 const PROGRAM: &str = "call_voPdoCqf8APY4DMpam3bdmxq";
 
-/// A function that says who may call it and counts its runs.
-struct Counted {
-    name: &'static str,
-    allowed: AllowedCallers,
-    runs: Arc<AtomicUsize>,
-}
-
-impl Tool for Counted {
-    fn name(&self) -> &str {
-        self.name
-    }
-    fn description(&self) -> &str {
-        "A tool of the recorded session."
-    }
-    fn input_schema(&self) -> Value {
-        json!({"type": "object", "properties": {"sku": {"type": "string"}}, "required": ["sku"]})
-    }
-    fn allowed_callers(&self) -> AllowedCallers {
-        self.allowed
-    }
-    fn call<'a>(&'a self, _arguments: &'a str, _ctx: ToolContext<'a>) -> CallFuture<'a> {
-        self.runs.fetch_add(1, Ordering::SeqCst);
-        CallFuture::ready(ToolResponse::success(
-            json!({"sku": "sku_123", "availableUnits": 42}).to_string(),
-        ))
+/// A counted tool of this session (see `http_support::counted`).
+fn counted(name: &'static str, allowed: AllowedCallers, runs: &Arc<AtomicUsize>) -> Counted {
+    Counted {
+        name,
+        description: "A tool of the recorded session.",
+        schema: json!({"type": "object", "properties": {"sku": {"type": "string"}}, "required": ["sku"]}),
+        allowed,
+        result: json!({"sku": "sku_123", "availableUnits": 42}).to_string(),
+        runs: Arc::clone(runs),
     }
 }
 
@@ -107,16 +92,8 @@ async fn session(stream: bool) {
     // call of it is refused.
     let (inventory, demand) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
     let registry = ToolRegistry::new()
-        .with(Counted {
-            name: "getInventory",
-            allowed: AllowedCallers::Program,
-            runs: Arc::clone(&inventory),
-        })
-        .with(Counted {
-            name: "getDemand",
-            allowed: AllowedCallers::Direct,
-            runs: Arc::clone(&demand),
-        });
+        .with(counted("getInventory", AllowedCallers::Program, &inventory))
+        .with(counted("getDemand", AllowedCallers::Direct, &demand));
     let base = format!("{}/v1", server.uri());
     let model = OpenAiResponses::new("gpt-5.6-sol")
         .with_api_key("sk-test")
