@@ -11,9 +11,11 @@
 //! else `<workspace>/.inspector/node_modules/.bin/mcp-inspector` (what `.ci/run` installs).
 //! Without node or the Inspector the test fails and says how to install them.
 //!
-//! Run with `cargo build -p tool-examples --features mcp --example mcp_server && cargo test -p
-//! tool-examples --features mcp --test inspector` (`cargo test --test` builds no examples, and
-//! a test cannot run cargo while cargo holds the target directory).
+//! `cargo test --workspace` runs it (the integration tests' package turns the `mcp` feature on,
+//! and cargo builds the examples before it runs any test). Alone: `cargo build -p tool-examples
+//! --features mcp --example mcp_server && cargo test -p tool-examples --features mcp --test
+//! inspector` (`cargo test --test` builds no examples, and a test cannot run cargo while cargo
+//! holds the target directory).
 
 #![cfg(feature = "mcp")]
 
