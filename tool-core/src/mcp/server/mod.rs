@@ -23,6 +23,7 @@ mod asking;
 mod call;
 mod catalog_reads;
 mod extensions;
+mod handshake_tasks;
 mod results;
 mod rounds;
 mod settings;
@@ -225,7 +226,8 @@ impl McpServer {
         R: tokio::io::AsyncRead + Send + Unpin + 'static,
         W: tokio::io::AsyncWrite + Send + Unpin + 'static,
     {
-        let transport = LineTransport::new(reader, writer, self.max_message_bytes());
+        let transport = LineTransport::new(reader, writer, self.max_message_bytes())
+            .with_tools(self.tools.clone());
         self.serve_on(transport).await
     }
 
@@ -434,6 +436,16 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         self.call(request, context).await
+    }
+
+    /// The tasks of 2025-11-25 sessions, which the transports route here (see
+    /// `handshake_tasks`).
+    async fn on_custom_request(
+        &self,
+        request: rmcp::model::CustomRequest,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::CustomResult, ErrorData> {
+        self.handshake_request(request, context).await
     }
 
     async fn get_task(
