@@ -13,10 +13,10 @@ use super::McpServer;
 use crate::call::ToolCall;
 use crate::context::{CallContext, CancelFlag};
 use crate::definition::ToolDefinition;
-use crate::principal::Principal;
-use crate::registry::ToolRegistry;
 use crate::mcp::gate;
 use crate::mcp::input_required::{self, Replay};
+use crate::principal::Principal;
+use crate::registry::ToolRegistry;
 
 /// The definition of the tool `name`, when it exists and `principal` may call it; else the
 /// JSON-RPC error the call gets (`-32602`, nothing runs).

@@ -153,10 +153,13 @@ impl McpServer {
     ) -> Result<Value, ErrorData> {
         let mut params = params_of(request)?;
         let task = params.remove("task");
-        let progress: Option<ProgressToken> = params
-            .get("_meta")
-            .and_then(|meta| meta.get("progressToken"))
-            .and_then(|token| serde_json::from_value(token.clone()).ok());
+        // rmcp keeps a request's `_meta` in the context, also for custom requests.
+        let progress: Option<ProgressToken> = context.meta.get_progress_token().or_else(|| {
+            params
+                .get("_meta")
+                .and_then(|meta| meta.get("progressToken"))
+                .and_then(|token| serde_json::from_value(token.clone()).ok())
+        });
         let call: CallToolRequestParams = serde_json::from_value(Value::Object(params))
             .map_err(|e| ErrorData::invalid_params(format!("tools/call: {e}"), None))?;
         let modern = input_required::is_modern(&context);

@@ -138,9 +138,7 @@ impl McpServer {
                     }
                     None => (status, None),
                 };
-                let mut context = CallContext::new()
-                    .with_cancel(cancel)
-                    .with_progress(status);
+                let mut context = CallContext::new().with_cancel(cancel).with_progress(status);
                 if let Some(principal) = principal {
                     context = context.with_extension(principal);
                 }

@@ -185,8 +185,13 @@ mod tests {
         let plain = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
             "params": {"name": "long_count", "arguments": {}}});
         assert_eq!(routed(plain), None);
-        for (method, to) in [("tools/list", LIST_TOOLS), ("tasks/get", GET), ("tasks/cancel", CANCEL)] {
-            let request = json!({"jsonrpc": "2.0", "id": 2, "method": method, "params": {"taskId": "t"}});
+        for (method, to) in [
+            ("tools/list", LIST_TOOLS),
+            ("tasks/get", GET),
+            ("tasks/cancel", CANCEL),
+        ] {
+            let request =
+                json!({"jsonrpc": "2.0", "id": 2, "method": method, "params": {"taskId": "t"}});
             assert_eq!(routed(request).as_deref(), Some(to), "{method}");
         }
         // 2026-07-28 requests and notifications pass as they are.
@@ -205,7 +210,8 @@ mod tests {
                 "capabilities": {"tools": {}}, "serverInfo": {"name": "s", "version": "1"}}})
         };
         let body = serde_json::to_vec(&answer("2025-11-25")).unwrap();
-        let amended: Value = serde_json::from_slice(&amend_initialize_body(&body).unwrap()).unwrap();
+        let amended: Value =
+            serde_json::from_slice(&amend_initialize_body(&body).unwrap()).unwrap();
         assert_eq!(amended["result"]["capabilities"]["tasks"], capability());
         let sse = format!(
             "id: 0\ndata: {}\n\n",
