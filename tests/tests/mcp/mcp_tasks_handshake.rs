@@ -6,6 +6,8 @@
 //! a task-augmented call answers at once with `{task}`; `tasks/get` shows the step reached;
 //! `tasks/result` waits and gives the plain call's result tied to the task; `tasks/cancel`
 //! answers `cancelled` and stops the tool and its progress; the errors are the revision's.
+//! The official Python SDK's wire models of 2025-11-25 (`mcp_types`) read every answer
+//! (`tests/python/mcp_tasks_handshake_shapes.py`); a 2025-06-18 session sees no tasks.
 
 #![cfg(feature = "mcp-http")]
 
@@ -294,8 +296,11 @@ pub(crate) fn task_call(n: u64, ms_per_step: u64, token: &str) -> Value {
            "task": {"ttl": 20_000}, "_meta": {"progressToken": token}})
 }
 
-/// Everything a host sees on one session.
-async fn a_host_sees_tasks(session: Session, init: Value, probe: Arc<CancelProbe>) {
+/// Everything a host sees on one session; returns what it was sent, by kind, for the
+/// Python SDK's models to read.
+async fn a_host_sees_tasks(session: Session, init: Value, probe: Arc<CancelProbe>) -> Value {
+    let mut seen = serde_json::Map::new();
+    seen.insert("initialize".into(), init["result"].clone());
     // initialize advertises task-augmented tools/call and tasks/cancel (not tasks/list).
     assert_eq!(init["result"]["protocolVersion"], "2025-11-25", "{init}");
     assert_eq!(
@@ -326,6 +331,7 @@ async fn a_host_sees_tasks(session: Session, init: Value, probe: Arc<CancelProbe
     );
     assert_eq!(execution("add"), None);
     assert!(listed.get("resultType").is_none(), "{listed}");
+    seen.insert("tools".into(), listed.clone());
 
     // A task-augmented call answers at once with the task.
     let asked = Instant::now();
@@ -342,6 +348,7 @@ async fn a_host_sees_tasks(session: Session, init: Value, probe: Arc<CancelProbe
         assert!(task[field].is_string(), "{field}: {created}");
     }
     let id = task["taskId"].as_str().unwrap().to_owned();
+    seen.insert("created".into(), created.clone());
 
     // tasks/get shows the step reached while it works.
     let mut steps = Vec::new();
@@ -350,6 +357,9 @@ async fn a_host_sees_tasks(session: Session, init: Value, probe: Arc<CancelProbe
         assert_eq!(polled["taskId"], id.as_str());
         assert_eq!(polled["status"], "working", "{polled}");
         steps.extend(polled["statusMessage"].as_str().map(str::to_owned));
+        if !steps.is_empty() {
+            seen.insert("get".into(), polled);
+        }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     assert!(
@@ -368,6 +378,7 @@ async fn a_host_sees_tasks(session: Session, init: Value, probe: Arc<CancelProbe
         result["_meta"]["io.modelcontextprotocol/related-task"],
         json!({"taskId": id})
     );
+    seen.insert("result".into(), result.clone());
     result.as_object_mut().unwrap().remove("_meta");
     let plain = session
         .ok(
@@ -416,6 +427,7 @@ async fn a_host_sees_tasks(session: Session, init: Value, probe: Arc<CancelProbe
     let cancelled = session.ok("tasks/cancel", json!({"taskId": id})).await;
     assert_eq!(cancelled["taskId"], id.as_str());
     assert_eq!(cancelled["status"], "cancelled", "{cancelled}");
+    seen.insert("cancelled".into(), cancelled.clone());
     tokio::time::timeout(Duration::from_secs(5), stopped)
         .await
         .expect("the tool never saw its cancel flag");
@@ -436,6 +448,7 @@ async fn a_host_sees_tasks(session: Session, init: Value, probe: Arc<CancelProbe
             .await,
         -32602
     );
+    Value::Object(seen)
 }
 
 #[tokio::test]
@@ -443,7 +456,8 @@ async fn stdio_sessions_of_2025_11_25_run_tools_as_tasks() {
     bounded(async {
         let probe = Arc::new(CancelProbe::default());
         let (session, init) = Session::stdio(server(probe.clone())).await;
-        a_host_sees_tasks(session, init, probe).await;
+        let _ = a_host_sees_tasks(session, init, probe).await;
+        other_revisions_get_no_tasks_capability_and_plain_calls().await;
     })
     .await
 }
@@ -457,15 +471,37 @@ async fn http_sessions_of_2025_11_25_run_tools_as_tasks() {
             .await
             .unwrap();
         let (session, init) = Session::http(&serving.url()).await;
-        a_host_sees_tasks(session, init, probe).await;
+        let seen = a_host_sees_tasks(session, init, probe).await;
         serving.shutdown().await;
+        // The official Python SDK's models of this revision read every answer.
+        let file = std::env::temp_dir().join(format!(
+            "tool-core-handshake-tasks-{}.json",
+            std::process::id()
+        ));
+        std::fs::write(&file, seen.to_string()).unwrap();
+        let checked = tokio::task::spawn_blocking({
+            let file = file.clone();
+            move || {
+                tool_tests::python_checks(
+                    "the Python SDK's 2025-11-25 models",
+                    "mcp_tasks_handshake_shapes.py",
+                    &[file.as_os_str()],
+                    6,
+                )
+            }
+        })
+        .await
+        .unwrap();
+        let _ = std::fs::remove_file(&file);
+        let _ = checked;
     })
     .await
 }
 
-#[tokio::test]
+/// A 2025-06-18 session on stdio: no `tasks` capability, no `execution`, and `params.task`
+/// ignored (that revision has no tasks).
 async fn other_revisions_get_no_tasks_capability_and_plain_calls() {
-    bounded(async {
+    {
         let (client_out, server_in) = tokio::io::duplex(1 << 16);
         let (server_out, client_in) = tokio::io::duplex(1 << 16);
         let served = server(Arc::default());
@@ -518,6 +554,5 @@ async fn other_revisions_get_no_tasks_capability_and_plain_calls() {
             tools.iter().all(|t| t.get("execution").is_none()),
             "{reply}"
         );
-    })
-    .await
+    }
 }
