@@ -20,7 +20,7 @@ use super::McpServer;
 use crate::call::ToolCall;
 use crate::mcp::gate;
 use crate::mcp::input_required;
-use crate::mcp::tasks::handshake_era::{self, PROTOCOL_VERSION};
+use crate::mcp::tasks::handshake_era::{self, takes_tasks};
 use crate::mcp::tasks::time::iso8601;
 use crate::mcp::tasks::worker::settle_orphan;
 use crate::mcp::tasks::{now_ms, TaskRecord, TaskState, HEARTBEAT};
@@ -32,13 +32,6 @@ const RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
 /// How often `tasks/result` looks at the store while the task works (it may run on another
 /// replica, so there is nothing to wait on but the store).
 const RESULT_POLL: Duration = Duration::from_millis(100);
-
-/// Whether the request came on a session of the revision these tasks belong to.
-pub(super) fn takes_tasks(context: &RequestContext<RoleServer>) -> bool {
-    context
-        .protocol_version()
-        .is_some_and(|v| v.as_str() == PROTOCOL_VERSION)
-}
 
 /// The params of a request, as an object (absent params are empty ones).
 fn params_of(request: &CustomRequest) -> Result<Map<String, Value>, ErrorData> {

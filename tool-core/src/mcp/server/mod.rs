@@ -198,6 +198,11 @@ impl McpServer {
     /// Serves one client on any rmcp transport (an in-memory `tokio::io::duplex` pair, a
     /// socket split into reader and writer …); the returned service runs in the background
     /// until the peer leaves or it is cancelled.
+    ///
+    /// rmcp's transports carry only the 2026-07-28 tasks extension: on a 2025-11-25 session
+    /// served here, task-capable tools answer plainly. [`McpServer::serve_stdio`],
+    /// [`McpServer::serve_stream`] and the HTTP server also serve that revision's own tasks
+    /// (`params.task`, `tasks/get`, `tasks/result`, `tasks/cancel`).
     pub async fn serve_on<T, E, A>(
         self,
         transport: T,
@@ -216,6 +221,10 @@ impl McpServer {
     /// UTF-8) `-32700` with id `null`; JSON that is not JSON-RPC `-32600` (with the message's
     /// id when it has one); a line over the size limit `-32600` with id `null`, skipped
     /// without being buffered; an unknown method `-32601`. Notifications are never answered.
+    ///
+    /// Tools that may run as tasks run as tasks for 2026-07-28 clients that declare the
+    /// extension and for 2025-11-25 clients that call them with `params.task` (that revision's
+    /// `tasks/get`, `tasks/result` and `tasks/cancel` included).
     /// Must run inside a tokio runtime (a task of its own writes the replies).
     pub async fn serve_stream<R, W>(
         self,

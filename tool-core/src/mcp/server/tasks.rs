@@ -20,6 +20,7 @@ use crate::context::{CallContext, CancelFlag, Progress, ProgressReporter};
 use crate::definition::ToolDefinition;
 use crate::mcp::gate;
 use crate::mcp::input_required;
+use crate::mcp::tasks::handshake_era;
 use crate::mcp::tasks::time::iso8601;
 use crate::mcp::tasks::worker::{settle_orphan, TaskHost};
 use crate::mcp::tasks::{TaskRecord, TaskState, TaskStore};
@@ -92,7 +93,7 @@ impl McpServer {
             }
             TaskSupport::Required if !declared => Err(ErrorData::new(
                 rmcp::model::ErrorCode::METHOD_NOT_FOUND,
-                if super::handshake_tasks::takes_tasks(context) {
+                if handshake_era::takes_tasks(context) {
                     format!(
                         "tool '{}' runs only as a task: call it with `params.task` (its \
                          `execution.taskSupport` is \"required\")",

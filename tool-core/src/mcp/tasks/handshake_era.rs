@@ -13,12 +13,21 @@
 
 use std::borrow::Cow;
 
+use rmcp::service::RequestContext;
+use rmcp::RoleServer;
 use serde::de::IgnoredAny;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
 /// The revision whose tasks this module carries.
 pub(crate) const PROTOCOL_VERSION: &str = "2025-11-25";
+
+/// Whether a request came on a session of the revision these tasks belong to.
+pub(crate) fn takes_tasks(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .protocol_version()
+        .is_some_and(|v| v.as_str() == PROTOCOL_VERSION)
+}
 
 /// `tools/call` with `params.task`.
 pub(crate) const CALL: &str = "tool-core/2025-11-25/tools/call";
