@@ -395,6 +395,10 @@ async fn a_host_sees_tasks(session: Session, init: Value, probe: Arc<CancelProbe
     let progress = session.progress("p1");
     assert!(progress.len() >= 5, "{progress:?}");
     assert_eq!(progress.last().unwrap()["params"]["progress"], 10.0);
+    for note in &progress {
+        let related = &note["params"]["_meta"]["io.modelcontextprotocol/related-task"];
+        assert_eq!(related["taskId"], id.as_str(), "{note}");
+    }
 
     // The revision's refusals.
     assert_eq!(

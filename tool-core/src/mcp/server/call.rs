@@ -113,7 +113,7 @@ impl McpServer {
         }
         let mut forwarder = None;
         if let Some(token) = context.meta.get_progress_token() {
-            let (reporter, done, forward) = progress_reporter(token, context.peer.clone());
+            let (reporter, done, forward) = progress_reporter(token, context.peer.clone(), None);
             call_context = call_context.with_progress(reporter);
             forwarder = Some((done, forward));
         }

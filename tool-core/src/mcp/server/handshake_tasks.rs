@@ -15,7 +15,7 @@ use rmcp::{ErrorData, RoleServer};
 use serde_json::{json, Map, Value};
 
 use super::call::callable;
-use super::tasks::{store_error, unknown_task};
+use super::tasks::{store_error, unknown_task, RELATED_TASK};
 use super::McpServer;
 use crate::call::ToolCall;
 use crate::mcp::gate;
@@ -25,9 +25,6 @@ use crate::mcp::tasks::time::iso8601;
 use crate::mcp::tasks::worker::settle_orphan;
 use crate::mcp::tasks::{now_ms, TaskRecord, TaskState, HEARTBEAT};
 use crate::task_support::TaskSupport;
-
-/// The `_meta` key that ties a message to its task.
-const RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
 
 /// How often `tasks/result` looks at the store while the task works (it may run on another
 /// replica, so there is nothing to wait on but the store).

@@ -7,11 +7,11 @@ use std::time::Duration;
 
 use rmcp::model::{
     CancelTaskParams, ClientCapabilities, DetailedTask, GetTaskParams, GetTaskResult, JsonObject,
-    ProgressToken, Task, TaskPayload, TaskStatus,
+    NotificationMetaObject, ProgressToken, Task, TaskPayload, TaskStatus,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, Peer, RoleServer};
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use super::results::{call_result, progress_reporter};
 use super::McpServer;
@@ -131,10 +131,14 @@ impl McpServer {
         let tool = call.name.clone();
         let ttl = ttl.map(|asked| asked.min(self.tasks.ttl));
         self.tasks
-            .start(&tool, ttl, move |cancel, status| {
+            .start(&tool, ttl, move |task_id, cancel, status| {
                 let (status, forwarding) = match progress {
                     Some((token, peer)) => {
-                        let (reporter, done, _) = progress_reporter(token, peer);
+                        // Notifications of a task name it, as the 2025-11-25 revision asks.
+                        let mut meta = JsonObject::new();
+                        meta.insert(RELATED_TASK.to_owned(), json!({ "taskId": task_id }));
+                        let meta = Some(NotificationMetaObject::from(meta));
+                        let (reporter, done, _) = progress_reporter(token, peer, meta);
                         (also_forwarded(status, reporter, cancel.clone()), Some(done))
                     }
                     None => (status, None),
@@ -196,6 +200,9 @@ impl McpServer {
             .ok_or_else(|| unknown_task(task_id))
     }
 }
+
+/// The `_meta` key that ties a message to its task.
+pub(super) const RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
 
 pub(super) fn unknown_task(task_id: &str) -> ErrorData {
     ErrorData::invalid_params(
