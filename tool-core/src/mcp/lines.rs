@@ -8,6 +8,10 @@
 //! whole lines from a bounded channel, so rmcp's responses and our error replies never
 //! interleave mid-line, and a peer that stops reading stops us reading (backpressure) instead
 //! of queueing replies without bound.
+//!
+//! The tasks of 2025-11-25 sessions pass through here as JSON: their requests are routed
+//! before rmcp reads them, and the `initialize` answer gains the `tasks` capability (see
+//! `tasks::handshake_era`).
 
 use std::io;
 use std::sync::Arc;
@@ -236,13 +240,15 @@ impl<R: AsyncRead + Send + Unpin> Transport<RoleServer> for LineTransport<R> {
         item: ServerJsonRpcMessage,
     ) -> impl std::future::Future<Output = Result<(), io::Error>> + Send + 'static {
         let writes = self.writes.clone();
-        let offers_tasks = self
-            .tools
-            .as_ref()
-            .is_some_and(|tools| tools.current().offers_tasks);
+        // Only an `initialize` answer looks at the tools.
+        let amend = answers_initialize(&item)
+            && self
+                .tools
+                .as_ref()
+                .is_some_and(|tools| tools.current().offers_tasks);
         async move {
             let writes = writes.ok_or_else(closed)?;
-            let mut line = if offers_tasks && answers_initialize(&item) {
+            let mut line = if amend {
                 let mut message = serde_json::to_value(&item)?;
                 handshake_era::amend_initialize(&mut message);
                 serde_json::to_vec(&message)?

@@ -1,7 +1,8 @@
 //! What stands between an HTTP POST and rmcp: the body is read once (bounded), garbage is
 //! answered with JSON-RPC errors, a `tools/call` over the concurrency limit is answered "server
 //! busy", one the caller's token lacks the scopes for is answered 403, and every request
-//! holds a ticket until its reply has been sent (what graceful shutdown waits for).
+//! holds a ticket until its reply has been sent (what graceful shutdown waits for). The
+//! tasks of 2025-11-25 sessions are routed here too (see `tasks::handshake_era`).
 
 use std::borrow::Cow;
 use std::pin::Pin;
