@@ -35,5 +35,6 @@ mod mcp_results;
 mod mcp_results_eras;
 mod mcp_server;
 mod mcp_tasks;
+mod mcp_tasks_handshake;
 mod mcp_tasks_python;
 mod mcp_tasks_replicas;

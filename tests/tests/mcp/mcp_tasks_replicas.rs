@@ -1,10 +1,11 @@
 //! Tasks across replicas: three `mcp_http_replica` processes with `--redis` (sessions and
 //! tasks in one real `redis-server`) behind nginx (round-robin, no stickiness), driven by
-//! rmcp's client on 2026-07-28 (every request may reach another replica). A task made on one
+//! rmcp's client on 2026-07-28 and by raw JSON-RPC on a 2025-11-25 session, the revision's
+//! own tasks (every request may reach another replica). A task made on one
 //! replica is polled to its result on the others; a cancel reaching another replica ends it
 //! `cancelled` and stops the tool on the replica running it; after `kill -9` of the replica
-//! running a task, the survivors report it `failed` with an error within 30 s and go on
-//! serving. Needs what `mcp_http_scale.rs` needs (skipped, saying so, without it).
+//! running a task, the survivors report it `failed` with an error (on 2025-11-25, its status
+//! message, and `tasks/result` the error) within 30 s and go on serving. Needs what `mcp_http_scale.rs` needs (skipped, saying so, without it).
 
 #![cfg(feature = "mcp-redis")]
 
@@ -24,6 +25,7 @@ use tool_tests::mcp::harness::{call, text};
 use tool_tests::mcp::tasks::TaskClient;
 
 use super::mcp_http_scale::{nginx, redis, replica, scratch, tools_missing, Proc};
+use super::mcp_tasks_handshake::{task_call, Session};
 
 type Client = RunningService<RoleClient, TaskClient>;
 
@@ -232,5 +234,148 @@ fn a_task_whose_replica_is_killed_ends_failed_and_the_others_serve_on() {
         };
         assert_eq!(result["content"][0]["text"], "counted to 3");
         let _ = client.cancel().await;
+    });
+}
+
+/// The 2025-11-25 session of this revision's own tasks, through the proxy.
+async fn handshake_session(deployment: &Deployment) -> Session {
+    let (session, init) = Session::http(&deployment.url).await;
+    assert_eq!(
+        init["result"]["capabilities"]["tasks"]["requests"]["tools"]["call"],
+        json!({}),
+        "{init}"
+    );
+    session
+}
+
+#[test]
+fn any_replica_polls_answers_and_cancels_a_2025_11_25_task() {
+    if tools_missing() {
+        return;
+    }
+    let deployment = deploy("handshake-tasks-any-replica");
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let session = handshake_session(&deployment).await;
+        // Polled through the proxy: each request may reach any replica.
+        let created = session.ok("tools/call", task_call(20, 40, "r1")).await;
+        let id = created["task"]["taskId"].as_str().unwrap().to_owned();
+        let mut polls = 0;
+        loop {
+            polls += 1;
+            let task = session.ok("tasks/get", json!({"taskId": id})).await;
+            match task["status"].as_str() {
+                Some("working") => tokio::time::sleep(Duration::from_millis(60)).await,
+                Some("completed") => break,
+                _ => panic!("unexpected {task}"),
+            }
+        }
+        assert!(polls >= 3, "polled on more than one replica: {polls}");
+        let result = session.ok("tasks/result", json!({"taskId": id})).await;
+        assert_eq!(result["content"][0]["text"], "counted to 20", "{result}");
+        assert_eq!(
+            result["_meta"]["io.modelcontextprotocol/related-task"]["taskId"],
+            id.as_str()
+        );
+
+        // tasks/result waits on whichever replica it reaches.
+        let created = session.ok("tools/call", task_call(10, 30, "r2")).await;
+        let id = created["task"]["taskId"].as_str().unwrap().to_owned();
+        let result = session.ok("tasks/result", json!({"taskId": id})).await;
+        assert_eq!(result["content"][0]["text"], "counted to 10", "{result}");
+
+        // A cancel on whichever replica gets it stops the tool where it runs.
+        let created = session.ok("tools/call", task_call(500, 20, "r3")).await;
+        let id = created["task"]["taskId"].as_str().unwrap().to_owned();
+        let runner = deployment.replica_that("started long_count 500");
+        let cancelled = session.ok("tasks/cancel", json!({"taskId": id})).await;
+        assert_eq!(cancelled["status"], "cancelled", "{cancelled}");
+        for _ in 0..3 {
+            let task = session.ok("tasks/get", json!({"taskId": id})).await;
+            assert_eq!(task["status"], "cancelled", "{task}");
+        }
+        assert_eq!(
+            deployment.replica_that("stopped long_count"),
+            runner,
+            "the replica running the task stopped its tool"
+        );
+        for _ in 0..3 {
+            let code = session
+                .error_code("tasks/cancel", json!({"taskId": id}))
+                .await;
+            assert_eq!(code, -32602, "a cancelled task cannot be cancelled again");
+        }
+    });
+}
+
+#[test]
+fn a_2025_11_25_task_whose_replica_is_killed_ends_failed_and_the_others_serve_on() {
+    if tools_missing() {
+        return;
+    }
+    let mut deployment = deploy("handshake-tasks-killed-replica");
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let session = handshake_session(&deployment).await;
+        // A minute of counting: only the replica's death ends it early.
+        let created = session.ok("tools/call", task_call(3000, 20, "k1")).await;
+        let id = created["task"]["taskId"].as_str().unwrap().to_owned();
+        let runner = deployment.replica_that("started long_count 3000");
+        let index = deployment
+            .replicas
+            .iter()
+            .position(|(_, port)| *port == runner)
+            .unwrap();
+        // `Child::kill` is SIGKILL: no shutdown code runs.
+        let (mut victim, _) = deployment.replicas.remove(index);
+        victim.0.kill().unwrap();
+        let _ = victim.0.wait();
+        let killed = Instant::now();
+
+        let failed = loop {
+            let task = session.ok("tasks/get", json!({"taskId": id})).await;
+            match task["status"].as_str() {
+                Some("working") => {
+                    assert!(
+                        killed.elapsed() < Duration::from_secs(30),
+                        "still working 30 s after its replica died"
+                    );
+                    tokio::time::sleep(Duration::from_millis(250)).await;
+                }
+                Some("failed") => break task,
+                _ => panic!("unexpected {task}"),
+            }
+        };
+        assert!(
+            failed["statusMessage"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("stopped before it finished"),
+            "{failed}"
+        );
+        // tasks/result gives the error the task ended with.
+        let reply = session.request("tasks/result", json!({"taskId": id})).await;
+        assert_eq!(reply["error"]["code"], -32603, "{reply}");
+        assert!(
+            reply["error"]["message"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("stopped before it finished"),
+            "{reply}"
+        );
+        // Unchanged afterwards, and the survivors serve plain calls and new tasks.
+        let task = session.ok("tasks/get", json!({"taskId": id})).await;
+        assert_eq!(task["status"], "failed");
+        let sum = session
+            .ok(
+                "tools/call",
+                json!({"name": "add", "arguments": {"a": 2, "b": 3}}),
+            )
+            .await;
+        assert_eq!(sum["content"][0]["text"], "5");
+        let created = session.ok("tools/call", task_call(3, 10, "k2")).await;
+        let id = created["task"]["taskId"].as_str().unwrap().to_owned();
+        let result = session.ok("tasks/result", json!({"taskId": id})).await;
+        assert_eq!(result["content"][0]["text"], "counted to 3");
     });
 }

@@ -8,8 +8,13 @@
 //! whole lines from a bounded channel, so rmcp's responses and our error replies never
 //! interleave mid-line, and a peer that stops reading stops us reading (backpressure) instead
 //! of queueing replies without bound.
+//!
+//! The tasks of 2025-11-25 sessions pass through here as JSON: their requests are routed
+//! before rmcp reads them, and the `initialize` answer gains the `tasks` capability (see
+//! `tasks::handshake_era`).
 
 use std::io;
+use std::sync::Arc;
 
 use rmcp::model::{ClientJsonRpcMessage, ErrorData, ServerJsonRpcMessage};
 use rmcp::transport::Transport;
@@ -19,6 +24,9 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::bytes::BytesMut;
 use tokio_util::codec::{Decoder, LinesCodec, LinesCodecError};
+
+use super::listings::LiveTools;
+use super::tasks::handshake_era;
 
 /// The longest message [`McpServer::serve_stdio`](super::McpServer::serve_stdio) and
 /// [`McpServer::serve_stream`](super::McpServer::serve_stream) accept unless
@@ -60,6 +68,9 @@ pub(crate) struct LineTransport<R> {
     /// `receive`, which rmcp polls inside a `select!` and may drop at any await, loses none.
     pending_reply: Option<Vec<u8>>,
     eof: bool,
+    /// The served tools, when 2025-11-25 sessions may take tasks here: their `initialize`
+    /// answer then gains the `tasks` capability while a tool may run as a task.
+    tools: Option<Arc<LiveTools>>,
 }
 
 impl<R: AsyncRead + Send + Unpin> LineTransport<R> {
@@ -79,13 +90,23 @@ impl<R: AsyncRead + Send + Unpin> LineTransport<R> {
             writes: Some(writes),
             pending_reply: None,
             eof: false,
+            tools: None,
         }
+    }
+
+    /// Serves the tasks of 2025-11-25 sessions for `tools` (see `tasks::handshake_era`).
+    pub(crate) fn with_tools(mut self, tools: Arc<LiveTools>) -> Self {
+        self.tools = Some(tools);
+        self
     }
 
     /// The next line's verdict, or `None` when more input is needed.
     fn next_line(&mut self) -> Option<Incoming> {
         match self.codec.decode(&mut self.buffer) {
-            Ok(Some(line)) => Some(classify(line.as_bytes())),
+            Ok(Some(line)) => Some(match handshake_era::route_bytes(line.as_bytes()) {
+                Some(routed) => classify(&routed),
+                None => classify(line.as_bytes()),
+            }),
             Ok(None) => None,
             // The codec skips the rest of the line by itself.
             Err(LinesCodecError::MaxLineLengthExceeded) => {
@@ -198,6 +219,15 @@ async fn write_lines<W: AsyncWrite + Unpin>(mut writer: W, mut queue: mpsc::Rece
     let _ = writer.shutdown().await;
 }
 
+/// Whether `message` answers `initialize`.
+fn answers_initialize(message: &ServerJsonRpcMessage) -> bool {
+    matches!(
+        message,
+        ServerJsonRpcMessage::Response(response)
+            if matches!(response.result, rmcp::model::ServerResult::InitializeResult(_))
+    )
+}
+
 fn closed() -> io::Error {
     io::Error::new(io::ErrorKind::NotConnected, "the MCP transport is closed")
 }
@@ -210,9 +240,21 @@ impl<R: AsyncRead + Send + Unpin> Transport<RoleServer> for LineTransport<R> {
         item: ServerJsonRpcMessage,
     ) -> impl std::future::Future<Output = Result<(), io::Error>> + Send + 'static {
         let writes = self.writes.clone();
+        // Only an `initialize` answer looks at the tools.
+        let amend = answers_initialize(&item)
+            && self
+                .tools
+                .as_ref()
+                .is_some_and(|tools| tools.current().offers_tasks);
         async move {
             let writes = writes.ok_or_else(closed)?;
-            let mut line = serde_json::to_vec(&item)?;
+            let mut line = if amend {
+                let mut message = serde_json::to_value(&item)?;
+                handshake_era::amend_initialize(&mut message);
+                serde_json::to_vec(&message)?
+            } else {
+                serde_json::to_vec(&item)?
+            };
             line.push(b'\n');
             let (written, result) = oneshot::channel();
             writes

@@ -1,7 +1,8 @@
 //! What stands between an HTTP POST and rmcp: the body is read once (bounded), garbage is
 //! answered with JSON-RPC errors, a `tools/call` over the concurrency limit is answered "server
 //! busy", one the caller's token lacks the scopes for is answered 403, and every request
-//! holds a ticket until its reply has been sent (what graceful shutdown waits for).
+//! holds a ticket until its reply has been sent (what graceful shutdown waits for). The
+//! tasks of 2025-11-25 sessions are routed here too (see `tasks::handshake_era`).
 
 use std::borrow::Cow;
 use std::pin::Pin;
@@ -18,6 +19,7 @@ use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 use super::super::auth::{self, Authorization};
 use super::super::lines::{self, Incoming};
 use crate::mcp::listings::LiveTools;
+use crate::mcp::tasks::handshake_era;
 use crate::principal::Principal;
 
 /// The JSON-RPC error code of a `tools/call` refused because the server is at its limit of
@@ -148,19 +150,37 @@ pub(super) async fn guard(
     // well-formed, goes to rmcp on a quick look at the body; rmcp parses it in full. Only when
     // rmcp refuses it does the full check run here, so the body's parse error is answered as
     // if rmcp had never seen it (see `admit` for everything else).
-    let (slot, verify) = match peek(&bytes) {
-        Some(Peek::Call(name)) => match guard.admit_quickly(&name, &parts) {
+    let peeked = peek(&bytes);
+    // The tasks of 2025-11-25 sessions: requests rmcp cannot read as that revision means
+    // them are routed first, and the `initialize` answer gains the `tasks` capability.
+    let (route, initialize) = match &peeked {
+        Some(Peek::Call { task, .. }) => (*task, false),
+        Some(Peek::Other(method)) => {
+            let method = method.as_deref().unwrap_or_default();
+            (
+                handshake_era::may_route(method, false),
+                method == "initialize",
+            )
+        }
+        None => (true, false),
+    };
+    let (slot, verify) = match peeked {
+        Some(Peek::Call { name, .. }) => match guard.admit_quickly(&name, &parts) {
             Some(slot) => (Some(slot), true),
             None => match guard.admit(&parts, &bytes) {
                 Ok(slot) => (slot, false),
                 Err(refusal) => return refusal,
             },
         },
-        Some(Peek::Other) => (None, true),
+        Some(Peek::Other(_)) => (None, true),
         None => match guard.admit(&parts, &bytes) {
             Ok(slot) => (slot, false),
             Err(refusal) => return refusal,
         },
+    };
+    let bytes = match route.then(|| handshake_era::route_bytes(&bytes)).flatten() {
+        Some(routed) => axum::body::Bytes::from(routed),
+        None => bytes,
     };
     let body = axum::body::Body::from(bytes.clone());
     let response = next
@@ -171,6 +191,11 @@ pub(super) async fn guard(
             return json_reply(StatusCode::BAD_REQUEST, reply);
         }
     }
+    let response = if initialize && guard.tools.current().offers_tasks {
+        with_tasks_capability(response).await
+    } else {
+        response
+    };
     let (parts, body) = response.into_parts();
     let held = Held {
         inner: body,
@@ -180,11 +205,12 @@ pub(super) async fn guard(
     Response::from_parts(parts, axum::body::Body::new(held))
 }
 
-/// What a quick look at a POST body found: a `tools/call` of the named tool, or any other
-/// JSON object. `None`: not a JSON object with the fields where JSON-RPC puts them.
+/// What a quick look at a POST body found: a `tools/call` of the named tool (with `task`:
+/// its params ask for a task), or any other JSON object (with its method). `None`: not a
+/// JSON object with the fields where JSON-RPC puts them.
 enum Peek<'a> {
-    Call(Cow<'a, str>),
-    Other,
+    Call { name: Cow<'a, str>, task: bool },
+    Other(Option<Cow<'a, str>>),
 }
 
 /// The fields of a JSON-RPC message the guard needs, borrowed from the body where they are
@@ -201,6 +227,8 @@ struct Fields<'a> {
 struct Params<'a> {
     #[serde(borrow, default)]
     name: Option<Cow<'a, str>>,
+    #[serde(default)]
+    task: Option<serde::de::IgnoredAny>,
 }
 
 /// A quick look at `body`: rmcp reads a `tools/call` from the same top-level `method` and
@@ -213,9 +241,30 @@ fn peek(body: &[u8]) -> Option<Peek<'_>> {
     }
     let fields: Fields<'_> = serde_json::from_slice(body).ok()?;
     if fields.method.as_deref() != Some("tools/call") {
-        return Some(Peek::Other);
+        return Some(Peek::Other(fields.method));
     }
-    fields.params?.name.map(Peek::Call)
+    let params = fields.params?;
+    let task = params.task.is_some();
+    params.name.map(|name| Peek::Call { name, task })
+}
+
+/// An `initialize` reply with the `tasks` capability added for a 2025-11-25 session. The
+/// reply is short and ends with its one message, so it is read whole.
+async fn with_tasks_capability(response: Response) -> Response {
+    /// Far more than any `initialize` answer.
+    const MAX_INITIALIZE_REPLY: usize = 1 << 20;
+    let (mut parts, body) = response.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, MAX_INITIALIZE_REPLY).await else {
+        // Unreadable: the client sees the stream end and fails to connect, as it would have.
+        return Response::from_parts(parts, axum::body::Body::empty());
+    };
+    match handshake_era::amend_initialize_body(&bytes) {
+        Some(amended) => {
+            parts.headers.remove(axum::http::header::CONTENT_LENGTH);
+            Response::from_parts(parts, axum::body::Body::from(amended))
+        }
+        None => Response::from_parts(parts, axum::body::Body::from(bytes)),
+    }
 }
 
 impl Guard {
@@ -306,8 +355,8 @@ mod tests {
 
     fn call_name(body: &str) -> Option<String> {
         match peek(body.as_bytes())? {
-            Peek::Call(name) => Some(name.into_owned()),
-            Peek::Other => Some(String::new()),
+            Peek::Call { name, .. } => Some(name.into_owned()),
+            Peek::Other(_) => Some(String::new()),
         }
     }
 

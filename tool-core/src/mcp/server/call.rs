@@ -3,16 +3,49 @@
 
 use std::sync::Arc;
 
-use rmcp::model::{CallToolRequestParams, CallToolResponse};
+use rmcp::model::{CallToolRequestParams, CallToolResponse, CreateTaskResult};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 
 use super::results::{call_result, progress_reporter};
+use super::tasks::task_of;
 use super::McpServer;
 use crate::call::ToolCall;
 use crate::context::{CallContext, CancelFlag};
+use crate::definition::ToolDefinition;
 use crate::mcp::gate;
 use crate::mcp::input_required::{self, Replay};
+use crate::principal::Principal;
+use crate::registry::ToolRegistry;
+
+/// The definition of the tool `name`, when it exists and `principal` may call it; else the
+/// JSON-RPC error the call gets (`-32602`, nothing runs).
+pub(super) fn callable<'a>(
+    registry: &'a ToolRegistry,
+    name: &str,
+    principal: Option<&Principal>,
+) -> Result<&'a ToolDefinition, ErrorData> {
+    let Some(definition) = registry.definition(name) else {
+        let message = registry
+            .unknown_tool(name)
+            .error_message()
+            .unwrap_or("unknown tool")
+            .to_owned();
+        return Err(ErrorData::invalid_params(message, None));
+    };
+    if !gate::may_use(registry, name, principal) {
+        // Refused before anything runs; the tool was not listed to this caller either.
+        return Err(ErrorData::invalid_params(
+            format!(
+                "tool '{name}' needs the scopes '{}', which the caller's token does not grant; \
+                 ask the authorization server for a token with them",
+                registry.required_scopes(name).join(" ")
+            ),
+            None,
+        ));
+    }
+    Ok(definition)
+}
 
 impl McpServer {
     pub(super) async fn call(
@@ -23,27 +56,8 @@ impl McpServer {
         // The tool set as it is now; a change while the call runs does not disturb it.
         let served = self.tools.current();
         let registry = &served.registry;
-        let Some(definition) = registry.definition(&request.name) else {
-            let message = registry
-                .unknown_tool(&request.name)
-                .error_message()
-                .unwrap_or("unknown tool")
-                .to_owned();
-            return Err(ErrorData::invalid_params(message, None));
-        };
         let principal = gate::principal_of(&context);
-        if !gate::may_use(registry, &request.name, principal.as_ref()) {
-            // Refused before anything runs; the tool was not listed to this caller either.
-            return Err(ErrorData::invalid_params(
-                format!(
-                    "tool '{}' needs the scopes '{}', which the caller's token does not grant; \
-                     ask the authorization server for a token with them",
-                    request.name,
-                    registry.required_scopes(request.name.as_ref()).join(" ")
-                ),
-                None,
-            ));
-        }
+        let definition = callable(registry, &request.name, principal.as_ref())?;
         // A task-capable tool called by a client that takes tasks answers with the task.
         if self.as_task(definition, &context)? {
             let arguments = match &request.arguments {
@@ -52,8 +66,9 @@ impl McpServer {
             };
             let call = ToolCall::new(context.id.to_string(), request.name.into_owned(), arguments);
             return self
-                .start_task(registry.clone(), definition, call, principal)
-                .await;
+                .start_task(registry.clone(), definition, call, principal, None, None)
+                .await
+                .map(|record| CallToolResponse::Task(CreateTaskResult::new(task_of(&record))));
         }
         // On a 2026-07-28 session a retry carries the answers to the tool's questions; they
         // are checked before anything runs.
@@ -98,7 +113,7 @@ impl McpServer {
         }
         let mut forwarder = None;
         if let Some(token) = context.meta.get_progress_token() {
-            let (reporter, done, forward) = progress_reporter(token, context.peer.clone());
+            let (reporter, done, forward) = progress_reporter(token, context.peer.clone(), None);
             call_context = call_context.with_progress(reporter);
             forwarder = Some((done, forward));
         }

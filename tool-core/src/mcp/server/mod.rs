@@ -23,6 +23,7 @@ mod asking;
 mod call;
 mod catalog_reads;
 mod extensions;
+mod handshake_tasks;
 mod results;
 mod rounds;
 mod settings;
@@ -197,6 +198,11 @@ impl McpServer {
     /// Serves one client on any rmcp transport (an in-memory `tokio::io::duplex` pair, a
     /// socket split into reader and writer …); the returned service runs in the background
     /// until the peer leaves or it is cancelled.
+    ///
+    /// rmcp's transports carry only the 2026-07-28 tasks extension: on a 2025-11-25 session
+    /// served here, task-capable tools answer plainly. [`McpServer::serve_stdio`],
+    /// [`McpServer::serve_stream`] and the HTTP server also serve that revision's own tasks
+    /// (`params.task`, `tasks/get`, `tasks/result`, `tasks/cancel`).
     pub async fn serve_on<T, E, A>(
         self,
         transport: T,
@@ -215,6 +221,10 @@ impl McpServer {
     /// UTF-8) `-32700` with id `null`; JSON that is not JSON-RPC `-32600` (with the message's
     /// id when it has one); a line over the size limit `-32600` with id `null`, skipped
     /// without being buffered; an unknown method `-32601`. Notifications are never answered.
+    ///
+    /// Tools that may run as tasks run as tasks for 2026-07-28 clients that declare the
+    /// extension and for 2025-11-25 clients that call them with `params.task` (that revision's
+    /// `tasks/get`, `tasks/result` and `tasks/cancel` included).
     /// Must run inside a tokio runtime (a task of its own writes the replies).
     pub async fn serve_stream<R, W>(
         self,
@@ -225,7 +235,8 @@ impl McpServer {
         R: tokio::io::AsyncRead + Send + Unpin + 'static,
         W: tokio::io::AsyncWrite + Send + Unpin + 'static,
     {
-        let transport = LineTransport::new(reader, writer, self.max_message_bytes());
+        let transport = LineTransport::new(reader, writer, self.max_message_bytes())
+            .with_tools(self.tools.clone());
         self.serve_on(transport).await
     }
 
@@ -434,6 +445,16 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         self.call(request, context).await
+    }
+
+    /// The tasks of 2025-11-25 sessions, which the transports route here (see
+    /// `handshake_tasks`).
+    async fn on_custom_request(
+        &self,
+        request: rmcp::model::CustomRequest,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::CustomResult, ErrorData> {
+        self.handshake_request(request, context).await
     }
 
     async fn get_task(

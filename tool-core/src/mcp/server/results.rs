@@ -3,7 +3,9 @@
 
 use crate::context::{Progress, ProgressReporter};
 use crate::response::ToolResponse;
-use rmcp::model::{CallToolResult, ContentBlock, ProgressNotificationParam, ProgressToken};
+use rmcp::model::{
+    CallToolResult, ContentBlock, NotificationMetaObject, ProgressNotificationParam, ProgressToken,
+};
 use rmcp::RoleServer;
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
@@ -33,12 +35,13 @@ pub(super) fn call_result(
     result
 }
 
-/// Forwards a call's progress reports, in order, as `notifications/progress`. Dropping the
-/// returned sender (`done`) makes the task send what is queued and stop, even if the tool
-/// kept a clone of the reporter.
+/// Forwards a call's progress reports, in order, as `notifications/progress` (each with
+/// `meta`, if any). Dropping the returned sender (`done`) makes the task send what is queued
+/// and stop, even if the tool kept a clone of the reporter.
 pub(super) fn progress_reporter(
     token: ProgressToken,
     peer: rmcp::Peer<RoleServer>,
+    meta: Option<NotificationMetaObject>,
 ) -> (
     ProgressReporter,
     oneshot::Sender<()>,
@@ -50,6 +53,7 @@ pub(super) fn progress_reporter(
         let mut param = ProgressNotificationParam::new(token.clone(), update.progress);
         param.total = update.total;
         param.message = update.message;
+        param.meta = meta.clone();
         let peer = peer.clone();
         async move { peer.notify_progress(param).await.is_ok() }
     };

@@ -6,20 +6,21 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolResponse, CancelTaskParams, ClientCapabilities, CreateTaskResult, DetailedTask,
-    GetTaskParams, GetTaskResult, JsonObject, Task, TaskPayload, TaskStatus,
+    CancelTaskParams, ClientCapabilities, DetailedTask, GetTaskParams, GetTaskResult, JsonObject,
+    NotificationMetaObject, ProgressToken, Task, TaskPayload, TaskStatus,
 };
 use rmcp::service::RequestContext;
-use rmcp::{ErrorData, RoleServer};
-use serde_json::Value;
+use rmcp::{ErrorData, Peer, RoleServer};
+use serde_json::{json, Value};
 
-use super::results::call_result;
+use super::results::{call_result, progress_reporter};
 use super::McpServer;
 use crate::call::ToolCall;
-use crate::context::CallContext;
+use crate::context::{CallContext, CancelFlag, Progress, ProgressReporter};
 use crate::definition::ToolDefinition;
 use crate::mcp::gate;
 use crate::mcp::input_required;
+use crate::mcp::tasks::handshake_era;
 use crate::mcp::tasks::time::iso8601;
 use crate::mcp::tasks::worker::{settle_orphan, TaskHost};
 use crate::mcp::tasks::{TaskRecord, TaskState, TaskStore};
@@ -92,52 +93,71 @@ impl McpServer {
             }
             TaskSupport::Required if !declared => Err(ErrorData::new(
                 rmcp::model::ErrorCode::METHOD_NOT_FOUND,
-                format!(
-                    "tool '{}' runs only as a task, and this session does not use tasks: \
-                     connect with protocol 2026-07-28 and declare the extension \
-                     'io.modelcontextprotocol/tasks'",
-                    definition.name
-                ),
+                if handshake_era::takes_tasks(context) {
+                    format!(
+                        "tool '{}' runs only as a task: call it with `params.task` (its \
+                         `execution.taskSupport` is \"required\")",
+                        definition.name
+                    )
+                } else {
+                    format!(
+                        "tool '{}' runs only as a task, and this session does not use tasks: \
+                         connect with protocol 2025-11-25 and call it with `params.task`, or \
+                         with 2026-07-28 declaring the extension 'io.modelcontextprotocol/tasks'",
+                        definition.name
+                    )
+                },
                 None,
             )),
             _ => Ok(declared),
         }
     }
 
-    /// Starts the call as a task and answers with its handle.
+    /// Starts the call as a task and returns it as stored. `ttl`: the time to live the
+    /// client asked for (at most the server's); `progress`: the token and peer the tool's
+    /// progress also goes to as `notifications/progress`, until the task is cancelled (a
+    /// 2025-11-25 task keeps its call's progress token).
     pub(super) async fn start_task(
         &self,
         registry: Arc<ToolRegistry>,
         definition: &ToolDefinition,
         call: ToolCall,
         principal: Option<Principal>,
-    ) -> Result<CallToolResponse, ErrorData> {
+        ttl: Option<Duration>,
+        progress: Option<(ProgressToken, Peer<RoleServer>)>,
+    ) -> Result<TaskRecord, ErrorData> {
         let output_schema = definition.output_schema.clone();
         let timeout = self.call_timeout;
         let tool = call.name.clone();
-        let record = self
-            .tasks
-            .start(&tool, None, move |cancel, progress| {
-                let mut context = CallContext::new()
-                    .with_cancel(cancel)
-                    .with_progress(progress);
+        let ttl = ttl.map(|asked| asked.min(self.tasks.ttl));
+        self.tasks
+            .start(&tool, ttl, move |task_id, cancel, status| {
+                let (status, forwarding) = match progress {
+                    Some((token, peer)) => {
+                        // Notifications of a task name it, as the 2025-11-25 revision asks.
+                        let mut meta = JsonObject::new();
+                        meta.insert(RELATED_TASK.to_owned(), json!({ "taskId": task_id }));
+                        let meta = Some(NotificationMetaObject::from(meta));
+                        let (reporter, done, _) = progress_reporter(token, peer, meta);
+                        (also_forwarded(status, reporter, cancel.clone()), Some(done))
+                    }
+                    None => (status, None),
+                };
+                let mut context = CallContext::new().with_cancel(cancel).with_progress(status);
                 if let Some(principal) = principal {
                     context = context.with_extension(principal);
                 }
                 async move {
                     let response =
                         gate::within(timeout, &call.name, registry.call_in(&call, &context)).await;
+                    // What is queued goes out; nothing after the result.
+                    drop(forwarding);
                     serde_json::to_value(call_result(&response, output_schema.as_deref()))
                         .unwrap_or(Value::Null)
                 }
             })
             .await
-            .map_err(|e| {
-                ErrorData::internal_error(format!("the task could not start: {e}"), None)
-            })?;
-        Ok(CallToolResponse::Task(CreateTaskResult::new(task_of(
-            &record,
-        ))))
+            .map_err(|e| ErrorData::internal_error(format!("the task could not start: {e}"), None))
     }
 
     /// `tasks/get`: the task as stored now; a working task whose replica stopped renewing
@@ -171,7 +191,7 @@ impl McpServer {
         Ok(())
     }
 
-    async fn find_task(&self, task_id: &str) -> Result<TaskRecord, ErrorData> {
+    pub(super) async fn find_task(&self, task_id: &str) -> Result<TaskRecord, ErrorData> {
         self.tasks
             .store
             .get(task_id)
@@ -180,6 +200,9 @@ impl McpServer {
             .ok_or_else(|| unknown_task(task_id))
     }
 }
+
+/// The `_meta` key that ties a message to its task.
+pub(super) const RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
 
 pub(super) fn unknown_task(task_id: &str) -> ErrorData {
     ErrorData::invalid_params(
@@ -191,7 +214,7 @@ pub(super) fn unknown_task(task_id: &str) -> ErrorData {
     )
 }
 
-fn store_error(error: crate::mcp::McpError) -> ErrorData {
+pub(super) fn store_error(error: crate::mcp::McpError) -> ErrorData {
     ErrorData::internal_error(format!("the task store failed: {error}"), None)
 }
 
@@ -204,7 +227,22 @@ fn status(state: TaskState) -> TaskStatus {
     }
 }
 
-fn task_of(record: &TaskRecord) -> Task {
+/// `status` (the task's status message), with each report also sent to `forward` while
+/// `cancel` is down: a cancelled task's progress stops at once.
+fn also_forwarded(
+    status: ProgressReporter,
+    forward: ProgressReporter,
+    cancel: CancelFlag,
+) -> ProgressReporter {
+    ProgressReporter::new(move |update: Progress| {
+        status.report(update.progress, update.total, update.message.as_deref());
+        if !cancel.is_cancelled() {
+            forward.report(update.progress, update.total, update.message.as_deref());
+        }
+    })
+}
+
+pub(super) fn task_of(record: &TaskRecord) -> Task {
     let mut task = Task::new(
         record.task_id.clone(),
         status(record.state),

@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use super::McpError;
 
+pub(crate) mod handshake_era;
 mod memory;
 #[cfg(feature = "mcp-redis")]
 mod redis;

@@ -54,8 +54,8 @@ impl TaskHost {
         }
     }
 
-    /// Creates a working task and starts `run` (given the task's cancel flag and a reporter
-    /// whose messages become the task's status message); returns the task as stored.
+    /// Creates a working task and starts `run` (given the task's id, its cancel flag and a
+    /// reporter whose messages become the task's status message); returns the task as stored.
     /// `run` yields the tool's `CallToolResult` as JSON.
     pub(crate) async fn start<F, Fut>(
         self: &Arc<Self>,
@@ -64,7 +64,7 @@ impl TaskHost {
         run: F,
     ) -> Result<TaskRecord, McpError>
     where
-        F: FnOnce(CancelFlag, ProgressReporter) -> Fut,
+        F: FnOnce(&str, CancelFlag, ProgressReporter) -> Fut,
         Fut: Future<Output = Value> + Send + 'static,
     {
         let now = now_ms();
@@ -91,7 +91,7 @@ impl TaskHost {
                 *latest.lock().unwrap_or_else(PoisonError::into_inner) = Some(status_of(&update));
             })
         };
-        let running = run(cancel.clone(), reporter);
+        let running = run(&record.task_id, cancel.clone(), reporter);
         self.running()
             .insert(record.task_id.clone(), cancel.clone());
         let host = self.clone();
