@@ -38,3 +38,4 @@ mod mcp_tasks;
 mod mcp_tasks_handshake;
 mod mcp_tasks_python;
 mod mcp_tasks_replicas;
+mod raw_session;

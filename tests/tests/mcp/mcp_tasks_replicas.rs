@@ -25,7 +25,7 @@ use tool_tests::mcp::harness::{call, text};
 use tool_tests::mcp::tasks::TaskClient;
 
 use super::mcp_http_scale::{nginx, redis, replica, scratch, tools_missing, Proc};
-use super::mcp_tasks_handshake::{task_call, Session};
+use super::raw_session::{task_call, Session};
 
 type Client = RunningService<RoleClient, TaskClient>;
 
