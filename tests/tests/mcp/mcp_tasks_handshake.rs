@@ -11,10 +11,11 @@
 
 #![cfg(feature = "mcp-http")]
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tool_core::mcp::McpServer;
 use tool_core::{tool, tools, CancelFlag};
 use tool_tests::mcp::harness::bounded;
@@ -34,7 +35,6 @@ fn server(probe: Arc<CancelProbe>) -> McpServer {
     McpServer::new(tools![long_count, add, only_as_task].with_extension(probe))
         .with_task_timing(Duration::from_secs(30), Duration::from_millis(50))
 }
-
 
 /// Everything a host sees on one session; returns what it was sent, by kind, for the
 /// Python SDK's models to read.
