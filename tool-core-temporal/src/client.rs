@@ -11,9 +11,11 @@ use temporalio_client::{
 };
 
 use temporalio_client::errors::WorkflowGetResultError;
+use temporalio_common::error::IncomingError;
 
+use crate::events::EventPage;
 use crate::status::{Decision, RunState, RunStatus};
-use crate::workflow::{AgentInput, AgentOutput, AgentWorkflow};
+use crate::workflow::{AgentInput, AgentOutput, AgentWorkflow, FailedRun};
 
 /// An error of the client: it could not reach the server, or the server refused.
 pub type ClientError = Box<dyn std::error::Error + Send + Sync>;
@@ -115,10 +117,48 @@ impl DurableClient {
                     pending_approvals: status.pending_approvals,
                     answer: None,
                     error: None,
+                    turns: status.turns,
+                    usage: status.usage,
                 })
             }
             _ => self.wait(id).await,
         }
+    }
+
+    /// The events of run `id` from index `from` on: the [`RunEvent`](tool_core::runner::RunEvent)s
+    /// a local run streams, each turn's text, reasoning and arguments whole (their deltas go
+    /// to the worker's [`DurableAgent::with_event_sink`](crate::DurableAgent::with_event_sink)),
+    /// ending with `run_finished` or `run_failed`. Ask again from [`EventPage::next`] until
+    /// [`EventPage::ended`]. It is the workflow's `events` query, answered by a worker of the
+    /// run's task queue, for a run in progress or ended.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> Result<(), tool_core_temporal::ClientError> {
+    /// let client = tool_core_temporal::DurableClient::connect("127.0.0.1:7233", "default").await?;
+    /// let mut from = 0;
+    /// loop {
+    ///     let page = client.events("run-1", from).await?;
+    ///     for event in &page.events {
+    ///         println!("{event}"); // e.g. forward it as a server-sent event
+    ///     }
+    ///     from = page.next;
+    ///     if page.ended { break; }
+    ///     tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub async fn events(&self, id: &str, from: usize) -> Result<EventPage, ClientError> {
+        let handle = self.client.get_workflow_handle::<AgentWorkflow>(id);
+        let query = handle.query(AgentWorkflow::events, from, WorkflowQueryOptions::default());
+        let page = tokio::time::timeout(QUERY_TIMEOUT, query)
+            .await
+            .map_err(|_| {
+                format!(
+                    "no worker answered the events query of run '{id}' within {}s: start a worker on its task queue",
+                    QUERY_TIMEOUT.as_secs()
+                )
+            })??;
+        Ok(page)
     }
 
     /// Sends a person's decision on a call of run `id` that waits for approval.
@@ -145,13 +185,22 @@ impl DurableClient {
 
 /// The status of an ended run from its workflow's result.
 fn ended(id: &str, result: Result<AgentOutput, WorkflowGetResultError>) -> RunStatus {
-    let (state, answer, error) = match result {
+    let (state, answer, error, spent) = match result {
         Ok(output) => (
             RunState::Finished,
             output.answer().map(str::to_string),
             None,
+            FailedRun {
+                turns: output.turns,
+                usage: output.usage,
+            },
         ),
-        Err(error) => (RunState::Failed, None, Some(failure_text(&error))),
+        Err(error) => (
+            RunState::Failed,
+            None,
+            Some(failure_text(&error)),
+            spent_before(&error),
+        ),
     };
     RunStatus {
         id: id.to_string(),
@@ -159,6 +208,22 @@ fn ended(id: &str, result: Result<AgentOutput, WorkflowGetResultError>) -> RunSt
         pending_approvals: Vec::new(),
         answer,
         error,
+        turns: spent.turns,
+        usage: spent.usage,
+    }
+}
+
+/// The turns and tokens a failed run had spent, from its failure's details (none for a run
+/// cancelled or terminated from outside).
+fn spent_before(error: &WorkflowGetResultError) -> FailedRun {
+    match error {
+        WorkflowGetResultError::Failed(failure) => match &**failure {
+            IncomingError::Application(failure) => {
+                failure.details().ok().flatten().unwrap_or_default()
+            }
+            _ => FailedRun::default(),
+        },
+        _ => FailedRun::default(),
     }
 }
 

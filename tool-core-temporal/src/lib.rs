@@ -41,6 +41,7 @@
 mod activities;
 mod agent;
 mod client;
+mod events;
 mod failure;
 mod status;
 mod telemetry;
@@ -50,6 +51,7 @@ mod workflow;
 pub use activities::{idempotency_key, AgentActivities, DurableCall, ModelInput, ToolInput};
 pub use agent::{DurableAgent, DurableOptions};
 pub use client::{ClientError, DurableClient};
+pub use events::{EventPage, LiveEvent};
 pub use status::{Decision, RunState, RunStatus, WorkflowStatus};
 pub use worker::worker_options;
 pub use workflow::{AgentInput, AgentOutput, AgentWorkflow};
