@@ -162,7 +162,8 @@ impl AgentWorkflow {
         let agent = ctx.state(|s| Arc::clone(&s.agent));
         // The run's `invoke_agent` span: opened when the run starts, never when a worker
         // replays it; it ends with the run, or when this worker lets go of it.
-        let _span = (!ctx.is_replaying()).then(|| agent.spans().open(ctx.run_id(), &**agent.model()));
+        let _span =
+            (!ctx.is_replaying()).then(|| agent.spans().open(ctx.run_id(), &**agent.model()));
         let registry = agent.registry();
         let durable = *agent.durable_options();
         let run_id = ctx.workflow_id().to_string();
@@ -256,8 +257,7 @@ impl AgentWorkflow {
                     });
                     // No process is held while the run waits: the workflow sleeps in the
                     // server until a signal arrives (or the run is cancelled).
-                    if let Err(termination) =
-                        ctx.wait_condition(|s| !s.decisions.is_empty()).await
+                    if let Err(termination) = ctx.wait_condition(|s| !s.decisions.is_empty()).await
                     {
                         emit(
                             ctx,
@@ -448,9 +448,9 @@ fn model_failed(error: &ActivityExecutionError) -> RunError {
         Some(IncomingError::Application(failure)) => failure::model_error(failure),
         _ => None,
     };
-    RunError::Model(carried.unwrap_or_else(|| {
-        ModelError::new(ModelErrorKind::Timeout, failure_message(error))
-    }))
+    RunError::Model(
+        carried.unwrap_or_else(|| ModelError::new(ModelErrorKind::Timeout, failure_message(error))),
+    )
 }
 
 /// The innermost message of an activity's failure (the error the activity returned, not

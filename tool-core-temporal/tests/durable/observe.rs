@@ -66,7 +66,11 @@ fn approval_script() -> ScriptedModel {
     ScriptedModel::new([
         turn(first, (100, 20), "resp-1"),
         turn(second, (150, 10), "resp-2"),
-        turn(ModelTurn::text("Transferred 25 from A to B."), (200, 8), "resp-3"),
+        turn(
+            ModelTurn::text("Transferred 25 from A to B."),
+            (200, 8),
+            "resp-3",
+        ),
     ])
 }
 
@@ -148,8 +152,11 @@ fn local_events() -> (Vec<RunEvent>, Usage, u32, (Usage, u32)) {
     run.decide("t1", Approval::Approved).expect("t1 waits");
     run.decide("t2", Approval::Denied("not today".into()))
         .expect("t2 waits");
-    let resumed =
-        tool_core::block_on(runner.resume_streamed(run, CancelFlag::new()).collect_events());
+    let resumed = tool_core::block_on(
+        runner
+            .resume_streamed(run, CancelFlag::new())
+            .collect_events(),
+    );
     events.extend(resumed);
     let Some(RunEvent::RunFinished { usage, turns, .. }) = events.last().cloned() else {
         panic!("the local run finished: {events:?}");
@@ -237,7 +244,9 @@ fn a_durable_run_reports_the_usage_and_events_of_a_local_run() {
     let agent = DurableAgent::new(approval_script(), tools![lookup, transfer])
         .with_run_options(options())
         .with_event_sink(move |event| {
-            sink.lock().unwrap_or_else(PoisonError::into_inner).push(event);
+            sink.lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(event);
         });
     let _worker = InProcessWorker::start(world.address(), &world.queue, agent);
 
@@ -265,7 +274,10 @@ fn a_durable_run_reports_the_usage_and_events_of_a_local_run() {
             .position(|e| matches!(e, RunEvent::ApprovalRequired { .. }))
             .expect("the local run paused");
         assert_eq!(joined(&page.events), joined(&json_events(&local[..=upto])));
-        let again = client.events("observe-run", page.next).await.expect("events");
+        let again = client
+            .events("observe-run", page.next)
+            .await
+            .expect("events");
         assert!(again.events.is_empty() && again.next == page.next);
 
         client
@@ -296,7 +308,10 @@ fn a_durable_run_reports_the_usage_and_events_of_a_local_run() {
             joined(&json_events(&local)),
             "the durable run's events are the local run's"
         );
-        assert_eq!(all.last().map(|e| e["type"].clone()), Some(json!("run_finished")));
+        assert_eq!(
+            all.last().map(|e| e["type"].clone()),
+            Some(json!("run_finished"))
+        );
         // Each turn's text is whole in the query.
         assert!(all.contains(&json!({"type": "text_delta", "text": "Let me look both keys up."})));
     });
@@ -377,12 +392,27 @@ fn a_durable_run_emits_the_spans_of_a_local_run_once() {
 
     let mut names: Vec<&str> = durable.iter().map(|s| s.name).collect();
     names.sort_unstable();
-    assert_eq!(names, ["chat", "chat", "invoke_agent", "tool_call", "tool_call"]);
+    assert_eq!(
+        names,
+        ["chat", "chat", "invoke_agent", "tool_call", "tool_call"]
+    );
     assert_eq!(spans::shape(&local), spans::shape(&durable));
-    let agents: Vec<&Captured> = durable.iter().filter(|s| s.name == "invoke_agent").collect();
-    assert_eq!(agents.len(), 1, "one invoke_agent span for the run: {durable:?}");
+    let agents: Vec<&Captured> = durable
+        .iter()
+        .filter(|s| s.name == "invoke_agent")
+        .collect();
+    assert_eq!(
+        agents.len(),
+        1,
+        "one invoke_agent span for the run: {durable:?}"
+    );
     for span in durable.iter().filter(|s| s.name != "invoke_agent") {
-        assert_eq!(span.parent, Some(agents[0].id), "{} under the run", span.name);
+        assert_eq!(
+            span.parent,
+            Some(agents[0].id),
+            "{} under the run",
+            span.name
+        );
     }
 }
 
@@ -422,6 +452,9 @@ fn a_failed_durable_run_ends_its_events_as_a_local_one() {
         let page = client.events("failed-run", 0).await.expect("events");
         assert!(page.ended);
         assert_eq!(joined(&page.events), joined(&json_events(&local)));
-        assert_eq!(page.events.last().map(|e| e["type"].clone()), Some(json!("run_failed")));
+        assert_eq!(
+            page.events.last().map(|e| e["type"].clone()),
+            Some(json!("run_failed"))
+        );
     });
 }

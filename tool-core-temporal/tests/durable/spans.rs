@@ -31,7 +31,10 @@ pub struct Capture(Arc<Mutex<Vec<Captured>>>);
 
 impl Capture {
     pub fn clear(&self) {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner).clear();
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
     }
 
     /// The spans kept since the last `take` or `clear`.
