@@ -257,17 +257,12 @@ impl AgentWorkflow {
                     });
                     // No process is held while the run waits: the workflow sleeps in the
                     // server until a signal arrives (or the run is cancelled).
-                    if let Err(termination) = ctx.wait_condition(|s| !s.decisions.is_empty()).await
+                    if ctx
+                        .wait_condition(|s| !s.decisions.is_empty())
+                        .await
+                        .is_err()
                     {
-                        emit(
-                            ctx,
-                            [RunEvent::RunFinished {
-                                outcome: RunOutcome::Cancelled,
-                                usage: run.usage(),
-                                turns: run.turns(),
-                            }],
-                        );
-                        return Err(termination.into());
+                        return Err(cancelled(ctx, &run));
                     }
                     let decisions = ctx.state_mut(|s| std::mem::take(&mut s.decisions));
                     for decision in decisions {
@@ -442,15 +437,20 @@ fn run_failed(error: &RunError, run: &Run) -> WorkflowTermination {
 }
 
 /// The run's error for a model activity that failed for good: the model error it carried,
-/// or, when it carried none (its attempts timed out), an error naming the failure.
+/// or, when it carried none, an error naming the failure (a timeout when its last attempt
+/// timed out).
 fn model_failed(error: &ActivityExecutionError) -> RunError {
-    let carried = match error.cause() {
-        Some(IncomingError::Application(failure)) => failure::model_error(failure),
-        _ => None,
+    let kind = match error.cause() {
+        Some(IncomingError::Application(failure)) => {
+            if let Some(carried) = failure::model_error(failure) {
+                return RunError::Model(carried);
+            }
+            ModelErrorKind::Other
+        }
+        Some(IncomingError::Timeout(_)) => ModelErrorKind::Timeout,
+        _ => ModelErrorKind::Other,
     };
-    RunError::Model(
-        carried.unwrap_or_else(|| ModelError::new(ModelErrorKind::Timeout, failure_message(error))),
-    )
+    RunError::Model(ModelError::new(kind, failure_message(error)))
 }
 
 /// The innermost message of an activity's failure (the error the activity returned, not
