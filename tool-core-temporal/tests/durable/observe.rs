@@ -435,6 +435,9 @@ fn a_failed_durable_run_ends_its_events_as_a_local_one() {
             .run_streamed("Fail")
             .collect_events(),
     );
+    let Some(RunEvent::RunFailed { usage: spent, .. }) = local.last().cloned() else {
+        panic!("the local run failed: {local:?}");
+    };
     let agent = DurableAgent::new(script(), tools![lookup]).with_run_options(options());
     let _worker = InProcessWorker::start(world.address(), &world.queue, agent);
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
@@ -448,7 +451,9 @@ fn a_failed_durable_run_ends_its_events_as_a_local_one() {
             .expect("start");
         let status = client.wait("failed-run").await.expect("wait");
         assert_eq!(status.state, RunState::Failed);
-        assert_eq!((status.usage, status.turns), (Usage::new(10, 2), 1));
+        // What the local run had spent when it failed: the first turn's tokens.
+        assert_eq!((status.usage, status.turns), (spent, 1));
+        assert_eq!(spent, Usage::new(10, 2));
         let page = client.events("failed-run", 0).await.expect("events");
         assert!(page.ended);
         assert_eq!(joined(&page.events), joined(&json_events(&local)));
