@@ -1,8 +1,11 @@
 //! [`DurableClient`]: start durable runs, ask where they stand, approve or deny their calls,
 //! cancel them.
 
+use std::collections::VecDeque;
 use std::str::FromStr;
 use std::time::Duration;
+
+use serde_json::Value;
 
 use temporalio_client::{
     Client, ClientOptions, Connection, ConnectionOptions, Url, WorkflowCancelOptions,
@@ -159,6 +162,71 @@ impl DurableClient {
                 )
             })??;
         Ok(page)
+    }
+
+    /// The events of run `id` from index `from` on, as a stream that asks
+    /// [`DurableClient::events`] again every `every` until the run has ended, and ends after
+    /// its last event (`run_finished` or `run_failed`). A query that fails is the stream's
+    /// last item.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> Result<(), tool_core_temporal::ClientError> {
+    /// use futures::StreamExt;
+    /// let client = tool_core_temporal::DurableClient::connect("127.0.0.1:7233", "default").await?;
+    /// let events = client.follow("run-1", 0, std::time::Duration::from_millis(500));
+    /// let mut events = std::pin::pin!(events);
+    /// while let Some(event) = events.next().await {
+    ///     println!("{}", event?); // e.g. forward it as a server-sent event
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub fn follow(
+        &self,
+        id: &str,
+        from: usize,
+        every: Duration,
+    ) -> impl futures::Stream<Item = Result<Value, ClientError>> + Send + 'static {
+        struct Follow {
+            client: DurableClient,
+            id: String,
+            next: usize,
+            ready: VecDeque<Value>,
+            asked: bool,
+            done: bool,
+        }
+        let state = Follow {
+            client: self.clone(),
+            id: id.to_string(),
+            next: from,
+            ready: VecDeque::new(),
+            asked: false,
+            done: false,
+        };
+        futures::stream::unfold(state, move |mut state| async move {
+            loop {
+                if let Some(event) = state.ready.pop_front() {
+                    return Some((Ok(event), state));
+                }
+                if state.done {
+                    return None;
+                }
+                if state.asked {
+                    tokio::time::sleep(every).await;
+                }
+                state.asked = true;
+                match state.client.events(&state.id, state.next).await {
+                    Ok(page) => {
+                        state.next = page.next;
+                        state.done = page.ended;
+                        state.ready.extend(page.events);
+                    }
+                    Err(error) => {
+                        state.done = true;
+                        return Some((Err(error), state));
+                    }
+                }
+            }
+        })
     }
 
     /// Sends a person's decision on a call of run `id` that waits for approval.

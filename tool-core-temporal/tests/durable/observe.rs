@@ -265,6 +265,14 @@ fn a_durable_run_reports_the_usage_and_events_of_a_local_run() {
         })
         .await;
         assert_eq!(waiting.pending_approvals, ["t1", "t2"]);
+        // A follower from the first event on: it polls until the run has ended, then ends.
+        let follower = {
+            let client = client.clone();
+            tokio::spawn(async move {
+                let events = client.follow("observe-run", 0, Duration::from_millis(100));
+                futures::StreamExt::collect::<Vec<_>>(events).await
+            })
+        };
         assert_eq!((waiting.usage, waiting.turns), (paused_usage, paused_turns));
         // The events so far: the local run's up to its pause, in one page; then none new.
         let page = client.events("observe-run", 0).await.expect("events");
@@ -314,6 +322,13 @@ fn a_durable_run_reports_the_usage_and_events_of_a_local_run() {
         );
         // Each turn's text is whole in the query.
         assert!(all.contains(&json!({"type": "text_delta", "text": "Let me look both keys up."})));
+        let followed: Vec<Value> = follower
+            .await
+            .expect("the follower")
+            .into_iter()
+            .map(|event| event.expect("an event"))
+            .collect();
+        assert_eq!(followed, all, "the follower saw every event once, in order");
     });
 
     // The sink saw each turn's deltas live, exactly as the local run streamed them.
