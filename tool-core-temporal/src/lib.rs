@@ -37,7 +37,8 @@
 //!
 //! A durable run reports what a local run reports: its turns and token usage
 //! ([`RunStatus`], [`AgentOutput`]); its [`RunEvent`](tool_core::runner::RunEvent)s, the
-//! run's own from the workflow's `events` query ([`DurableClient::events`]) and the model's
+//! run's own from the workflow's `events` query ([`DurableClient::events`],
+//! [`DurableClient::follow`]) and the model's
 //! live deltas to a sink on the worker ([`DurableAgent::with_event_sink`]); and the runner's
 //! spans (`invoke_agent`, `chat {model}`, `execute_tool {name}`).
 //!
