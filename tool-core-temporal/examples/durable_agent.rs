@@ -191,7 +191,18 @@ async fn command(args: &Args) -> Result<(), Box<dyn std::error::Error + Send + S
                 serde_json::json!({"id": id, "state": "running"})
             }
         }
-        "status" => serde_json::to_value(client.status(id).await?)?,
+        "status" => {
+            // The contract's fields (the library's status also has the turns and usage).
+            let status = client.status(id).await?;
+            let mut line = serde_json::json!({"id": id, "state": status.state, "pending_approvals": status.pending_approvals});
+            if let Some(answer) = status.answer {
+                line["answer"] = answer.into();
+            }
+            if let Some(error) = status.error {
+                line["error"] = error.into();
+            }
+            line
+        }
         "approve" => {
             let call = args.value("--call")?;
             let decision = match (args.flag("--allow"), args.flag("--deny")) {

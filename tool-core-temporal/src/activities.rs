@@ -12,13 +12,14 @@ use serde::{Deserialize, Serialize};
 use temporalio_macros::activities;
 use temporalio_sdk::activities::{ActivityContext, ActivityError};
 use tool_core::model::{ModelError, ModelErrorKind, ModelEvent, ModelTurn};
-use tool_core::runner::{Run, Step};
+use tool_core::runner::{ChatSpan, Run, Step};
 use tool_core::{
     Approval, CallContext, CallOptions, CancelFlag, ToolCall, ToolDefinition, ToolResponse,
 };
 
 use crate::agent::DurableAgent;
-use crate::{failure, telemetry};
+use crate::events::{self, LiveEvent};
+use crate::failure;
 use tracing::Instrument;
 
 /// How often a working activity reports that it is alive.
@@ -117,6 +118,7 @@ impl AgentActivities {
         let mut run = input.run;
         // A stored run does not carry the options' closures: give them back.
         *run.options_mut() = agent.run_options().clone();
+        let turn_number = run.turns() + 1;
         let request = match run.step(registry) {
             Ok(Step::CallModel(request)) => request,
             Ok(_) => {
@@ -128,24 +130,51 @@ impl AgentActivities {
             Err(error) => return Err(failure::non_retryable(error.kind(), error.to_string())),
         };
         let model = agent.model();
-        let span = telemetry::chat_span(&**model);
+        let info = ctx.info();
+        let run_id = info.workflow_id.clone().unwrap_or_default();
+        let attempt = info.attempt;
+        // The run's `invoke_agent` span, when this worker started the run: the request's
+        // `chat` span is its child, as in a local run.
+        let parent = info
+            .workflow_run_id
+            .as_deref()
+            .and_then(|key| agent.spans().get(key))
+            .unwrap_or_else(tracing::Span::none);
+        let chat = parent.in_scope(|| ChatSpan::start(&**model, &request, false));
+        let sink = agent.event_sink();
         let request_turn = async {
             let mut stream = model.stream(request);
-            while let Some(event) = std::future::poll_fn(|cx| stream.as_mut().poll_next(cx)).await {
+            loop {
+                let event =
+                    std::future::poll_fn(|cx| chat.in_scope(|| stream.as_mut().poll_next(cx)))
+                        .await;
                 match event {
-                    Ok(ModelEvent::Finished(turn)) => return Ok(turn),
-                    Ok(_) => {}
-                    Err(error) => return Err(error),
+                    Some(Ok(ModelEvent::Finished(turn))) => return Ok(turn),
+                    Some(Ok(event)) => {
+                        if let (Some(sink), Some(event)) = (sink, events::live(event)) {
+                            sink(LiveEvent::new(run_id.as_str(), turn_number, attempt, event));
+                        }
+                    }
+                    Some(Err(error)) => return Err(error),
+                    None => {
+                        return Err(ModelError::new(
+                            ModelErrorKind::Incomplete,
+                            "the model's stream ended before the turn was finished",
+                        ));
+                    }
                 }
             }
-            Err(ModelError::new(
-                ModelErrorKind::Incomplete,
-                "the model's stream ended before the turn was finished",
-            ))
         };
-        let turn = heartbeating(&ctx, None, request_turn.instrument(span.clone())).await?;
-        telemetry::finish(&span, &turn);
-        turn.map_err(failure::model)
+        match heartbeating(&ctx, None, request_turn).await? {
+            Ok(turn) => {
+                chat.finish(&turn, false);
+                Ok(turn)
+            }
+            Err(error) => {
+                chat.fail(&error);
+                Err(failure::model(error))
+            }
+        }
     }
 
     /// Runs one call with its idempotency key in its context. A tool's own error is a
@@ -178,10 +207,18 @@ impl AgentActivities {
         if input.approved {
             options = options.approval(&approve);
         }
+        // The call's `execute_tool` span (from the dispatch) is a child of the run's
+        // `invoke_agent` span when this worker started the run, as in a local run.
+        let parent = ctx
+            .info()
+            .workflow_run_id
+            .as_deref()
+            .and_then(|key| self.agent.spans().get(key))
+            .unwrap_or_else(tracing::Span::none);
         heartbeating(
             &ctx,
             Some(&cancel),
-            registry.call_with(&input.call, &options),
+            registry.call_with(&input.call, &options).instrument(parent),
         )
         .await
     }

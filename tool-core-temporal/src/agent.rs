@@ -8,6 +8,9 @@ use tool_core::model::Model;
 use tool_core::runner::RunOptions;
 use tool_core::ToolRegistry;
 
+use crate::events::{EventSink, LiveEvent};
+use crate::telemetry::RunSpans;
+
 /// The agent a worker runs: the model, the tools and the run options, the same in every
 /// worker of a task queue (the workflow code replays against them, so they must agree; see
 /// the guide's section on versioning).
@@ -31,6 +34,8 @@ pub struct DurableAgent {
     registry: Arc<ToolRegistry>,
     options: RunOptions,
     durable: DurableOptions,
+    sink: Option<EventSink>,
+    spans: Arc<RunSpans>,
 }
 
 impl std::fmt::Debug for DurableAgent {
@@ -40,6 +45,7 @@ impl std::fmt::Debug for DurableAgent {
             .field("tools", &self.registry.names().collect::<Vec<_>>())
             .field("options", &self.options)
             .field("durable", &self.durable)
+            .field("event_sink", &self.sink.is_some())
             .finish()
     }
 }
@@ -58,6 +64,8 @@ impl DurableAgent {
             registry: registry.into(),
             options: RunOptions::default(),
             durable: DurableOptions::default(),
+            sink: None,
+            spans: Arc::default(),
         }
     }
 
@@ -91,6 +99,44 @@ impl DurableAgent {
     pub fn with_durable_options(mut self, durable: DurableOptions) -> Self {
         self.durable = durable;
         self
+    }
+
+    /// Hands `sink` the events of each model request as the model streams them (text,
+    /// reasoning and argument deltas, calls started and ready), on the worker that runs the
+    /// request, tagged with the run and turn: for a live view of a durable run (forward them
+    /// to the user's browser over a channel or a pub/sub topic). They are not recorded in the
+    /// run's history; the run's `events` query gives each turn whole
+    /// ([`DurableClient::events`](crate::DurableClient::events)). The sink is called on the
+    /// activity's task: it should hand the event on and return.
+    ///
+    /// ```
+    /// use std::sync::{Arc, Mutex};
+    /// use tool_core::model::ScriptedModel;
+    /// use tool_core::runner::RunEvent;
+    ///
+    /// let seen: Arc<Mutex<Vec<String>>> = Arc::default();
+    /// let log = Arc::clone(&seen);
+    /// let agent = tool_core_temporal::DurableAgent::new(ScriptedModel::new([]), tool_core::ToolRegistry::new())
+    ///     .with_event_sink(move |live| {
+    ///         if let RunEvent::TextDelta { text } = live.event {
+    ///             log.lock().unwrap().push(format!("{}: {text}", live.run_id));
+    ///         }
+    ///     });
+    /// # let _ = agent;
+    /// ```
+    pub fn with_event_sink(mut self, sink: impl Fn(LiveEvent) + Send + Sync + 'static) -> Self {
+        self.sink = Some(Arc::new(sink));
+        self
+    }
+
+    /// The sink of live events, if one was set.
+    pub(crate) fn event_sink(&self) -> Option<&EventSink> {
+        self.sink.as_ref()
+    }
+
+    /// The `invoke_agent` spans of the runs this worker started.
+    pub(crate) fn spans(&self) -> &Arc<RunSpans> {
+        &self.spans
     }
 
     /// The model the model activity asks.

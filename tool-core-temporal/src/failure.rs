@@ -1,9 +1,37 @@
 //! Model errors as activity failures: the library's own judgement (retryable or not, the
 //! delay a rate limit asked for) becomes Temporal's retry decision.
 
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
 use temporalio_common::error::ApplicationFailure;
 use temporalio_sdk::activities::ActivityError;
-use tool_core::model::ModelError;
+use tool_core::model::{ModelError, ModelErrorKind};
+
+/// A model error's parts, carried in its failure's details so the workflow can give the
+/// run's `RunFailed` event the error a local run would have.
+#[derive(Debug, Serialize, Deserialize)]
+struct ModelFailure {
+    kind: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    status: Option<u16>,
+    message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    retry_after_ms: Option<u64>,
+}
+
+/// The kinds a model error can have, to read one back from its name.
+const KINDS: [ModelErrorKind; 9] = [
+    ModelErrorKind::Transport,
+    ModelErrorKind::Timeout,
+    ModelErrorKind::RateLimited,
+    ModelErrorKind::Server,
+    ModelErrorKind::Auth,
+    ModelErrorKind::InvalidRequest,
+    ModelErrorKind::Incomplete,
+    ModelErrorKind::Malformed,
+    ModelErrorKind::Other,
+];
 
 /// The failure type of a model error: `ModelError.<kind>` (e.g. `ModelError.RateLimited`), so
 /// it can be told apart in Temporal's UI and in retry policies.
@@ -15,12 +43,41 @@ fn type_name(error: &ModelError) -> String {
 /// library says it is retryable (after the provider's `Retry-After` when it gave one), and
 /// final when it is not.
 pub(crate) fn model(error: ModelError) -> ActivityError {
+    let details = ModelFailure {
+        kind: error.kind().as_str().to_string(),
+        status: error.status(),
+        message: error.message().to_string(),
+        retry_after_ms: error
+            .retry_after()
+            .map(|wait| u64::try_from(wait.as_millis()).unwrap_or(u64::MAX)),
+    };
     let failure = ApplicationFailure::builder(error.to_string())
         .type_name(type_name(&error))
         .non_retryable(!error.is_retryable())
         .maybe_next_retry_delay(error.retry_after())
+        .details(details)
         .build();
     ActivityError::application(failure)
+}
+
+/// The model error a failed model activity carried, rebuilt from its failure's details
+/// (`None` when the failure did not come from a model error: a timeout, a lost worker).
+pub(crate) fn model_error(failure: &ApplicationFailure) -> Option<ModelError> {
+    let details: ModelFailure = failure.details().ok().flatten()?;
+    let mut error = match details.status {
+        Some(status) => ModelError::from_status(status, details.message),
+        None => {
+            let kind = KINDS
+                .into_iter()
+                .find(|kind| kind.as_str() == details.kind)
+                .unwrap_or(ModelErrorKind::Other);
+            ModelError::new(kind, details.message)
+        }
+    };
+    if let Some(ms) = details.retry_after_ms {
+        error = error.with_retry_after(Duration::from_millis(ms));
+    }
+    Some(error)
 }
 
 /// A failure that no retry can fix.

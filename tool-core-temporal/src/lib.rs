@@ -35,12 +35,20 @@
 //! # let _ = agent; Ok(()) }
 //! ```
 //!
+//! A durable run reports what a local run reports: its turns and token usage
+//! ([`RunStatus`], [`AgentOutput`]); its [`RunEvent`](tool_core::runner::RunEvent)s, the
+//! run's own from the workflow's `events` query ([`DurableClient::events`],
+//! [`DurableClient::follow`]) and the model's
+//! live deltas to a sink on the worker ([`DurableAgent::with_event_sink`]); and the runner's
+//! spans (`invoke_agent`, `chat {model}`, `execute_tool {name}`).
+//!
 //! The guide (`docs/durable.md`) covers what is exactly-once and what is at-least-once,
-//! versioning, and operations.
+//! versioning, and operations (what the spans of a run spread over processes look like).
 
 mod activities;
 mod agent;
 mod client;
+mod events;
 mod failure;
 mod status;
 mod telemetry;
@@ -50,6 +58,7 @@ mod workflow;
 pub use activities::{idempotency_key, AgentActivities, DurableCall, ModelInput, ToolInput};
 pub use agent::{DurableAgent, DurableOptions};
 pub use client::{ClientError, DurableClient};
+pub use events::{EventPage, LiveEvent};
 pub use status::{Decision, RunState, RunStatus, WorkflowStatus};
 pub use worker::worker_options;
 pub use workflow::{AgentInput, AgentOutput, AgentWorkflow};

@@ -110,10 +110,14 @@ impl Decision {
 ///
 /// ```
 /// use tool_core_temporal::{RunState, RunStatus};
-/// let status = RunStatus { id: "r1".into(), state: RunState::Finished, pending_approvals: vec![], answer: Some("42".into()), error: None };
+/// use tool_core::model::Usage;
+/// let status = RunStatus {
+///     id: "r1".into(), state: RunState::Finished, pending_approvals: vec![],
+///     answer: Some("42".into()), error: None, turns: 2, usage: Usage::new(40, 10),
+/// };
 /// assert_eq!(
 ///     serde_json::to_string(&status).unwrap(),
-///     r#"{"id":"r1","state":"finished","pending_approvals":[],"answer":"42"}"#,
+///     r#"{"id":"r1","state":"finished","pending_approvals":[],"answer":"42","turns":2,"usage":{"input_tokens":40,"output_tokens":10,"cached_input_tokens":0,"reasoning_tokens":0}}"#,
 /// );
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -130,4 +134,12 @@ pub struct RunStatus {
     /// Why a failed run failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Model turns taken (so far, or in all once ended), as a local run's
+    /// `RunResult::run.turns()` counts them.
+    #[serde(default)]
+    pub turns: u32,
+    /// Tokens spent (so far, or in all once ended; a failed run's up to its failure), as a
+    /// local run's `RunResult::usage` adds them up.
+    #[serde(default)]
+    pub usage: Usage,
 }

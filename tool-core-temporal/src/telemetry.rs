@@ -1,70 +1,57 @@
-//! The model activity's `chat {model}` span, with the OpenTelemetry GenAI attributes of a
-//! local run's (see the runner guide), so a durable run's model requests show up in a trace
-//! backend as a local run's do. A tool call's `execute_tool` span comes from tool-core's
-//! dispatch itself (its `tracing` feature).
+//! A durable run's spans, the runner's own (tool-core's `tracing` feature): the workflow
+//! opens the run's `invoke_agent` span ([`tool_core::runner::agent_span`]) when the run starts,
+//! never on replay, and keeps it in the worker's [`RunSpans`] until the run ends there; the
+//! model activity opens its `chat {model}` span ([`tool_core::runner::ChatSpan`]) and the
+//! tool activity runs its call (whose `execute_tool` span comes from tool-core's dispatch)
+//! inside it when that worker holds it.
 
-use serde_json::json;
-use tool_core::model::{Model, ModelError, ModelTurn, StopReason};
-use tracing::field::Empty;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
 
-/// Opens the span of one model request.
-pub(crate) fn chat_span(model: &dyn Model) -> tracing::Span {
-    let model_name = model.model_name();
-    let name = if model_name.is_empty() {
-        "chat".to_string()
-    } else {
-        format!("chat {model_name}")
-    };
-    tracing::info_span!(
-        "chat",
-        otel.name = %name,
-        otel.kind = "client",
-        otel.status_code = Empty,
-        gen_ai.operation.name = "chat",
-        gen_ai.provider.name = non_empty(model.provider_name()),
-        gen_ai.request.model = non_empty(model_name),
-        gen_ai.response.id = Empty,
-        gen_ai.response.finish_reasons = Empty,
-        gen_ai.usage.input_tokens = Empty,
-        gen_ai.usage.output_tokens = Empty,
-        error.type = Empty,
-    )
-}
+use tool_core::model::Model;
 
-fn non_empty(name: &str) -> Option<&str> {
-    (!name.is_empty()).then_some(name)
-}
+/// The `invoke_agent` spans of the runs this worker started, by Temporal run id.
+#[derive(Debug, Default)]
+pub(crate) struct RunSpans(Mutex<HashMap<String, tracing::Span>>);
 
-/// Records how the request ended.
-pub(crate) fn finish(span: &tracing::Span, turn: &Result<ModelTurn, ModelError>) {
-    match turn {
-        Ok(turn) => {
-            let reason = match &turn.stop_reason {
-                StopReason::EndTurn => "stop",
-                StopReason::ToolUse => "tool_calls",
-                StopReason::MaxTokens => "length",
-                StopReason::Refusal => "content_filter",
-                StopReason::Other(other) => other.as_str(),
-            };
-            if let Some(id) = &turn.response_id {
-                span.record("gen_ai.response.id", id.as_str());
-            }
-            span.record(
-                "gen_ai.response.finish_reasons",
-                json!([reason]).to_string().as_str(),
-            );
-            if let Some(usage) = turn.usage {
-                span.record("gen_ai.usage.input_tokens", int(usage.input_tokens));
-                span.record("gen_ai.usage.output_tokens", int(usage.output_tokens));
-            }
+impl RunSpans {
+    /// Opens the span of run `key` (a child of the current span, the SDK's workflow span);
+    /// it ends when the returned guard is dropped: when the run ends, or when this worker
+    /// lets go of the run (evicted from its cache, or shut down).
+    pub(crate) fn open(self: &Arc<Self>, key: &str, model: &dyn Model) -> RunSpan {
+        let span = tool_core::runner::agent_span(model);
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(key.to_string(), span);
+        RunSpan {
+            spans: Arc::clone(self),
+            key: key.to_string(),
         }
-        Err(error) => {
-            span.record("error.type", error.kind().as_str());
-            span.record("otel.status_code", "error");
-        }
+    }
+
+    /// The span of run `key`, when this worker holds it.
+    pub(crate) fn get(&self, key: &str) -> Option<tracing::Span> {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(key)
+            .cloned()
     }
 }
 
-fn int(count: u64) -> i64 {
-    i64::try_from(count).unwrap_or(i64::MAX)
+/// Holds a run's span open; dropping it ends the span.
+pub(crate) struct RunSpan {
+    spans: Arc<RunSpans>,
+    key: String,
+}
+
+impl Drop for RunSpan {
+    fn drop(&mut self) {
+        self.spans
+            .0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&self.key);
+    }
 }

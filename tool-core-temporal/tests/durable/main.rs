@@ -10,8 +10,10 @@ mod cli;
 mod crash;
 mod history;
 mod model;
+mod observe;
 mod runs;
 mod server;
+mod spans;
 mod turns;
 
 use std::path::PathBuf;

@@ -66,4 +66,6 @@ pub use output::{OutputMode, OutputSpec};
 pub use result::RunResult;
 pub use run::{Run, RunOutcome, Step, ToolBatch};
 pub use stream::RunStream;
+#[cfg(feature = "tracing")]
+pub use telemetry::{agent_span, ChatSpan};
 pub use typed::TypedResult;

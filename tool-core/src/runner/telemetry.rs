@@ -8,9 +8,15 @@
 //! arrive as text). A tracing field cannot hold an array, so the conventions' `string[]`
 //! `gen_ai.response.finish_reasons` is recorded as its JSON text (`["stop"]`).
 //! Without the feature these are empty types and nothing is recorded.
+//!
+//! With the feature, [`agent_span`] and [`ChatSpan`] are public, so a driver of its own (a
+//! durable workflow, a job queue) emits the very spans the runner does.
 
 #[cfg(feature = "tracing")]
-pub(crate) use on::{in_agent_span, Chat};
+pub use on::{agent_span, ChatSpan};
+
+#[cfg(feature = "tracing")]
+pub(crate) use on::{in_agent_span, ChatSpan as Chat};
 
 #[cfg(not(feature = "tracing"))]
 pub(crate) use off::{in_agent_span, Chat};
@@ -30,14 +36,31 @@ mod on {
         model: &M,
         run: F,
     ) -> F::Output {
-        let span = tracing::info_span!(
+        run.instrument(agent_span(model)).await
+    }
+
+    /// Opens the `invoke_agent` span of one run of `model`, as the runner does around each
+    /// run (feature `tracing`): `gen_ai.operation.name` `invoke_agent`,
+    /// `gen_ai.provider.name`, `gen_ai.request.model`. Its parent is the current span. A
+    /// driver of its own keeps it for the run's life and opens each model request's
+    /// [`ChatSpan`], and runs each tool call, inside it (`span.in_scope`, `Instrument`), so
+    /// they are its children as in a local run; the span ends when it is dropped.
+    ///
+    /// ```
+    /// use tool_core::model::ScriptedModel;
+    /// let model = ScriptedModel::new([]);
+    /// let span = tool_core::runner::agent_span(&model);
+    /// span.in_scope(|| { /* model requests and tool calls of the run */ });
+    /// drop(span); // the run ended
+    /// ```
+    pub fn agent_span<M: Model + ?Sized>(model: &M) -> tracing::Span {
+        tracing::info_span!(
             "invoke_agent",
             otel.name = "invoke_agent",
             gen_ai.operation.name = "invoke_agent",
             gen_ai.provider.name = non_empty(model.provider_name()),
             gen_ai.request.model = non_empty(model.model_name()),
-        );
-        run.instrument(span).await
+        )
     }
 
     /// Shows an empty name as no value.
@@ -45,15 +68,41 @@ mod on {
         (!name.is_empty()).then_some(name)
     }
 
-    /// The span of one model request.
-    pub(crate) struct Chat {
+    /// The `chat {model}` span of one model request, as the runner records it (feature
+    /// `tracing`): kind client, the provider and model, then the response id, finish reasons
+    /// and token counts of the finished turn, or `error.type` and an error status. Its parent
+    /// is the current span (the run's [`agent_span`], when the driver opened it there).
+    ///
+    /// ```
+    /// use tool_core::model::{Message, Model, ModelRequest, ModelTurn, OfferedTools, ScriptedModel};
+    /// use tool_core::runner::ChatSpan;
+    ///
+    /// let model = ScriptedModel::new([ModelTurn::text("Hi!")]);
+    /// let messages = [Message::user("Hello")];
+    /// let request = ModelRequest::new(&messages, OfferedTools::none());
+    /// let chat = ChatSpan::start(&model, &request, false);
+    /// let stream = chat.in_scope(|| model.stream(request)); // poll it inside the span too
+    /// # drop(stream);
+    /// chat.finish(&ModelTurn::text("Hi!"), false); // or chat.fail(&error)
+    /// ```
+    #[derive(Debug)]
+    pub struct ChatSpan {
         span: tracing::Span,
     }
 
-    impl Chat {
+    impl ChatSpan {
         /// Opens the span; with `content`, the request's messages are recorded as
-        /// `gen_ai.input.messages` (and the answer as `gen_ai.output.messages`).
-        pub(crate) fn start<M: Model + ?Sized>(
+        /// `gen_ai.input.messages` (and the answer as `gen_ai.output.messages`), as
+        /// `Runner::with_trace_content` does.
+        ///
+        /// ```
+        /// use tool_core::model::{Message, ModelRequest, OfferedTools, ScriptedModel};
+        /// let messages = [Message::user("Hello")];
+        /// let request = ModelRequest::new(&messages, OfferedTools::none());
+        /// let chat = tool_core::runner::ChatSpan::start(&ScriptedModel::new([]), &request, false);
+        /// # drop(chat);
+        /// ```
+        pub fn start<M: Model + ?Sized>(
             model: &M,
             request: &ModelRequest<'_>,
             content: bool,
@@ -91,16 +140,33 @@ mod on {
                     Value::Array(messages).to_string().as_str(),
                 );
             }
-            Chat { span }
+            ChatSpan { span }
         }
 
-        /// Polls the model's stream inside the span (so the transport's spans are children).
-        pub(crate) fn in_scope<T>(&self, poll: impl FnOnce() -> T) -> T {
+        /// Runs `poll` inside the span: poll the model's stream there, so the transport's
+        /// spans are children.
+        ///
+        /// ```
+        /// use tool_core::model::{Message, ModelRequest, OfferedTools, ScriptedModel};
+        /// let messages = [Message::user("Hello")];
+        /// let request = ModelRequest::new(&messages, OfferedTools::none());
+        /// let chat = tool_core::runner::ChatSpan::start(&ScriptedModel::new([]), &request, false);
+        /// assert_eq!(chat.in_scope(|| 2 + 2), 4);
+        /// ```
+        pub fn in_scope<T>(&self, poll: impl FnOnce() -> T) -> T {
             self.span.in_scope(poll)
         }
 
         /// Records the finished turn and ends the span (before the turn's calls are run).
-        pub(crate) fn finish(self, turn: &ModelTurn, content: bool) {
+        ///
+        /// ```
+        /// use tool_core::model::{Message, ModelRequest, ModelTurn, OfferedTools, ScriptedModel};
+        /// let messages = [Message::user("Hello")];
+        /// let request = ModelRequest::new(&messages, OfferedTools::none());
+        /// let chat = tool_core::runner::ChatSpan::start(&ScriptedModel::new([]), &request, false);
+        /// chat.finish(&ModelTurn::text("Hi!"), false);
+        /// ```
+        pub fn finish(self, turn: &ModelTurn, content: bool) {
             let reason = match &turn.stop_reason {
                 StopReason::EndTurn => "stop",
                 StopReason::ToolUse => "tool_calls",
@@ -128,8 +194,17 @@ mod on {
             }
         }
 
-        /// Records a failed request.
-        pub(crate) fn fail(&self, error: &ModelError) {
+        /// Records a failed request (`error.type`, an error status); the span ends when it
+        /// is dropped.
+        ///
+        /// ```
+        /// use tool_core::model::{Message, ModelError, ModelRequest, OfferedTools, ScriptedModel};
+        /// let messages = [Message::user("Hello")];
+        /// let request = ModelRequest::new(&messages, OfferedTools::none());
+        /// let chat = tool_core::runner::ChatSpan::start(&ScriptedModel::new([]), &request, false);
+        /// chat.fail(&ModelError::from_status(400, "bad request"));
+        /// ```
+        pub fn fail(&self, error: &ModelError) {
             self.span.record("error.type", error.kind().as_str());
             self.span.record("otel.status_code", "error");
         }
