@@ -65,6 +65,21 @@ fn deploy(name: &str) -> Deployment {
 }
 
 impl Deployment {
+    /// `kill -9` of the replica that printed a line starting with `what`; when it died.
+    fn kill_replica_that(&mut self, what: &str) -> Instant {
+        let runner = self.replica_that(what);
+        let index = self
+            .replicas
+            .iter()
+            .position(|(_, port)| *port == runner)
+            .unwrap();
+        // `Child::kill` is SIGKILL: no shutdown code runs.
+        let (mut victim, _) = self.replicas.remove(index);
+        victim.0.kill().unwrap();
+        let _ = victim.0.wait();
+        Instant::now()
+    }
+
     /// The port of the replica that printed a line starting with `what`, once it has.
     fn replica_that(&self, what: &str) -> u16 {
         let deadline = Instant::now() + Duration::from_secs(10);
@@ -182,17 +197,7 @@ fn a_task_whose_replica_is_killed_ends_failed_and_the_others_serve_on() {
         // A minute of counting: only the replica's death ends it early.
         let created = start(&client, 3000, 20).await;
         let id = created.task.task_id;
-        let runner = deployment.replica_that("started long_count 3000");
-        let index = deployment
-            .replicas
-            .iter()
-            .position(|(_, port)| *port == runner)
-            .unwrap();
-        // `Child::kill` is SIGKILL: no shutdown code runs.
-        let (mut victim, _) = deployment.replicas.remove(index);
-        victim.0.kill().unwrap();
-        let _ = victim.0.wait();
-        let killed = Instant::now();
+        let killed = deployment.kill_replica_that("started long_count 3000");
 
         let failed = loop {
             let task = status(&client, &id).await;
@@ -320,17 +325,7 @@ fn a_2025_11_25_task_whose_replica_is_killed_ends_failed_and_the_others_serve_on
         // A minute of counting: only the replica's death ends it early.
         let created = session.ok("tools/call", task_call(3000, 20, "k1")).await;
         let id = created["task"]["taskId"].as_str().unwrap().to_owned();
-        let runner = deployment.replica_that("started long_count 3000");
-        let index = deployment
-            .replicas
-            .iter()
-            .position(|(_, port)| *port == runner)
-            .unwrap();
-        // `Child::kill` is SIGKILL: no shutdown code runs.
-        let (mut victim, _) = deployment.replicas.remove(index);
-        victim.0.kill().unwrap();
-        let _ = victim.0.wait();
-        let killed = Instant::now();
+        let killed = deployment.kill_replica_that("started long_count 3000");
 
         let failed = loop {
             let task = session.ok("tasks/get", json!({"taskId": id})).await;
