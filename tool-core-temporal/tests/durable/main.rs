@@ -6,6 +6,7 @@
 //! (`cargo build -p tool-core-temporal --example durable_agent`).
 
 mod approval;
+mod cancel;
 mod cli;
 mod crash;
 mod history;

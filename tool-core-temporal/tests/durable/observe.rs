@@ -81,14 +81,14 @@ fn options() -> RunOptions {
 
 /// A worker of `agent` on `queue`, in this process (its own thread and runtime); dropping it
 /// shuts it down.
-struct InProcessWorker {
+pub(crate) struct InProcessWorker {
     shutdown: Box<dyn Fn() + Send>,
     runtime: tokio::runtime::Handle,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl InProcessWorker {
-    fn start(address: &str, queue: &str, agent: DurableAgent) -> InProcessWorker {
+    pub(crate) fn start(address: &str, queue: &str, agent: DurableAgent) -> InProcessWorker {
         let (address, queue) = (address.to_string(), queue.to_string());
         let (ready, wait) = std::sync::mpsc::channel();
         let thread = std::thread::spawn(move || {
