@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use tool_core::model::{ModelTurn, ScriptedModel};
 use tool_core::runner::RunOptions;
 use tool_core::{tool, tools, CancelFlag, ToolCall};
-use tool_core_temporal::{DurableAgent, DurableClient, RunState};
+use tool_core_temporal::{DurableAgent, RunState};
 
 use crate::observe::InProcessWorker;
 use crate::World;
@@ -51,13 +51,7 @@ fn cancelling_a_run_stops_its_tool_and_ends_the_run_cancelled() {
     let _worker = InProcessWorker::start(world.address(), &world.queue, agent);
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
     runtime.block_on(async {
-        let client = DurableClient::connect(world.address(), "default")
-            .await
-            .expect("connect");
-        client
-            .start(&world.queue, "cancel-run", "Wait")
-            .await
-            .expect("start");
+        let client = world.start_run("cancel-run", "Wait").await;
         let deadline = Instant::now() + Duration::from_secs(60);
         while !STARTED.load(Ordering::SeqCst) {
             assert!(Instant::now() < deadline, "the tool never started");

@@ -65,6 +65,15 @@ impl World {
     pub fn address(&self) -> &str {
         &self.server.address
     }
+
+    /// A client of this world's server, after it started run `id` on this world's queue.
+    pub async fn start_run(&self, id: &str, prompt: &str) -> tool_core_temporal::DurableClient {
+        let client = tool_core_temporal::DurableClient::connect(self.address(), "default")
+            .await
+            .expect("connect");
+        client.start(&self.queue, id, prompt).await.expect("start");
+        client
+    }
 }
 
 /// A directory of its own under the system's temporary directory, removed at the end.

@@ -252,13 +252,7 @@ fn a_durable_run_reports_the_usage_and_events_of_a_local_run() {
 
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
     runtime.block_on(async {
-        let client = DurableClient::connect(world.address(), "default")
-            .await
-            .expect("connect");
-        client
-            .start(&world.queue, "observe-run", "Move the money")
-            .await
-            .expect("start");
+        let client = world.start_run("observe-run", "Move the money").await;
         // Paused: the status query reports what the paused local run had spent.
         let waiting = status_until(&client, "observe-run", |s| {
             s.state == RunState::WaitingApproval
@@ -383,13 +377,7 @@ fn a_durable_run_emits_the_spans_of_a_local_run_once() {
     let _worker = InProcessWorker::start(world.address(), &world.queue, agent);
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
     let durable = runtime.block_on(async {
-        let client = DurableClient::connect(world.address(), "default")
-            .await
-            .expect("connect");
-        client
-            .start(&world.queue, "spans-run", "Look k1 up")
-            .await
-            .expect("start");
+        let client = world.start_run("spans-run", "Look k1 up").await;
         let output = client.output("spans-run").await.expect("the result");
         assert_eq!(output.answer(), Some("value-of-k1"));
         let durable = capture.take();
@@ -457,13 +445,7 @@ fn a_failed_durable_run_ends_its_events_as_a_local_one() {
     let _worker = InProcessWorker::start(world.address(), &world.queue, agent);
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
     runtime.block_on(async {
-        let client = DurableClient::connect(world.address(), "default")
-            .await
-            .expect("connect");
-        client
-            .start(&world.queue, "failed-run", "Fail")
-            .await
-            .expect("start");
+        let client = world.start_run("failed-run", "Fail").await;
         let status = client.wait("failed-run").await.expect("wait");
         assert_eq!(status.state, RunState::Failed);
         // What the local run had spent when it failed: the first turn's tokens.
