@@ -257,16 +257,30 @@ impl McpServer {
         request: &CustomRequest,
         context: &RequestContext<RoleServer>,
     ) -> Result<Value, ErrorData> {
-        let params = params_of(request)?;
-        let id = task_id(&params)?;
-        if input_required::is_modern(context) {
-            self.modern_gate(context)?;
+        let (id, modern) = self.task_named(request, context)?;
+        if modern {
             let result = self
-                .get_task_now(rmcp::model::GetTaskParams::new(id.to_owned()))
+                .get_task_now(rmcp::model::GetTaskParams::new(id))
                 .await?;
             return as_sent(ServerResult::GetTaskResult(result), true);
         }
-        Ok(task_json(&self.settled(id).await?))
+        Ok(task_json(&self.settled(&id).await?))
+    }
+
+    /// The task a `tasks/get` or `tasks/cancel` names, and whether the request is a
+    /// 2026-07-28 one (then past that revision's extension check).
+    fn task_named(
+        &self,
+        request: &CustomRequest,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<(String, bool), ErrorData> {
+        let params = params_of(request)?;
+        let id = task_id(&params)?.to_owned();
+        let modern = input_required::is_modern(context);
+        if modern {
+            self.modern_gate(context)?;
+        }
+        Ok((id, modern))
     }
 
     /// `tasks/cancel`: a working task becomes `cancelled` before the answer (which is the
@@ -277,14 +291,13 @@ impl McpServer {
         request: &CustomRequest,
         context: &RequestContext<RoleServer>,
     ) -> Result<Value, ErrorData> {
-        let params = params_of(request)?;
-        let id = task_id(&params)?;
-        if input_required::is_modern(context) {
-            self.modern_gate(context)?;
-            self.cancel_task_now(rmcp::model::CancelTaskParams::new(id.to_owned()))
+        let (id, modern) = self.task_named(request, context)?;
+        if modern {
+            self.cancel_task_now(rmcp::model::CancelTaskParams::new(id))
                 .await?;
             return Ok(json!({}));
         }
+        let id = id.as_str();
         let record = self.settled(id).await?;
         if !record.state.is_terminal() {
             let mut cancelled = record.clone();
