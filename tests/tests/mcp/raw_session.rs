@@ -154,16 +154,7 @@ impl Session {
     async fn notify(&self, method: &str, params: Value) {
         let message = json!({"jsonrpc": "2.0", "method": method, "params": params});
         match self {
-            Session::Stdio { writer, .. } => {
-                let mut line = message.to_string();
-                line.push('\n');
-                writer
-                    .lock()
-                    .await
-                    .write_all(line.as_bytes())
-                    .await
-                    .unwrap();
-            }
+            Session::Stdio { writer, .. } => write_line(writer, &message).await,
             Session::Http { .. } => {
                 self.post(message).await;
             }
@@ -205,14 +196,7 @@ impl Session {
             Session::Stdio {
                 writer, replies, ..
             } => {
-                let mut line = message.to_string();
-                line.push('\n');
-                writer
-                    .lock()
-                    .await
-                    .write_all(line.as_bytes())
-                    .await
-                    .unwrap();
+                write_line(writer, &message).await;
                 let mut replies = replies.lock().await;
                 loop {
                     let reply = replies.recv().await.expect("the server hung up");
@@ -270,4 +254,16 @@ impl Session {
 pub(crate) fn task_call(n: u64, ms_per_step: u64, token: &str) -> Value {
     json!({"name": "long_count", "arguments": {"n": n, "ms_per_step": ms_per_step},
            "task": {"ttl": 20_000}, "_meta": {"progressToken": token}})
+}
+
+/// One message as a line on the server's input.
+async fn write_line(writer: &AsyncMutex<tokio::io::DuplexStream>, message: &Value) {
+    let mut line = message.to_string();
+    line.push('\n');
+    writer
+        .lock()
+        .await
+        .write_all(line.as_bytes())
+        .await
+        .unwrap();
 }
