@@ -6,8 +6,8 @@ use serde_json::{json, Map, Value};
 
 use super::http::{self, Decoder};
 use super::http::{
-    calls_and_responses, count, endpoint_methods, finished_turn, native_of, neutral_turn,
-    push_reasoning, reasoning_methods,
+    calls_and_responses, count, endpoint_methods, finished_turn, native_of, push_reasoning,
+    push_turn_items, reasoning_methods,
 };
 use super::{
     Message, Model, ModelError, ModelErrorKind, ModelEvent, ModelRequest, ModelStream, ModelTurn,
@@ -164,14 +164,9 @@ impl GeminiInteractions {
             match message {
                 Message::User { content } => input.push(json!({"type": "user_input",
                     "content": [{"type": "text", "text": content}]})),
-                Message::Assistant(turn) => match native_of(turn, PROVIDER) {
-                    Some(Value::Array(steps)) => input.extend(steps.iter().cloned()),
-                    Some(step) => input.push(step.clone()),
-                    None => match Wire::history_entry(&neutral_turn(turn)) {
-                        Value::Array(steps) => input.extend(steps),
-                        step => input.push(step),
-                    },
-                },
+                Message::Assistant(turn) => {
+                    push_turn_items(&mut input, turn, PROVIDER, Wire::history_entry)
+                }
                 Message::Tool { results } => {
                     let (calls, responses) = calls_and_responses(results);
                     input.extend(Wire::results_entry(&calls, &responses));

@@ -6,8 +6,8 @@ use serde_json::{json, Map, Value};
 
 use super::http::{self, Decoder};
 use super::http::{
-    calls_and_responses, count, endpoint_methods, finished_turn, native_of, neutral_turn,
-    push_reasoning, reasoning_methods, unknown_tool_search,
+    calls_and_responses, count, endpoint_methods, finished_turn, push_reasoning, push_turn_items,
+    reasoning_methods, unknown_tool_search,
 };
 use super::{
     Message, Model, ModelError, ModelErrorKind, ModelEvent, ModelRequest, ModelStream, ModelTurn,
@@ -168,14 +168,9 @@ impl OpenAiResponses {
                 Message::User { content } => {
                     input.push(json!({"role": "user", "content": content}))
                 }
-                Message::Assistant(turn) => match native_of(turn, PROVIDER) {
-                    Some(Value::Array(items)) => input.extend(items.iter().cloned()),
-                    Some(item) => input.push(item.clone()),
-                    None => match Wire::history_entry(&neutral_turn(turn)) {
-                        Value::Array(items) => input.extend(items),
-                        item => input.push(item),
-                    },
-                },
+                Message::Assistant(turn) => {
+                    push_turn_items(&mut input, turn, PROVIDER, Wire::history_entry)
+                }
                 Message::Tool { results } => {
                     let (calls, responses) = calls_and_responses(results);
                     input.extend(Wire::results_entry(&calls, &responses));

@@ -55,6 +55,25 @@ pub(crate) fn native_of(turn: &ModelTurn, api: Api) -> Option<&Value> {
         .map(|n| &n.content)
 }
 
+/// Appends an assistant turn to an input list of items (the Responses and Interactions
+/// APIs): the provider's own items when it wrote the turn, else the items `written` (the
+/// provider's `history_entry`) makes of its neutral text and calls.
+pub(crate) fn push_turn_items(
+    input: &mut Vec<Value>,
+    turn: &ModelTurn,
+    api: Api,
+    written: impl FnOnce(&AssistantTurn) -> Value,
+) {
+    match native_of(turn, api) {
+        Some(Value::Array(items)) => input.extend(items.iter().cloned()),
+        Some(item) => input.push(item.clone()),
+        None => match written(&neutral_turn(turn)) {
+            Value::Array(items) => input.extend(items),
+            item => input.push(item),
+        },
+    }
+}
+
 /// Calls and responses of a results message, as the `provider::*` writers take them.
 pub(crate) fn calls_and_responses(results: &[ToolResult]) -> (Vec<ToolCall>, Vec<ToolResponse>) {
     results

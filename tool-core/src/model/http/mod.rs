@@ -6,6 +6,6 @@ mod drive;
 
 pub(crate) use common::{
     calls_and_responses, count, endpoint_methods, finished_turn, native_of, neutral_turn,
-    push_reasoning, reasoning_methods, unknown_tool_search,
+    push_reasoning, push_turn_items, reasoning_methods, unknown_tool_search,
 };
 pub(crate) use drive::{incomplete, malformed, parse_data, run, Decoder};
