@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tool_core::mcp::McpServer;
-use tool_core::{tool, tools, CancelFlag};
+use tool_core::{tool, tools, CancelFlag, LogLevel, ToolContext};
 use tool_tests::mcp::harness::bounded;
 use tool_tests::mcp::tasks::{add, long_count};
 use tool_tests::mcp::CancelProbe;
@@ -31,8 +31,15 @@ async fn only_as_task(cancel: CancelFlag) -> String {
     "done".to_owned()
 }
 
+/// Logs one line to the client, then answers.
+#[tool(task)]
+fn noted(ctx: ToolContext<'_>) -> String {
+    ctx.log(LogLevel::Info, "noted while running as a task");
+    "noted".to_owned()
+}
+
 fn server(probe: Arc<CancelProbe>) -> McpServer {
-    McpServer::new(tools![long_count, add, only_as_task].with_extension(probe))
+    McpServer::new(tools![long_count, add, only_as_task, noted].with_extension(probe))
         .with_task_timing(Duration::from_secs(30), Duration::from_millis(50))
 }
 
@@ -191,6 +198,31 @@ async fn a_host_sees_tasks(session: Session, init: Value, probe: Arc<CancelProbe
             .error_code("tasks/cancel", json!({"taskId": id}))
             .await,
         -32602
+    );
+
+    // A task's tool logs to the client as a plain call's does.
+    let created = session
+        .ok(
+            "tools/call",
+            json!({"name": "noted", "arguments": {}, "task": {"ttl": 20_000}}),
+        )
+        .await;
+    let id = created["task"]["taskId"].as_str().unwrap().to_owned();
+    let done = session.ok("tasks/result", json!({"taskId": id})).await;
+    assert_eq!(done["content"][0]["text"], "noted", "{done}");
+    let deadline = Instant::now() + Duration::from_secs(2);
+    let logged = loop {
+        let logs = session.logs();
+        if !logs.is_empty() || Instant::now() > deadline {
+            break logs;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert_eq!(logged.len(), 1, "{logged:?}");
+    assert_eq!(logged[0]["params"]["logger"], "noted", "{logged:?}");
+    assert_eq!(
+        logged[0]["params"]["data"], "noted while running as a task",
+        "{logged:?}"
     );
     Value::Object(seen)
 }

@@ -248,6 +248,20 @@ impl Session {
             .cloned()
             .collect()
     }
+
+    /// The `notifications/message` (log messages) received so far.
+    pub(crate) fn logs(&self) -> Vec<Value> {
+        let notes = match self {
+            Session::Stdio { notes, .. } | Session::Http { notes, .. } => notes,
+        };
+        notes
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|n| n["method"] == "notifications/message")
+            .cloned()
+            .collect()
+    }
 }
 
 /// A `tools/call` of `long_count` as a task, with a progress token.

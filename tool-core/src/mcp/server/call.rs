@@ -76,6 +76,7 @@ impl McpServer {
                 principal,
                 None,
                 None,
+                None,
             ))
             .await
             .map(|record| CallToolResponse::Task(CreateTaskResult::new(task_of(&record))));

@@ -182,6 +182,13 @@ impl McpServer {
         };
         let tool_call = ToolCall::new(context.id.to_string(), call.name.to_string(), arguments);
         let progress = progress.map(|token| (token, context.peer.clone()));
+        // The tool logs to the client as a plain call's does.
+        let (peer, logs) = crate::mcp::peer::for_call(
+            context.peer.clone(),
+            self.shared.clone(),
+            context.client_capabilities(),
+            None,
+        );
         let record = self
             .start_task(
                 served.registry.clone(),
@@ -190,6 +197,7 @@ impl McpServer {
                 principal,
                 ttl,
                 progress,
+                Some((peer, logs)),
             )
             .await?;
         Ok(json!({ "task": task_json(&record) }))

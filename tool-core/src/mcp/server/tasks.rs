@@ -20,10 +20,12 @@ use crate::context::{CallContext, CancelFlag, Progress, ProgressReporter};
 use crate::definition::ToolDefinition;
 use crate::mcp::gate;
 use crate::mcp::input_required;
+use crate::mcp::peer::LogsSent;
 use crate::mcp::tasks::handshake_era;
 use crate::mcp::tasks::time::iso8601;
 use crate::mcp::tasks::worker::{settle_orphan, TaskHost};
 use crate::mcp::tasks::{TaskRecord, TaskState, TaskStore};
+use crate::peer::ClientPeer;
 use crate::principal::Principal;
 use crate::registry::ToolRegistry;
 use crate::task_support::TaskSupport;
@@ -116,7 +118,10 @@ impl McpServer {
     /// Starts the call as a task and returns it as stored. `ttl`: the time to live the
     /// client asked for (at most the server's); `progress`: the token and peer the tool's
     /// progress also goes to as `notifications/progress`, until the task is cancelled (a
-    /// 2025-11-25 task keeps its call's progress token).
+    /// 2025-11-25 task keeps its call's progress token); `client`: the session's way to the
+    /// client and the end of its log messages, for a task whose tool logs to the client as
+    /// a plain call's does (2025-11-25; the 2026-07-28 revision logs to `tracing`).
+    #[allow(clippy::too_many_arguments)]
     pub(super) async fn start_task(
         &self,
         registry: Arc<ToolRegistry>,
@@ -125,6 +130,7 @@ impl McpServer {
         principal: Option<Principal>,
         ttl: Option<Duration>,
         progress: Option<(ProgressToken, Peer<RoleServer>)>,
+        client: Option<(Arc<dyn ClientPeer>, LogsSent)>,
     ) -> Result<TaskRecord, ErrorData> {
         let output_schema = definition.output_schema.clone();
         let timeout = self.call_timeout;
@@ -147,10 +153,20 @@ impl McpServer {
                 if let Some(principal) = principal {
                     context = context.with_extension(principal);
                 }
+                let mut logs = None;
+                if let Some((peer, sent)) = client {
+                    context = context.with_peer(peer);
+                    logs = Some(sent);
+                }
                 async move {
                     let response =
                         gate::within(timeout, &call.name, registry.call_in(&call, &context)).await;
-                    // What is queued goes out; nothing after the result.
+                    // What is queued goes out; nothing after the result: the log messages
+                    // once the context (the peer) is gone, then the progress.
+                    drop(context);
+                    if let Some(logs) = logs {
+                        logs.wait().await;
+                    }
                     drop(forwarding);
                     serde_json::to_value(call_result(&response, output_schema.as_deref()))
                         .unwrap_or(Value::Null)
