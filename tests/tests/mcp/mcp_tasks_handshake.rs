@@ -325,7 +325,7 @@ async fn other_revisions_get_no_tasks_capability_and_plain_calls() {
         let reply: Value =
             serde_json::from_str(&lines.next_line().await.unwrap().unwrap()).unwrap();
         let tools = reply["result"]["tools"].as_array().unwrap();
-        assert_eq!(tools.len(), 3, "{reply}");
+        assert_eq!(tools.len(), 4, "{reply}");
         assert!(
             tools.iter().all(|t| t.get("execution").is_none()),
             "{reply}"
