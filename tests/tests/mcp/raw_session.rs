@@ -236,21 +236,19 @@ impl Session {
 
     /// The progress notifications received for `token` so far.
     pub(crate) fn progress(&self, token: &str) -> Vec<Value> {
-        let notes = match self {
-            Session::Stdio { notes, .. } | Session::Http { notes, .. } => notes,
-        };
-        notes
-            .lock()
-            .unwrap()
-            .iter()
-            .filter(|n| n["method"] == "notifications/progress")
+        self.notified("notifications/progress")
+            .into_iter()
             .filter(|n| n["params"]["progressToken"] == token)
-            .cloned()
             .collect()
     }
 
     /// The `notifications/message` (log messages) received so far.
     pub(crate) fn logs(&self) -> Vec<Value> {
+        self.notified("notifications/message")
+    }
+
+    /// The notifications of `method` received so far.
+    fn notified(&self, method: &str) -> Vec<Value> {
         let notes = match self {
             Session::Stdio { notes, .. } | Session::Http { notes, .. } => notes,
         };
@@ -258,7 +256,7 @@ impl Session {
             .lock()
             .unwrap()
             .iter()
-            .filter(|n| n["method"] == "notifications/message")
+            .filter(|n| n["method"] == method)
             .cloned()
             .collect()
     }
